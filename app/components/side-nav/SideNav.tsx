@@ -1,0 +1,149 @@
+import { useCallback, useEffect, useState } from "react";
+import { Link, useLocation } from "react-router";
+import { apiFetch } from "~/lib/api-client";
+import { PRODUCT_NAME } from "~/lib/constants";
+import { clearLocalSession } from "~/lib/session-events";
+import { useFocusTrap } from "~/lib/use-focus-trap";
+import { activeNavKey, NAV_ENTRIES, type NavKey } from "./nav-entries";
+import { NavIcon } from "./NavIcon";
+
+const COLLAPSED_KEY = "unicum_sidebar_collapsed";
+
+async function logout() {
+  try {
+    await apiFetch("/api/auth/logout", { method: "POST", sessionOverlay: false });
+  } catch {
+    // Leaving anyway: the cookie is cleared server-side when reachable, local data always.
+  }
+  clearLocalSession();
+  window.location.assign("/");
+}
+
+function NavItems({ active, collapsed, onNavigate }: { active: NavKey; collapsed: boolean; onNavigate?: () => void }) {
+  return (
+    <>
+      {NAV_ENTRIES.map((entry) =>
+        entry.to ? (
+          <Link
+            key={entry.key}
+            to={entry.to}
+            className="nav-item"
+            aria-current={active === entry.key ? "page" : undefined}
+            title={collapsed ? entry.label : undefined}
+            onClick={onNavigate}
+            data-nav={entry.key}
+          >
+            <NavIcon name={entry.key} />
+            <span className="nav-item__label">{entry.label}</span>
+          </Link>
+        ) : (
+          <button
+            key={entry.key}
+            type="button"
+            className="nav-item"
+            title={collapsed ? entry.label : undefined}
+            onClick={logout}
+            data-nav={entry.key}
+          >
+            <NavIcon name={entry.key} />
+            <span className="nav-item__label">{entry.label}</span>
+          </button>
+        ),
+      )}
+    </>
+  );
+}
+
+/** Side navigation: fixed column at >= 1024px (260/84px), floating Menu with a modal card below. */
+export function SideNav() {
+  const { pathname } = useLocation();
+  const active = activeNavKey(pathname);
+  const [collapsed, setCollapsed] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  const trapRef = useFocusTrap<HTMLDivElement>(menuOpen, closeMenu);
+
+  useEffect(() => {
+    setCollapsed(localStorage.getItem(COLLAPSED_KEY) === "1");
+  }, []);
+
+  useEffect(() => {
+    document.documentElement.classList.toggle("sidebar-collapsed", collapsed);
+  }, [collapsed]);
+
+  // While the mobile menu is open the page cannot scroll.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const html = document.documentElement;
+    const previous = { html: html.style.overflow, body: document.body.style.overflow };
+    html.style.overflow = "hidden";
+    document.body.style.overflow = "hidden";
+    return () => {
+      html.style.overflow = previous.html;
+      document.body.style.overflow = previous.body;
+    };
+  }, [menuOpen]);
+
+  const setCollapsedPersisted = (value: boolean) => {
+    setCollapsed(value);
+    localStorage.setItem(COLLAPSED_KEY, value ? "1" : "0");
+  };
+
+  return (
+    <>
+      <nav className={`side-nav${collapsed ? " side-nav--collapsed" : ""}`} aria-label="Navigazione principale">
+        <div className="side-nav__head">
+          <button
+            type="button"
+            className="side-nav__logo"
+            onClick={() => collapsed && setCollapsedPersisted(false)}
+            aria-label={collapsed ? "Espandi il menu" : PRODUCT_NAME}
+            tabIndex={collapsed ? 0 : -1}
+          >
+            <span className="logo-mark" aria-hidden="true">U</span>
+            <span className="side-nav__brand">{PRODUCT_NAME}</span>
+          </button>
+          {!collapsed ? (
+            <button
+              type="button"
+              className="side-nav__toggle"
+              onClick={() => setCollapsedPersisted(true)}
+              aria-label="Riduci il menu"
+            >
+              <span aria-hidden="true">«</span>
+            </button>
+          ) : null}
+        </div>
+        <div className="side-nav__items">
+          <NavItems active={active} collapsed={collapsed} />
+        </div>
+      </nav>
+
+      <button type="button" className="menu-fab" onClick={() => setMenuOpen(true)} aria-haspopup="dialog" aria-expanded={menuOpen}>
+        Menu
+      </button>
+      {menuOpen ? (
+        <div className="menu-modal" onClick={closeMenu}>
+          <div
+            className="menu-modal__card"
+            role="dialog"
+            aria-modal="true"
+            aria-label="Menu"
+            ref={trapRef}
+            onClick={(event) => event.stopPropagation()}
+          >
+            <div className="menu-modal__head">
+              <span className="side-nav__brand">{PRODUCT_NAME}</span>
+              <button type="button" className="btn btn--ghost" onClick={closeMenu} aria-label="Chiudi il menu">
+                ✕
+              </button>
+            </div>
+            <div className="menu-modal__grid">
+              <NavItems active={active} collapsed={false} onNavigate={closeMenu} />
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </>
+  );
+}

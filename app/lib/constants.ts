@@ -1,0 +1,71 @@
+// The spec's business constants (section 9), in one place and referenced by name.
+
+export const PRODUCT_NAME = "Unicum";
+
+export const SCORE_SCALE = 31;
+export const WRONG_PENALTY = 0.1;
+export const MIN_QUESTIONS = 1;
+export const MAX_QUESTIONS = 31;
+export const DEFAULT_REVIEW_COUNT = 10;
+export const DEFAULT_RUSH_QUESTION_COUNT = 31;
+export const QUESTION_PRESETS = [10, 20, 31] as const;
+
+/** Seconds per question for each timer level. */
+export const TIMER_LEVELS = { poco: 40, giusto: 60, tanto: 90 } as const;
+export type TimerLevel = keyof typeof TIMER_LEVELS;
+
+export const REVIEW_COOLDOWN_MS = 24 * 60 * 60 * 1000;
+export const REVIEW_PAUSED_SHOWN = 8;
+export const ATTEMPT_LIST_LIMIT = 500;
+export const PAGE_SIZE = 10;
+/** An attempt without a timer counts as abandoned after this long without a submission. */
+export const UNTIMED_ABANDON_MS = 3 * 60 * 60 * 1000;
+
+export const GAP_BOXES_QUIZ = 50;
+export const GAP_BOXES_SIMULATION = 20;
+export const SIMULATION_POLL_MS = 5000;
+export const SIMULATION_GRACE_MS = 2000;
+export const RANKING_TOP = 5;
+
+export const WEAK_TOPIC_THRESHOLD = 0.6;
+export const HIGH_PREPARATION = 0.8;
+export const SUGGESTED_TOPICS = 3;
+export const MOMENTUM_WINDOW = 3;
+export const RECENT_STUDY_DAYS = 7;
+export const INACTIVITY_NOTICE_DAYS = 5;
+export const DEFAULT_ATTEMPT_COUNT = 50;
+export const TOPIC_LABEL_MAX = 24;
+
+export const BREAKPOINTS = { sm: 640, md: 768, lg: 1024 } as const;
+export const SIDEBAR_WIDTH = 260;
+export const SIDEBAR_COLLAPSED_WIDTH = 84;
+export const LANDING_MAX_WIDTH = 1150;
+export const MANIFESTO_MAX_WIDTH = 900;
+export const MOBILE_MENU_MAX_WIDTH = 560;
+export const ANCHOR_OFFSET = 80;
+export const TOUR_TOOLTIP_WIDTH = 340;
+export const TOAST_MS = 1800;
+export const CHART_ANIMATION_MS = 1500;
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_COOKIE = "unicum_session";
+
+export const DIFFICULTY_LABELS: Record<number, string> = {
+  1: "Facile",
+  2: "Facile",
+  3: "Medio",
+  4: "Medio",
+  5: "Difficile",
+};
+export const DEFAULT_DIFFICULTY = 3;
+
+export const ROLE_LABELS = { admin: "Admin", moderator: "Moderatore", studente: "Studente" } as const;
+
+export const PRIVACY = {
+  policyDate: "2025-08-19",
+  minimumAge: 14,
+  accountRetentionMonths: 24,
+  logRetentionMonths: "6-12",
+  consentProofYears: 10,
+  rightsReplyDays: 30,
+} as const;

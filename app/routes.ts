@@ -1,0 +1,37 @@
+// The route table: the spec's screens (section 2) and JSON calls (section 7), one line each.
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
+
+export default [
+  // Public
+  index("routes/home.tsx"),
+  route("policy", "routes/policy.tsx"),
+  route("terms", "routes/terms.tsx"),
+  route("login", "routes/login.tsx"),
+
+  // Signed-in screens with the side navigation
+  layout("routes/app-layout.tsx", [
+    route("dashboard", "routes/dashboard.tsx"),
+    route("profilo", "routes/profilo.tsx"),
+    route("rush", "routes/rush.tsx"),
+    route("quiz-rush/start", "routes/quiz-rush.start.tsx"),
+    route("admin", "routes/admin.tsx"),
+    route("test/nuovo", "routes/test.nuovo.tsx"),
+    route("test", "routes/test.tsx"),
+    route("ripasso/errori", "routes/ripasso.errori.tsx"),
+    route("tentativi", "routes/tentativi.tsx"),
+    route("segnalato", "routes/segnalato.tsx"),
+    route("test/riepilogo/:attemptId?", "routes/test.riepilogo.tsx"),
+  ]),
+
+  // Simulations: full screen, no side navigation
+  route("simulazione", "routes/simulazione.tsx"),
+  route("simulazione/riepilogo/:simulationId/:attemptId", "routes/simulazione.riepilogo.tsx"),
+
+  // JSON API (section 7). /api/simulations/:id/ws is routed to the Durable Object by workers/app.ts.
+  route("api/auth/google", "routes/api.auth.google.ts"),
+  route("api/auth/dev", "routes/api.auth.dev.ts"),
+  route("api/auth/logout", "routes/api.auth.logout.ts"),
+  route("api/me", "routes/api.me.ts"),
+  route("api/admin/*", "routes/api.admin.$.ts"),
+  route("api/*", "routes/api.$.ts"),
+] satisfies RouteConfig;

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { api, readJson } from "~/server/api.server";
+import { signIn, verifyGoogleCredential } from "~/server/auth.server";
+import { sessionCookie } from "~/server/session.server";
+
+const GoogleLogin = z.object({
+  credential: z.string({ error: "Manca il token di Google (credential)." }).min(1, "Manca il token di Google (credential)."),
+});
+
+export const action = api({
+  access: "public",
+  async handler({ request, env }) {
+    const { credential } = await readJson(request, GoogleLogin);
+    const identity = await verifyGoogleCredential(credential, env);
+    const result = await signIn(env, identity, "google");
+    return Response.json(result, { headers: { "Set-Cookie": sessionCookie(request, result.token) } });
+  },
+});
+
+export const loader = api({
+  access: "public",
+  async handler() {
+    return Response.json({ error: "Usa POST per accedere con Google." }, { status: 405 });
+  },
+});

@@ -1,0 +1,12 @@
+import { ComingSoon } from "~/components/ComingSoon";
+import { requirePageUser } from "~/server/page-guard.server";
+import type { Route } from "./+types/test";
+
+export async function loader(args: Route.LoaderArgs) {
+  await requirePageUser(args);
+  return null;
+}
+
+export default function Screen() {
+  return <ComingSoon title="QUIZ" />;
+}

@@ -1,0 +1,10 @@
+import { createContext, type RouterContextProvider } from "react-router";
+
+/** The Worker's bindings and execution context, handed to every loader and action. */
+export type CloudflareBindings = { env: Env; ctx: ExecutionContext };
+
+export const cloudflareContext = createContext<CloudflareBindings>();
+
+export function getEnv(context: Readonly<RouterContextProvider>): Env {
+  return context.get(cloudflareContext).env;
+}

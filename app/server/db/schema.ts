@@ -1,0 +1,432 @@
+// The whole server-side data model. Times are epoch milliseconds (integer, `timestamp_ms`).
+// Where to look: users/sessions/login_events (accounts), subjects/topics/questions (the bank),
+// quizzes/quiz_questions/attempts/attempt_answers (practice), reports, simulations*, rush_*, friendships.
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+export const ROLES = ["studente", "moderator", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+export const USER_STATUSES = ["attivo", "sospeso"] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    name: text("name").notNull().default(""),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    avatarUrl: text("avatar_url"),
+    /** Read-only on the profile screen; also how a friend finds you. */
+    username: text("username"),
+    phone: text("phone"),
+    bio: text("bio"),
+    goal: text("goal"),
+    city: text("city"),
+    school: text("school"),
+    schoolYear: integer("school_year"),
+    /** ISO date (YYYY-MM-DD). */
+    birth: text("birth"),
+    /** Codice fiscale, stored uppercase. */
+    cf: text("cf"),
+    address: text("address"),
+    zip: text("zip"),
+    telegram: text("telegram"),
+    instagram: text("instagram"),
+    verified: integer("verified", { mode: "boolean" }).notNull().default(false),
+    marketing: integer("marketing", { mode: "boolean" }).notNull().default(false),
+    theme: text("theme", { enum: ["dark", "light"] }).notNull().default("dark"),
+    booked: integer("booked", { mode: "boolean" }).notNull().default(false),
+    role: text("role", { enum: ROLES }).notNull().default("studente"),
+    status: text("status", { enum: USER_STATUSES }).notNull().default("attivo"),
+    suspensionReason: text("suspension_reason"),
+    /** Google's stable subject id, set on the first Google sign-in. */
+    googleSub: text("google_sub"),
+    /** Code a friend can type to send a friendship request. */
+    shareCode: text("share_code"),
+    createdAt: createdAt(),
+    lastLogin: integer("last_login", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_username_unique").on(t.username),
+    uniqueIndex("users_google_sub_unique").on(t.googleSub),
+    uniqueIndex("users_share_code_unique").on(t.shareCode),
+    index("users_role_status_idx").on(t.role, t.status),
+  ],
+);
+
+/** One row per signed-in session; the session token (cookie or Bearer) carries its id. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Every successful sign-in, for the admin's logins per day (existing vs new users). */
+export const loginEvents = sqliteTable(
+  "login_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    isNewUser: integer("is_new_user", { mode: "boolean" }).notNull().default(false),
+    method: text("method", { enum: ["google", "dev"] }).notNull(),
+  },
+  (t) => [index("login_events_at_idx").on(t.at)],
+);
+
+export const subjects = sqliteTable("subjects", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+});
+
+/** Topics and sub-topics: a sub-topic has a parent topic of the same subject. */
+export const topics = sqliteTable(
+  "topics",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subjectId: integer("subject_id")
+      .notNull()
+      .references(() => subjects.id, { onDelete: "cascade" }),
+    parentId: integer("parent_id"),
+    name: text("name").notNull(),
+  },
+  (t) => [index("topics_subject_idx").on(t.subjectId, t.parentId)],
+);
+
+export const QUESTION_TYPES = ["mc", "gap"] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export const questions = sqliteTable(
+  "questions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subjectId: integer("subject_id")
+      .notNull()
+      .references(() => subjects.id),
+    topicId: integer("topic_id").references(() => topics.id),
+    type: text("type", { enum: QUESTION_TYPES }).notNull(),
+    stem: text("stem").notNull(),
+    /** mc only: the option texts in their stored order; an option's id is its index here. */
+    options: text("options", { mode: "json" }).$type<string[]>(),
+    /** mc only: index into `options` of the correct one. */
+    correctIndex: integer("correct_index"),
+    /** gap only: every accepted spelling of the answer. */
+    acceptedAnswers: text("accepted_answers", { mode: "json" }).$type<string[]>(),
+    explanation: text("explanation").notNull().default(""),
+    difficulty: integer("difficulty").notNull().default(3),
+    /** Retired questions stay for old attempts but are never drawn again. */
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("questions_subject_topic_idx").on(t.subjectId, t.topicId, t.active)],
+);
+
+export const QUIZ_KINDS = ["random", "redo", "rush"] as const;
+
+/** A drawn set of questions, stored so that its attempt can be graded against it. */
+export const quizzes = sqliteTable(
+  "quizzes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subjectId: integer("subject_id").references(() => subjects.id),
+    topicId: integer("topic_id"),
+    kind: text("kind", { enum: QUIZ_KINDS }).notNull().default("random"),
+    /** Total seconds of the timer, null without a timer. */
+    timeLimitSec: integer("time_limit_sec"),
+    rushEventId: integer("rush_event_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("quizzes_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const quizQuestions = sqliteTable(
+  "quiz_questions",
+  {
+    quizId: integer("quiz_id")
+      .notNull()
+      .references(() => quizzes.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id),
+  },
+  (t) => [primaryKey({ columns: [t.quizId, t.position] })],
+);
+
+export const ATTEMPT_STATUSES = ["in_progress", "completed", "abandoned"] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+export const attempts = sqliteTable(
+  "attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** One attempt per quiz: a retried submission finds the existing one. */
+    quizId: integer("quiz_id").references(() => quizzes.id, { onDelete: "set null" }),
+    subjectId: integer("subject_id").references(() => subjects.id),
+    status: text("status", { enum: ATTEMPT_STATUSES }).notNull().default("completed"),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+    /** Seconds the student spent (initial seconds minus remaining). */
+    timeTaken: integer("time_taken"),
+    total: integer("total").notNull().default(0),
+    correct: integer("correct").notNull().default(0),
+    wrong: integer("wrong").notNull().default(0),
+    blank: integer("blank").notNull().default(0),
+    /** Summary score on the 0-31 scale: correct/total*31 - 0.1*wrong, one decimal. */
+    score: real("score"),
+    rushEventId: integer("rush_event_id"),
+    /** Client-supplied key that makes POST /api/grade safe to retry. */
+    idempotencyKey: text("idempotency_key"),
+  },
+  (t) => [
+    index("attempts_user_date_idx").on(t.userId, t.startedAt),
+    index("attempts_date_idx").on(t.startedAt),
+    uniqueIndex("attempts_quiz_unique").on(t.quizId),
+    uniqueIndex("attempts_user_idem_unique").on(t.userId, t.idempotencyKey),
+  ],
+);
+
+export const attemptAnswers = sqliteTable(
+  "attempt_answers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    attemptId: integer("attempt_id")
+      .notNull()
+      .references(() => attempts.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id),
+    /** mc: the chosen option's id (its stored index); null when blank. */
+    optionId: integer("option_id"),
+    /** gap: the text typed; null when blank. */
+    answerText: text("answer_text"),
+    /** null when blank. */
+    correct: integer("correct", { mode: "boolean" }),
+    timeSec: integer("time_sec").notNull().default(0),
+    answeredAt: integer("answered_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("attempt_answers_attempt_pos_unique").on(t.attemptId, t.position),
+    index("attempt_answers_question_idx").on(t.questionId),
+  ],
+);
+
+export const REPORT_STATUSES = ["open", "in_review", "resolved"] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id, { onDelete: "cascade" }),
+    attemptId: integer("attempt_id").references(() => attempts.id, { onDelete: "set null" }),
+    status: text("status", { enum: REPORT_STATUSES }).notNull().default("open"),
+    message: text("message").notNull().default("(nessun dettaglio)"),
+    /** What the student answered: an option letter or the typed text. */
+    userAnswerKey: text("user_answer_key"),
+    assignedScore: real("assigned_score"),
+    adminNotes: text("admin_notes"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("reports_status_date_idx").on(t.status, t.createdAt),
+    index("reports_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/** A live group simulation; its id is chosen by the admin and locked once created. */
+export const simulations = sqliteTable("simulations", {
+  id: text("id").primaryKey(),
+  title: text("title").notNull(),
+  started: integer("started", { mode: "boolean" }).notNull().default(false),
+  startTime: integer("start_time", { mode: "timestamp_ms" }),
+  /** Set once the room has graded everybody and written the attempts. */
+  gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
+  createdAt: createdAt(),
+});
+
+export const simulationSubjects = sqliteTable(
+  "simulation_subjects",
+  {
+    simulationId: text("simulation_id")
+      .notNull()
+      .references(() => simulations.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    subjectId: integer("subject_id")
+      .notNull()
+      .references(() => subjects.id),
+    timeMin: integer("time_min").notNull(),
+    questionCount: integer("question_count").notNull(),
+    /** Break after this subject, in minutes (15 in the real semestre filtro). */
+    breakAfterMin: integer("break_after_min").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.simulationId, t.position] })],
+);
+
+export const simulationQuestions = sqliteTable(
+  "simulation_questions",
+  {
+    simulationId: text("simulation_id")
+      .notNull()
+      .references(() => simulations.id, { onDelete: "cascade" }),
+    subjectPosition: integer("subject_position").notNull(),
+    position: integer("position").notNull(),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id),
+  },
+  (t) => [primaryKey({ columns: [t.simulationId, t.subjectPosition, t.position] })],
+);
+
+export const simulationAllowedUsers = sqliteTable(
+  "simulation_allowed_users",
+  {
+    simulationId: text("simulation_id")
+      .notNull()
+      .references(() => simulations.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.simulationId, t.userId] }), index("sim_allowed_user_idx").on(t.userId)],
+);
+
+export type SimulationSubjectResult = {
+  id: number;
+  name: string;
+  score31: number;
+  perc: number;
+  correct: number;
+  wrong: number;
+  total: number;
+};
+
+export const simulationAttempts = sqliteTable(
+  "simulation_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    simulationId: text("simulation_id")
+      .notNull()
+      .references(() => simulations.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Map subject id -> map question id -> answer (option text or gap string). */
+    answers: text("answers", { mode: "json" }).$type<Record<string, Record<string, string>>>().notNull(),
+    subjectsResult: text("subjects_result", { mode: "json" }).$type<SimulationSubjectResult[]>().notNull(),
+    /** Rounded average of the subjects' scores (0-31). */
+    score: real("score").notNull(),
+    perc: integer("perc").notNull(),
+    timeSec: integer("time_sec").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("sim_attempts_sim_user_unique").on(t.simulationId, t.userId),
+    index("sim_attempts_sim_score_idx").on(t.simulationId, t.score),
+  ],
+);
+
+export const rushEvents = sqliteTable(
+  "rush_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    title: text("title").notNull(),
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
+    endsAt: integer("ends_at", { mode: "timestamp_ms" }).notNull(),
+    published: integer("published", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("rush_events_window_idx").on(t.published, t.startsAt, t.endsAt)],
+);
+
+/** One row per user, event and subject: the score recorded from the graded attempt. */
+export const rushProgress = sqliteTable(
+  "rush_progress",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => rushEvents.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subjectId: integer("subject_id")
+      .notNull()
+      .references(() => subjects.id),
+    attemptId: integer("attempt_id").references(() => attempts.id, { onDelete: "set null" }),
+    score: real("score"),
+    timeSec: integer("time_sec"),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("rush_progress_unique").on(t.eventId, t.userId, t.subjectId),
+    index("rush_progress_rank_idx").on(t.eventId, t.subjectId, t.score),
+  ],
+);
+
+export const FRIENDSHIP_STATUSES = ["pending", "accepted"] as const;
+
+export const friendships = sqliteTable(
+  "friendships",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requesterId: integer("requester_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    addresseeId: integer("addressee_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: FRIENDSHIP_STATUSES }).notNull().default("pending"),
+    createdAt: createdAt(),
+    respondedAt: integer("responded_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("friendships_pair_unique").on(t.requesterId, t.addresseeId),
+    index("friendships_addressee_idx").on(t.addresseeId, t.status),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Question = typeof questions.$inferSelect;
+export type Attempt = typeof attempts.$inferSelect;
+export type Report = typeof reports.$inferSelect;

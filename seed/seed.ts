@@ -1,0 +1,270 @@
+// Demo data: the question bank (seed/bank/*.json), the demo accounts, and a generated history
+// (about 50 synthetic students, attempts over the last 60 days) so dashboards show real numbers.
+// Every row has a fixed id and is written with INSERT OR IGNORE: seeding twice changes nothing.
+// Pure TypeScript (erasable syntax only): run by scripts/db-setup.ts in Node and by tests in workerd.
+import { summaryScore } from "../app/lib/scoring.ts";
+import biologia from "./bank/biologia.json" with { type: "json" };
+import chimica from "./bank/chimica.json" with { type: "json" };
+import fisica from "./bank/fisica.json" with { type: "json" };
+import matematica from "./bank/matematica.json" with { type: "json" };
+import ragionamento from "./bank/ragionamento.json" with { type: "json" };
+
+export type BankQuestion = {
+  id: number;
+  topic: number;
+  type: "mc" | "gap";
+  stem: string;
+  options?: string[];
+  correct?: number;
+  accepted?: string[];
+  explanation: string;
+  difficulty: number;
+};
+export type BankFile = {
+  subject: { id: number; name: string };
+  topics: { id: number; name: string; parent?: number }[];
+  questions: BankQuestion[];
+};
+
+/** Subjects in id order 1..5: Biologia, Chimica, Matematica, Fisica, Ragionamento Logico. */
+export const BANK: BankFile[] = [biologia, chimica, matematica, fisica, ragionamento] as BankFile[];
+
+export const DEMO_USERS = [
+  { id: 1, email: "studente@example.com", name: "Giulia Rossi", firstName: "Giulia", lastName: "Rossi", username: "giulia.rossi", role: "studente", status: "attivo", reason: null },
+  { id: 2, email: "amico@example.com", name: "Marco Bianchi", firstName: "Marco", lastName: "Bianchi", username: "marco.bianchi", role: "studente", status: "attivo", reason: null },
+  { id: 3, email: "moderatore@example.com", name: "Sara Conti", firstName: "Sara", lastName: "Conti", username: "sara.conti", role: "moderator", status: "attivo", reason: null },
+  { id: 4, email: "admin@example.com", name: "Luca Ferri", firstName: "Luca", lastName: "Ferri", username: "luca.ferri", role: "admin", status: "attivo", reason: null },
+  { id: 5, email: "sospeso@example.com", name: "Paolo Greco", firstName: "Paolo", lastName: "Greco", username: "paolo.greco", role: "studente", status: "sospeso", reason: "Violazione del regolamento" },
+] as const;
+
+export const SYNTHETIC_STUDENTS = 50;
+const SYNTHETIC_FIRST_ID = 100;
+const DAY = 24 * 60 * 60 * 1000;
+
+const FIRST_NAMES = ["Alessia", "Andrea", "Beatrice", "Chiara", "Davide", "Elena", "Federico", "Francesca", "Gabriele", "Giorgia", "Leonardo", "Lorenzo", "Martina", "Matteo", "Noemi", "Pietro", "Riccardo", "Sofia", "Tommaso", "Valentina", "Vittoria", "Emma", "Filippo", "Aurora", "Simone"];
+const LAST_NAMES = ["Esposito", "Romano", "Colombo", "Ricci", "Marino", "Bruno", "Gallo", "Costa", "Fontana", "Caruso", "Mancini", "Rizzo", "Lombardi", "Moretti", "Barbieri", "De Luca", "Santoro", "Mariani", "Rinaldi", "Ferrara"];
+const CITIES = ["Milano", "Roma", "Napoli", "Torino", "Bologna", "Firenze", "Bari", "Palermo", "Padova", "Verona"];
+
+/** Small deterministic PRNG (mulberry32), so the generated history is the same on every machine. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function sqlValue(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "NULL";
+  if (typeof value === "boolean") return value ? "1" : "0";
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** INSERT OR IGNORE in chunks (D1 caps a statement's size). */
+function inserts(table: string, columns: string[], rows: unknown[][], chunk = 200): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < rows.length; i += chunk) {
+    const values = rows
+      .slice(i, i + chunk)
+      .map((row) => `(${row.map(sqlValue).join(", ")})`)
+      .join(",\n");
+    out.push(`INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES\n${values}`);
+  }
+  return out;
+}
+
+/** Every statement of the demo seed; `now` anchors the generated history (the last 60 days). */
+export function buildSeedStatements(now: number = Date.now()): string[] {
+  const out: string[] = [];
+  const rand = prng(20251119);
+  const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
+  const int = (min: number, max: number) => min + Math.floor(rand() * (max - min + 1));
+  const shuffle = <T,>(list: T[]): T[] => {
+    for (let i = list.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [list[i], list[j]] = [list[j]!, list[i]!];
+    }
+    return list;
+  };
+
+  // The bank
+  out.push(...inserts("subjects", ["id", "name"], BANK.map((b) => [b.subject.id, b.subject.name])));
+  out.push(
+    ...inserts(
+      "topics",
+      ["id", "subject_id", "parent_id", "name"],
+      BANK.flatMap((b) => b.topics.map((t) => [t.id, b.subject.id, t.parent ?? null, t.name])),
+    ),
+  );
+  const bankCreated = now - 90 * DAY;
+  out.push(
+    ...inserts(
+      "questions",
+      ["id", "subject_id", "topic_id", "type", "stem", "options", "correct_index", "accepted_answers", "explanation", "difficulty", "active", "created_at"],
+      BANK.flatMap((b) =>
+        b.questions.map((q) => [
+          q.id,
+          b.subject.id,
+          q.topic,
+          q.type,
+          q.stem,
+          q.type === "mc" ? q.options : null,
+          q.type === "mc" ? q.correct : null,
+          q.type === "gap" ? q.accepted : null,
+          q.explanation,
+          q.difficulty,
+          true,
+          bankCreated,
+        ]),
+      ),
+    ),
+  );
+
+  // Accounts
+  type SeedUser = { id: number; email: string; name: string; firstName: string; lastName: string; username: string; role: string; status: string; reason: string | null; city: string | null; createdAt: number };
+  const people: SeedUser[] = DEMO_USERS.map((u) => ({ ...u, city: "Milano", createdAt: now - 75 * DAY }));
+  for (let i = 0; i < SYNTHETIC_STUDENTS; i++) {
+    const firstName = pick(FIRST_NAMES);
+    const lastName = pick(LAST_NAMES);
+    const n = String(i + 1).padStart(2, "0");
+    people.push({
+      id: SYNTHETIC_FIRST_ID + i,
+      email: `studente${n}@demo.unicum.it`,
+      name: `${firstName} ${lastName}`,
+      firstName,
+      lastName,
+      username: `studente${n}`,
+      role: "studente",
+      status: "attivo",
+      reason: null,
+      city: pick(CITIES),
+      createdAt: now - int(20, 80) * DAY,
+    });
+  }
+  out.push(
+    ...inserts(
+      "users",
+      ["id", "email", "name", "first_name", "last_name", "username", "role", "status", "suspension_reason", "city", "verified", "theme", "share_code", "created_at", "last_login"],
+      people.map((p) => [p.id, p.email, p.name, p.firstName, p.lastName, p.username, p.role, p.status, p.reason, p.city, true, "dark", `U${String(p.id).padStart(5, "0")}`, p.createdAt, null]),
+    ),
+  );
+
+  // Attempts and answers
+  const attemptRows: unknown[][] = [];
+  const answerRows: unknown[][] = [];
+  const loginRows: unknown[][] = [];
+  let attemptId = 1;
+  let answerId = 1;
+  let loginId = 1;
+  const subjectWeights = [1, 1, 2, 2, 4, 4, 3, 5]; // more Biologia/Chimica/Fisica, as students practise
+  const bankBySubject = new Map(BANK.map((b) => [b.subject.id, b]));
+
+  const historyFor = (userId: number, attemptsCount: number, ability: number, since: number) => {
+    const days = new Set<number>();
+    for (let k = 0; k < attemptsCount; k++) {
+      const bank = bankBySubject.get(pick(subjectWeights))!;
+      const total = pick([10, 10, 20, 31]);
+      const pool = shuffle([...bank.questions]).slice(0, Math.min(total, bank.questions.length));
+      const daysAgo = Math.max(0, since - (since * (k + rand())) / attemptsCount);
+      const startedAt = Math.round(now - daysAgo * DAY - int(0, 8 * 3600) * 1000);
+      days.add(Math.floor(daysAgo));
+      const learning = 0.08 * (k / Math.max(1, attemptsCount - 1)); // students improve a little
+      let correct = 0;
+      let wrong = 0;
+      let blank = 0;
+      let seconds = 0;
+      const id = attemptId++;
+      pool.forEach((q, position) => {
+        const timeSec = int(15, 85);
+        seconds += timeSec;
+        const pCorrect = Math.min(0.97, Math.max(0.05, ability + learning - (q.difficulty - 3) * 0.07));
+        const roll = rand();
+        let optionId: number | null = null;
+        let text: string | null = null;
+        let isCorrect: boolean | null = null;
+        if (roll < 0.07) {
+          blank++;
+        } else if (rand() < pCorrect) {
+          correct++;
+          isCorrect = true;
+          if (q.type === "mc") optionId = q.correct!;
+          else text = q.accepted![0]!.toLowerCase();
+        } else {
+          wrong++;
+          isCorrect = false;
+          if (q.type === "mc") optionId = (q.correct! + int(1, 4)) % 5;
+          else text = "non so";
+        }
+        answerRows.push([answerId++, id, position, q.id, optionId, text, isCorrect, timeSec, startedAt + seconds * 1000]);
+      });
+      const abandoned = rand() < 0.06;
+      attemptRows.push([
+        id,
+        userId,
+        bank.subject.id,
+        abandoned ? "abandoned" : "completed",
+        startedAt,
+        abandoned ? null : startedAt + seconds * 1000,
+        seconds,
+        pool.length,
+        correct,
+        wrong,
+        blank,
+        abandoned ? null : summaryScore(correct, wrong, pool.length),
+      ]);
+    }
+    for (const d of days) {
+      loginRows.push([loginId++, userId, Math.round(now - d * DAY - 9 * 3600 * 1000), false, "dev"]);
+    }
+  };
+
+  historyFor(1, 24, 0.62, 58); // the demo student
+  historyFor(2, 16, 0.7, 50); // the friend
+  for (let i = 0; i < SYNTHETIC_STUDENTS; i++) {
+    historyFor(SYNTHETIC_FIRST_ID + i, int(4, 26), 0.3 + rand() * 0.55, int(10, 60));
+  }
+  for (const p of people) {
+    loginRows.push([loginId++, p.id, p.createdAt, true, "dev"]);
+  }
+
+  out.push(
+    ...inserts(
+      "attempts",
+      ["id", "user_id", "subject_id", "status", "started_at", "finished_at", "time_taken", "total", "correct", "wrong", "blank", "score"],
+      attemptRows,
+    ),
+  );
+  out.push(
+    ...inserts(
+      "attempt_answers",
+      ["id", "attempt_id", "position", "question_id", "option_id", "answer_text", "correct", "time_sec", "answered_at"],
+      answerRows,
+      400,
+    ),
+  );
+  out.push(...inserts("login_events", ["id", "user_id", "at", "is_new_user", "method"], loginRows, 400));
+
+  // The demo student and the friend are friends; two reports in different states.
+  out.push(...inserts("friendships", ["id", "requester_id", "addressee_id", "status", "created_at", "responded_at"], [[1, 1, 2, "accepted", now - 40 * DAY, now - 39 * DAY]]));
+  out.push(
+    ...inserts(
+      "reports",
+      ["id", "user_id", "question_id", "status", "message", "user_answer_key", "admin_notes", "created_at", "updated_at"],
+      [
+        [1, 1, 1001, "open", "La spiegazione non mi è chiara.", "B", null, now - 6 * DAY, null],
+        [2, 1, 2003, "resolved", "Credo che ci sia un errore di battitura nel testo.", "A", "Corretto il testo, grazie!", now - 20 * DAY, now - 18 * DAY],
+      ],
+    ),
+  );
+  return out;
+}
+
+/** One SQL script (for `wrangler d1 execute --file`). */
+export function buildSeedSql(now: number = Date.now()): string {
+  return `${buildSeedStatements(now).join(";\n")};\n`;
+}

@@ -1,0 +1,23 @@
+import { cloudflare } from "@cloudflare/vite-plugin";
+import { reactRouter } from "@react-router/dev/vite";
+import { defineConfig } from "vite";
+
+// The network is closed here and in CI: never fetch the Request.cf placeholder from Cloudflare.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+
+// UNICUM_STATE_DIR lets the e2e run and the benchmark use their own local D1 / Durable Object state,
+// so they never touch the developer's .wrangler/state.
+const stateDir = process.env.UNICUM_STATE_DIR;
+
+export default defineConfig({
+  plugins: [
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      persistState: stateDir ? { path: stateDir } : true,
+    }),
+    reactRouter(),
+  ],
+  resolve: { tsconfigPaths: true },
+  server: { port: 5173, strictPort: true },
+  preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
+});
