@@ -12,6 +12,8 @@ import { PRODUCT_NAME } from "~/lib/constants";
 import type { Route } from "./+types/root";
 import "./app.css";
 
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
 export const meta: MetaFunction = () => [
   { title: PRODUCT_NAME },
   { name: "description", content: "Simulatore gratuito per i test di Medicina e il semestre filtro." },

@@ -1,0 +1,94 @@
+// Calls the real route modules (loaders/actions of app/routes.ts) inside workerd, against the real D1.
+import { createExecutionContext, env } from "cloudflare:test";
+import { importJWK, SignJWT, type JWTPayload } from "jose";
+import { createStaticHandler, RouterContextProvider, type RouteObject } from "react-router";
+import routeConfig from "~/routes";
+import { cloudflareContext } from "~/server/context";
+import { buildSeedStatements } from "../../seed/seed";
+
+type RouteEntry = { id?: string; path?: string; index?: boolean; file: string; children?: RouteEntry[] };
+
+const modules = import.meta.glob<Record<string, unknown>>("../../app/routes/*.{ts,tsx}", { eager: true });
+
+function toRouteObjects(entries: RouteEntry[]): RouteObject[] {
+  return entries.map((entry) => {
+    const mod = modules[`../../app/${entry.file}`];
+    if (!mod) throw new Error(`Route module not found for ${entry.file}`);
+    const base = {
+      id: entry.file,
+      loader: mod.loader as RouteObject["loader"],
+      action: mod.action as RouteObject["action"],
+    };
+    if (entry.index) return { ...base, index: true } as RouteObject;
+    return { ...base, path: entry.path, children: entry.children ? toRouteObjects(entry.children) : undefined } as RouteObject;
+  });
+}
+
+export const routes = toRouteObjects(routeConfig as RouteEntry[]);
+const handler = createStaticHandler(routes);
+
+export type TestEnv = Partial<Env>;
+
+export function makeContext(overrides: TestEnv = {}) {
+  const context = new RouterContextProvider();
+  context.set(cloudflareContext, { env: { ...env, ...overrides } as Env, ctx: createExecutionContext() });
+  return context;
+}
+
+export type CallOptions = { origin?: string; json?: unknown; body?: string; token?: string; cookie?: string; headers?: Record<string, string>; env?: TestEnv };
+
+/** Sends a request through the route table, like the Worker does for /api/* and for screen data. */
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+  const headers = new Headers(options.headers);
+  if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
+  if (options.cookie) headers.set("Cookie", options.cookie);
+  let body: string | undefined = options.body;
+  if (options.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(options.json);
+  }
+  const request = new Request(`${options.origin ?? "http://localhost"}${path}`, { method, headers, body });
+  try {
+    const result = await handler.queryRoute(request, { requestContext: makeContext(options.env) });
+    if (result instanceof Response) return result;
+    return Response.json(result);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+}
+
+export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+/** Runs the demo seed into the test database (idempotent). */
+export async function seed(now = Date.now()) {
+  const statements = buildSeedStatements(now);
+  await env.DB.batch(statements.map((sql) => env.DB.prepare(sql)));
+}
+
+export async function count(table: string, where = "1=1"): Promise<number> {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** Signs in a demo account through the development sign-in and returns its token. */
+export async function login(email: string): Promise<string> {
+  const response = await call("POST", "/api/auth/dev", { json: { email } });
+  if (response.status !== 200) throw new Error(`login ${email}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** A Google-style ID token signed with the test key served by the local JWKS (see vitest.config.ts). */
+export async function googleToken(claims: JWTPayload, opts: { expiresIn?: string | number; key?: CryptoKey } = {}) {
+  const jwk = JSON.parse(env.TEST_GOOGLE_PRIVATE_JWK);
+  const key = opts.key ?? ((await importJWK(jwk, "RS256")) as CryptoKey);
+  return new SignJWT({ email_verified: true, ...claims })
+    .setProtectedHeader({ alg: "RS256", kid: jwk.kid, typ: "JWT" })
+    .setIssuedAt()
+    .setIssuer((claims.iss as string) ?? "https://accounts.google.com")
+    .setAudience((claims.aud as string) ?? env.GOOGLE_CLIENT_ID!)
+    .setExpirationTime(opts.expiresIn ?? "1h")
+    .sign(key);
+}
