@@ -1,0 +1,46 @@
+// Server time of / and /dashboard next to a static asset fetched in the same run,
+// and the gzipped JavaScript each page loads.
+import { gzipSync } from "node:zlib";
+import { devCookie, type LocalServer } from "./lib/server.ts";
+import { kb, ms, percentile, timeRequests } from "./lib/stats.ts";
+
+const REQUESTS = 300;
+
+async function pageJsBytes(baseUrl: string, path: string, cookie: string): Promise<{ files: number; gzip: number }> {
+  const html = await (await fetch(`${baseUrl}${path}`, { headers: { cookie } })).text();
+  const urls = new Set<string>();
+  for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) urls.add(match[1]!);
+  for (const match of html.matchAll(/import\(?\s*["']([^"']+\.js)["']/g)) urls.add(match[1]!);
+  for (const match of html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)) urls.add(match[1]!);
+  let gzip = 0;
+  for (const url of urls) {
+    const body = Buffer.from(await (await fetch(new URL(url, baseUrl))).arrayBuffer());
+    gzip += gzipSync(body, { level: 9 }).length;
+  }
+  return { files: urls.size, gzip };
+}
+
+export async function benchPages(server: LocalServer) {
+  const { baseUrl } = server;
+  const cookie = await devCookie(baseUrl, "studente@example.com");
+  const rows: Record<string, string | number>[] = [];
+  const measure = async (label: string, path: string, withCookie: boolean) => {
+    const times = await timeRequests(REQUESTS, () => fetch(`${baseUrl}${path}`, { headers: withCookie ? { cookie } : {} }));
+    return { label, p50: percentile(times, 50), p95: percentile(times, 95) };
+  };
+  const asset = await measure("static asset /favicon.svg", "/favicon.svg", false);
+  const results = [asset, await measure("GET / (SSR)", "/", false), await measure("GET /dashboard (SSR, signed in)", "/dashboard", true)];
+  for (const r of results) {
+    rows.push({ what: r.label, requests: REQUESTS, p50: ms(r.p50), p95: ms(r.p95), "p50 / asset p50": (r.p50 / asset.p50).toFixed(1) + "x" });
+  }
+  console.log("\nServer time over loopback (sequential requests, after 20 warm-up):");
+  console.table(rows);
+  const weights = [];
+  for (const path of ["/", "/dashboard"]) {
+    const { files, gzip } = await pageJsBytes(baseUrl, path, cookie);
+    weights.push({ page: path, "JS files": files, "JS gzipped": kb(gzip) });
+  }
+  console.log("JavaScript each page loads (gzip -9 of every script and modulepreload):");
+  console.table(weights);
+  return { latency: results, weights };
+}
