@@ -8,6 +8,7 @@ import {
   type MetaFunction,
 } from "react-router";
 import { SessionOverlay, SessionOverlayHost } from "~/components/session/SessionOverlay";
+import { ToastProvider } from "~/components/ui/Toast";
 import { PRODUCT_NAME } from "~/lib/constants";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -41,7 +42,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   return (
     <SessionOverlayHost>
-      <Outlet />
+      <ToastProvider>
+        <Outlet />
+      </ToastProvider>
     </SessionOverlayHost>
   );
 }

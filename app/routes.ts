@@ -28,10 +28,26 @@ export default [
   route("simulazione/riepilogo/:simulationId/:attemptId", "routes/simulazione.riepilogo.tsx"),
 
   // JSON API (section 7). /api/simulations/:id/ws is routed to the Durable Object by workers/app.ts.
+
+  // -- Sign-in and session
   route("api/auth/google", "routes/api.auth.google.ts"),
   route("api/auth/dev", "routes/api.auth.dev.ts"),
   route("api/auth/logout", "routes/api.auth.logout.ts"),
   route("api/me", "routes/api.me.ts"),
+
+  // -- Practice: subjects, quizzes, grading, attempts, reports, review
+
+  // -- Analytics, friends, profile
+
+  // -- Simulations
+
+  // -- Quiz Rush
+
+  // -- Admin console
+
+  // -- Public: page views, consent
+
+  // -- Fallbacks: JSON 404s (admin paths check the role first)
   route("api/admin/*", "routes/api.admin.$.ts"),
   route("api/*", "routes/api.$.ts"),
 ] satisfies RouteConfig;

@@ -430,3 +430,85 @@ export type User = typeof users.$inferSelect;
 export type Question = typeof questions.$inferSelect;
 export type Attempt = typeof attempts.$inferSelect;
 export type Report = typeof reports.$inferSelect;
+
+// --- Site-wide aggregates for analytics: maintained as attempts land (or rebuilt in bulk by
+// recalc-stats), so dashboards never rescan every answer. ---
+
+/** How many completed attempts of a subject scored each list score (0-31). */
+export const statScoreHistogram = sqliteTable(
+  "stat_score_histogram",
+  {
+    subjectId: integer("subject_id").notNull(),
+    score: integer("score").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.subjectId, t.score] })],
+);
+
+/** Answers and correct answers per topic, over every student. */
+export const statTopicAccuracy = sqliteTable("stat_topic_accuracy", {
+  topicId: integer("topic_id").primaryKey(),
+  subjectId: integer("subject_id").notNull(),
+  answered: integer("answered").notNull().default(0),
+  correct: integer("correct").notNull().default(0),
+});
+
+/** Completed attempts and their score sum per subject and day (YYYY-MM-DD, Europe/Rome). */
+export const statDailyScores = sqliteTable(
+  "stat_daily_scores",
+  {
+    subjectId: integer("subject_id").notNull(),
+    day: text("day").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    scoreSum: real("score_sum").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.subjectId, t.day] })],
+);
+
+// --- Staff audit log: who changed what, when (bans, roles, deletions, reports, imports, resets). ---
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    actorId: integer("actor_id"),
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at)],
+);
+
+// --- First-party analytics and consent (no third-party scripts). ---
+
+/** A page view, stored only for visitors who accepted analytics cookies. */
+export const pageViews = sqliteTable(
+  "page_views",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    path: text("path").notNull(),
+    userId: integer("user_id"),
+    visitorId: text("visitor_id"),
+    referrer: text("referrer"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("page_views_at_idx").on(t.at)],
+);
+
+/** Proof of each cookie-consent choice (kept up to 10 years, spec section 9). */
+export const consentRecords = sqliteTable(
+  "consent_records",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    visitorId: text("visitor_id").notNull(),
+    userId: integer("user_id"),
+    preferences: integer("preferences", { mode: "boolean" }).notNull(),
+    analytics: integer("analytics", { mode: "boolean" }).notNull(),
+    marketing: integer("marketing", { mode: "boolean" }).notNull(),
+    policyVersion: text("policy_version").notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("consent_records_visitor_idx").on(t.visitorId, t.at)],
+);

@@ -1,0 +1,4 @@
+/** Admin console tab 'Simulazioni'. */
+export function SimulazioniTab() {
+  return <p className="muted">In arrivo</p>;
+}
