@@ -3,6 +3,7 @@
 // Every row has a fixed id and is written with INSERT OR IGNORE: seeding twice changes nothing.
 // Pure TypeScript (erasable syntax only): run by scripts/db-setup.ts in Node and by tests in workerd.
 import { summaryScore } from "../app/lib/scoring.ts";
+import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
 import biologia from "./bank/biologia.json" with { type: "json" };
 import chimica from "./bank/chimica.json" with { type: "json" };
 import fisica from "./bank/fisica.json" with { type: "json" };
@@ -261,6 +262,8 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
       ],
     ),
   );
+  // Aggregates are derived data: rebuilding them is idempotent too.
+  out.push(...REBUILD_AGGREGATES_SQL);
   return out;
 }
 

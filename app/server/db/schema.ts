@@ -453,7 +453,7 @@ export const statTopicAccuracy = sqliteTable("stat_topic_accuracy", {
   correct: integer("correct").notNull().default(0),
 });
 
-/** Completed attempts and their score sum per subject and day (YYYY-MM-DD, Europe/Rome). */
+/** Completed attempts and their score sum per subject and day (YYYY-MM-DD, UTC). */
 export const statDailyScores = sqliteTable(
   "stat_daily_scores",
   {
