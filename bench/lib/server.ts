@@ -1,12 +1,13 @@
 // Starts the production build on loopback with its own freshly seeded state, for benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
 
 export type LocalServer = { baseUrl: string; stop: () => Promise<void> };
 
-export async function startProductionServer(port = 4329): Promise<LocalServer> {
+export async function startProductionServer(port = Number(process.env.BENCH_PORT ?? 4329)): Promise<LocalServer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ["test/e2e/serve.ts", "--port", String(port), "--state", ".wrangler/bench-state"],
+    ["test/e2e/serve.ts", "--port", String(port), "--state", join(".wrangler", "bench-state")],
     { stdio: ["ignore", "ignore", "inherit"], detached: true },
   );
   const baseUrl = `http://localhost:${port}`;
