@@ -46,6 +46,8 @@ export default [
   // -- Admin console
 
   // -- Public: page views, consent
+  route("api/consent", "routes/api.consent.ts"),
+  route("api/page-view", "routes/api.page-view.ts"),
 
   // -- Fallbacks: JSON 404s (admin paths check the role first)
   route("api/admin/*", "routes/api.admin.$.ts"),
