@@ -352,7 +352,8 @@ export type AttemptListItem = {
   date: string;
   topics: string[];
   topicIds: number[];
-  /** The topic the quiz was drawn from (null: all topics or unknown). */
+  /** Drawn in this app (stored quiz): then quizTopicId is the quiz's topic, null meaning all topics. */
+  hasQuiz: boolean;
   quizTopicId: number | null;
   correct: number;
   total: number;
@@ -378,6 +379,7 @@ export async function listAttempts(db: Db, userId: number, limit = ATTEMPT_LIST_
       status: attempts.status,
       timeLimitSec: quizzes.timeLimitSec,
       quizTopicId: quizzes.topicId,
+      quizId: attempts.quizId,
     })
     .from(attempts)
     .leftJoin(subjects, eq(subjects.id, attempts.subjectId))
@@ -412,6 +414,7 @@ export async function listAttempts(db: Db, userId: number, limit = ATTEMPT_LIST_
       date: r.startedAt.toISOString(),
       topics: ts.map((t) => t.name),
       topicIds: ts.map((t) => t.id),
+      hasQuiz: r.quizId != null,
       quizTopicId: r.quizTopicId,
       correct: r.correct,
       total: r.total,

@@ -31,6 +31,8 @@ export type DrawnQuiz = {
   startedAt: string;
   /** Seconds left on the timer at the moment of the answer (null without a timer). */
   remainingSec: number | null;
+  /** Seconds since the quiz was drawn. */
+  elapsedSec: number;
   status: "in_progress" | "completed" | "abandoned";
   attemptId: number | null;
   questions: PublicQuestion[];
@@ -200,6 +202,7 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
     rushEventId: quiz.rushEventId,
     startedAt: startedAt.toISOString(),
     remainingSec,
+    elapsedSec: Math.max(0, Math.round((now - startedAt.getTime()) / 1000)),
     status: attempt?.status ?? "abandoned",
     attemptId: attempt?.id ?? null,
     questions: rows.map((r) => publicQuestion(r.question, r.topicName)),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REVIEW_COOLDOWN_MS, UNTIMED_ABANDON_MS } from "~/lib/constants";
 import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer, pastedGapText } from "~/lib/gap-answer";
+import { filterAttempts } from "~/lib/attempt-filters";
 import { normaliseReportStatus, REPORT_STATUS_LABELS } from "~/lib/report-status";
 import { formatCountdown, isReviewPaused, reviewReadyAt, sample } from "~/lib/review";
 import { attemptDeadline, clampQuestionCount, formatClock, SUBMIT_GRACE_MS, timerChoiceFromTotal, timerTotalSeconds } from "~/lib/timer";
@@ -74,5 +75,30 @@ describe("report status for its author", () => {
     for (const s of ["open", "in_review", "pending", "", null]) expect(normaliseReportStatus(s)).toBe("in_review");
     expect(REPORT_STATUS_LABELS.resolved).toBe("Risolta");
     expect(REPORT_STATUS_LABELS.in_review).toBe("In revisione");
+  });
+});
+
+describe("past attempts filters", () => {
+  const at = (y: number, m: number, d: number, h = 12) => new Date(y, m - 1, d, h).toISOString();
+  const items = [
+    { id: 11, subjectName: "Biologia", date: at(2026, 3, 1), topics: ["La cellula"], status: "completed" as const, score: 20, timeSec: 300 },
+    { id: 12, subjectName: "Chimica", date: at(2026, 3, 2, 23), topics: ["Stechiometria"], status: "abandoned" as const, score: null, timeSec: 0 },
+    { id: 13, subjectName: "Fisica", date: at(2026, 3, 3), topics: ["Cinematica"], status: "completed" as const, score: 25, timeSec: 100 },
+  ];
+  const base = { search: "", from: "", to: "", completed: true, abandoned: true, sort: "date_desc" as const };
+  it("searches topics, subject name and id, case-insensitively", () => {
+    expect(filterAttempts(items, { ...base, search: "CELLULA" }).map((a) => a.id)).toEqual([11]);
+    expect(filterAttempts(items, { ...base, search: "chimica" }).map((a) => a.id)).toEqual([12]);
+    expect(filterAttempts(items, { ...base, search: "#13" }).map((a) => a.id)).toEqual([13]);
+  });
+  it("includes the whole 'Al' day and filters by status group", () => {
+    expect(filterAttempts(items, { ...base, from: "2026-03-02", to: "2026-03-02" }).map((a) => a.id)).toEqual([12]);
+    expect(filterAttempts(items, { ...base, abandoned: false }).map((a) => a.id)).toEqual([13, 11]);
+    expect(filterAttempts(items, { ...base, completed: false }).map((a) => a.id)).toEqual([12]);
+  });
+  it("sorts by date both ways, by score and by time", () => {
+    expect(filterAttempts(items, { ...base, sort: "date_asc" }).map((a) => a.id)).toEqual([11, 12, 13]);
+    expect(filterAttempts(items, { ...base, sort: "score" }).map((a) => a.id)).toEqual([13, 11, 12]);
+    expect(filterAttempts(items, { ...base, sort: "time" }).map((a) => a.id)).toEqual([12, 13, 11]);
   });
 });
