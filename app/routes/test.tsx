@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, redirect, useLoaderData, useNavigate, useSearchParams } from "react-router";
 import { T } from "~/components/quiz/messages";
 import { QuizRunner } from "~/components/quiz/QuizRunner";
-import { apiFetch } from "~/lib/api-client";
+import { ApiError, apiFetch } from "~/lib/api-client";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { HttpError } from "~/server/errors.server";
@@ -103,7 +103,7 @@ export default function TestScreen() {
         if (drawn.rushEventId) sessionStorage.removeItem("qr_event");
         navigate(`/test?id=${drawn.quizId}`, { replace: true });
       })
-      .catch((err: unknown) => setError(`${T.loadError}: ${err instanceof Error ? err.message : ""}`.replace(/: $/, "")));
+      .catch((err: unknown) => setError(err instanceof ApiError && err.message !== "Errore di rete" ? `${T.loadError}: ${err.message}` : T.loadError));
   }, [data.error, navigate, params, quiz]);
 
   const shownError = data.error ?? error;

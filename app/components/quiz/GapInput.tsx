@@ -46,7 +46,7 @@ export function GapInput({ value, onChange, disabled, questionNumber }: { value:
               const typed = e.target.value.slice(-1).toLowerCase();
               if (!typed) return setAt(i, " ");
               setAt(i, typed);
-              if (i + 1 < GAP_BOXES_QUIZ) setTimeout(() => focus(i + 1));
+              if (i + 1 < GAP_BOXES_QUIZ) refs.current[i + 1]?.focus();
             }}
             onKeyDown={(e) => {
               if (e.key === "Backspace" && !(chars[i] && chars[i] !== " ")) {

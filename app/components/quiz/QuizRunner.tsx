@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useToast } from "~/components/ui/Toast";
-import { apiFetch } from "~/lib/api-client";
+import { ApiError, apiFetch } from "~/lib/api-client";
 import { DIFFICULTY_LABELS } from "~/lib/constants";
 import { sample } from "~/lib/review";
 import type { DrawnQuiz } from "~/server/quiz.server";
@@ -108,7 +108,7 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
       localStorage.setItem("last_attempt_id", String(result.attemptId));
       navigate(`/test/riepilogo/${result.attemptId}`);
     } catch (err) {
-      setError(err instanceof Error && err.message && err.message !== "Errore di rete" ? err.message : T.submitError);
+      setError(err instanceof ApiError && err.message && err.message !== "Errore di rete" ? err.message : T.submitError);
       setSubmitting(false);
     }
   }, [accumulate, answers, navigate, quiz, submitting, timed]);

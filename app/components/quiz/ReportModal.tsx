@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { Modal } from "~/components/ui/Modal";
-import { apiFetch } from "~/lib/api-client";
+import { ApiError, apiFetch } from "~/lib/api-client";
 
 export type ReportTexts = {
   title: string;
@@ -36,7 +36,7 @@ export function ReportModal(props: {
       if (props.texts.success) setSent(true);
       props.onSent();
     } catch (err) {
-      setError(props.texts.failedPrefix + (err instanceof Error && err.message && err.message !== "Errore di rete" ? err.message : props.texts.failedDefault));
+      setError(props.texts.failedPrefix + (err instanceof ApiError && err.message && err.message !== "Errore di rete" ? err.message : props.texts.failedDefault));
     } finally {
       setBusy(false);
     }
