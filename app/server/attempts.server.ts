@@ -103,22 +103,25 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** POST /api/quiz/{id}/attempt: completes the quiz's attempt once; a retry answers the same attemptId. */
 export async function submitQuizAttempt(db: Db, userId: number, quizId: number, body: Submission, now = Date.now()) {
-  const quiz = await db.select().from(quizzes).where(eq(quizzes.id, quizId)).get();
+  // Quiz, attempt and questions in parallel: one round trip of latency instead of three.
+  const [quiz, attempt, ordered] = await Promise.all([
+    db.select().from(quizzes).where(eq(quizzes.id, quizId)).get(),
+    db.select().from(attempts).where(eq(attempts.quizId, quizId)).get(),
+    db
+      .select({ question: questions })
+      .from(quizQuestions)
+      .innerJoin(questions, eq(questions.id, quizQuestions.questionId))
+      .where(eq(quizQuestions.quizId, quizId))
+      .orderBy(asc(quizQuestions.position))
+      .all(),
+  ]);
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
-  const attempt = await db.select().from(attempts).where(eq(attempts.quizId, quizId)).get();
   if (!attempt) throw new HttpError(404, "Tentativo non trovato.");
   if (attempt.status === "completed") return { attemptId: attempt.id, alreadySubmitted: true };
   const deadline = attemptDeadline(attempt.startedAt.getTime(), quiz.timeLimitSec, UNTIMED_ABANDON_MS);
   if (attempt.status === "abandoned" || now > deadline) {
     throw new HttpError(409, "Tempo scaduto: questo tentativo è stato interrotto e non può più essere consegnato.");
   }
-  const ordered = await db
-    .select({ question: questions })
-    .from(quizQuestions)
-    .innerJoin(questions, eq(questions.id, quizQuestions.questionId))
-    .where(eq(quizQuestions.quizId, quizId))
-    .orderBy(asc(quizQuestions.position))
-    .all();
   const graded = gradeAnswers(
     ordered.map((r) => r.question),
     body.answers,

@@ -223,3 +223,56 @@ test.describe("practice loop", () => {
     await expect(page.getByTestId("attempt-item")).toHaveCount(10);
   });
 });
+
+test.describe("practice screens: prefill, review start, layout, accessibility", () => {
+  test("query parameters prefill New test; a review samples ready questions into /test?redo=1", async ({ page }) => {
+    await login(page, "studente@example.com");
+    await page.goto("/test/nuovo?subject=2&topic=stechiometria%20e%20redox&q=31&time=1860");
+    await expect(page.getByLabel("Materia")).toHaveValue("2");
+    await expect(page.getByLabel("Numero di domande", { exact: true })).toHaveValue("31");
+    await expect(page.getByRole("radio", { name: /Giusto/ })).toBeChecked();
+    await expect(page.getByLabel("Sotto-argomento").locator("option:checked")).toHaveText("Stechiometria e redox");
+    await page.goto("/test/nuovo?subject=1&q=7&time=500");
+    await expect(page.getByRole("radio", { name: /Nessuno/ })).toBeChecked(); // 500/7 is no level
+
+    await page.goto("/ripasso/errori");
+    await page.getByLabel("Materia").selectOption({ label: "Biologia" });
+    await page.getByLabel("Numero di domande").fill("3");
+    await page.getByRole("button", { name: "Avvia ripasso" }).click();
+    await expect(page).toHaveURL(/\/test\?id=\d+$/);
+    await expect(page.getByTestId("question-position")).toHaveText("Domanda 1/3");
+    const ids = await page.evaluate(() => JSON.parse(localStorage.getItem("redo_ids") ?? "[]") as number[]);
+    expect(ids).toHaveLength(3);
+    expect(ids.every((id) => id > 1000 && id < 2000)).toBe(true);
+  });
+
+  test("the navigator has 6 columns under 640 px and 5 above", async ({ page }) => {
+    await login(page, "studente@example.com");
+    await page.setViewportSize({ width: 600, height: 900 });
+    await page.goto("/test?subject=1&q=12");
+    const grid = page.locator(".navigator__grid");
+    await expect(grid).toBeVisible();
+    const columns = () => grid.evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length);
+    expect(await columns()).toBe(6);
+    await page.setViewportSize({ width: 800, height: 900 });
+    await expect.poll(columns).toBe(5);
+  });
+
+  test("no serious or critical accessibility violations on the practice screens", async ({ page }) => {
+    const { default: AxeBuilder } = await import("@axe-core/playwright");
+    await login(page, "studente@example.com");
+    const check = async (path: string, ready: () => Promise<void>) => {
+      await page.goto(path);
+      await ready();
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(bad.map((v) => `${path}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+    };
+    await check("/test/nuovo?subject=1", () => expect(page.getByRole("button", { name: "Avvia test" })).toBeEnabled());
+    await check("/test?subject=2&q=31&time=1240", () => expect(page.getByTestId("question-position")).toBeVisible());
+    await check("/tentativi", () => expect(page.getByTestId("attempt-item").first()).toBeVisible());
+    await check("/test/riepilogo", () => expect(page.getByTestId("summary-score")).toBeVisible());
+    await check("/segnalato", () => expect(page.getByTestId("report-item").first()).toBeVisible());
+    await check("/ripasso/errori", () => expect(page.getByRole("button", { name: "Avvia ripasso" })).toBeVisible());
+  });
+});
