@@ -30,7 +30,8 @@ export async function loader(args: Route.LoaderArgs) {
 const SENT_CLOSE_MS = 900;
 
 function signed(score: number): string {
-  return score > 0 ? `+${score}` : score < 0 ? `−${Math.abs(score)}` : "0";
+  const abs = Math.abs(score).toLocaleString("it-IT");
+  return score > 0 ? `+${abs}` : score < 0 ? `−${abs}` : "0";
 }
 
 export default function SummaryScreen() {
