@@ -259,6 +259,7 @@ test.describe("practice screens: prefill, review start, layout, accessibility", 
   });
 
   test("no serious or critical accessibility violations on the practice screens", async ({ page }) => {
+    test.setTimeout(120_000); // six full axe scans on a shared, slow machine
     const { default: AxeBuilder } = await import("@axe-core/playwright");
     await login(page, "studente@example.com");
     const check = async (path: string, ready: () => Promise<void>) => {
