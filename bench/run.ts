@@ -3,11 +3,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchLcp } from "./lcp.ts";
 import { benchPages } from "./pages.ts";
+import { benchPractice } from "./practice.ts";
 import { startProductionServer } from "./lib/server.ts";
 
 const server = await startProductionServer();
 try {
-  const results = { date: new Date().toISOString(), pages: await benchPages(server), lcp: await benchLcp(server) };
+  const results: Record<string, unknown> = { date: new Date().toISOString() };
+  results.pages = await benchPages(server);
+  results.lcp = await benchLcp(server);
+  results.practice = await benchPractice(server);
   mkdirSync("bench/results", { recursive: true });
   writeFileSync("bench/results/latest.json", JSON.stringify(results, null, 2));
   console.log("\nSaved bench/results/latest.json");
