@@ -3,6 +3,8 @@ import { Link, redirect, useLoaderData, useNavigate, useSearchParams } from "rea
 import { T } from "~/components/quiz/messages";
 import { QuizRunner } from "~/components/quiz/QuizRunner";
 import { ApiError, apiFetch } from "~/lib/api-client";
+import { UNTIMED_ABANDON_MS } from "~/lib/constants";
+import { attemptDeadline } from "~/lib/timer";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { HttpError } from "~/server/errors.server";
@@ -21,7 +23,8 @@ export async function loader(args: Route.LoaderArgs) {
   try {
     const quiz = await getQuiz(getDb(getEnv(args.context).DB), user.id, id);
     if (quiz.status === "completed" && quiz.attemptId) throw redirect(`/test/riepilogo/${quiz.attemptId}`);
-    if (quiz.status === "abandoned" || (quiz.remainingSec === 0 && quiz.timeLimitSec != null && quiz.elapsedSec > quiz.timeLimitSec + 60)) {
+    const deadline = attemptDeadline(Date.parse(quiz.startedAt), quiz.timeLimitSec, UNTIMED_ABANDON_MS);
+    if (quiz.status === "abandoned" || Date.now() > deadline) {
       return { quiz: null, error: "Tempo scaduto: questo quiz è stato interrotto. Avviane uno nuovo." };
     }
     return { quiz, error: null };
