@@ -71,10 +71,12 @@ function drawQuery(params: URLSearchParams): { query: string; error: string | nu
   if (time) q.set("time", String(time));
   // Quiz Rush: the event id from the query or from session storage (only a positive integer, and only
   // for the subject the rush screen started).
+  // The stored id is consumed by this one draw, whatever its outcome, so a leftover never turns a
+  // later ordinary quiz into a rush.
   const qrSubject = sessionStorage.getItem("qr_subject");
-  const rushEventId =
-    positiveInt(params.get("rushEventId")) ??
-    (!qrSubject || qrSubject === String(subject) ? positiveInt(sessionStorage.getItem("qr_event")) : null);
+  const storedEvent = !qrSubject || qrSubject === String(subject) ? positiveInt(sessionStorage.getItem("qr_event")) : null;
+  if (storedEvent) sessionStorage.removeItem("qr_event");
+  const rushEventId = positiveInt(params.get("rushEventId")) ?? storedEvent;
   if (rushEventId) q.set("rushEventId", String(rushEventId));
   return { query: q.toString(), error: null };
 }
@@ -103,7 +105,6 @@ export default function TestScreen() {
     setError(null);
     apiFetch<DrawnQuiz>(`/api/quiz?${query}`)
       .then((drawn) => {
-        if (drawn.rushEventId) sessionStorage.removeItem("qr_event");
         navigate(`/test?id=${drawn.quizId}`, { replace: true });
       })
       .catch((err: unknown) => setError(err instanceof ApiError && err.message !== "Errore di rete" ? `${T.loadError}: ${err.message}` : T.loadError));
