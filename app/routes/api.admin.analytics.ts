@@ -1,0 +1,10 @@
+// GET /api/admin/analytics (spec section 3, "Admin analytics"). Admins only.
+import { api, readQuery } from "~/server/api.server";
+import { adminAnalytics, analyticsQuery } from "~/server/admin/analytics.server";
+
+export const loader = api({
+  access: "admin",
+  async handler({ request, db }) {
+    return adminAnalytics(db, readQuery(request, analyticsQuery));
+  },
+});

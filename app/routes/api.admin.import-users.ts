@@ -1,0 +1,12 @@
+// POST /api/admin/import-users: JSON or CSV body, all-or-nothing (formats: docs/imports.md). Admins only.
+import { api, methods } from "~/server/api.server";
+import { importUsers, readImportBody } from "~/server/admin/imports.server";
+
+export const action = methods({
+  POST: api({
+    access: "admin",
+    async handler({ request, db, user }) {
+      return importUsers(db, user, await readImportBody(request));
+    },
+  }),
+});

@@ -1,0 +1,12 @@
+// POST /api/admin/recalc-stats: rebuild the site-wide aggregates. Admins only.
+import { api, methods } from "~/server/api.server";
+import { recalcStats } from "~/server/admin/imports.server";
+
+export const action = methods({
+  POST: api({
+    access: "admin",
+    async handler({ db, user }) {
+      return recalcStats(db, user);
+    },
+  }),
+});

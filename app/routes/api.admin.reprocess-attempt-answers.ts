@@ -1,0 +1,12 @@
+// POST /api/admin/reprocess-attempt-answers: regrade stored answers against the current keys. Admins only.
+import { api, methods } from "~/server/api.server";
+import { reprocessAttemptAnswers } from "~/server/admin/imports.server";
+
+export const action = methods({
+  POST: api({
+    access: "admin",
+    async handler({ db, user }) {
+      return reprocessAttemptAnswers(db, user);
+    },
+  }),
+});
