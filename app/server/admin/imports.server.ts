@@ -6,6 +6,7 @@
 // nothing; the answer names the row and the problem. Rows travel to SQLite as one JSON parameter per
 // chunk (`json_each`), which keeps a 3,500-question bank to a handful of statements.
 import { sql, type SQL } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { summaryScore } from "~/lib/scoring";
 import { parseCsv } from "~/lib/csv";
@@ -110,7 +111,17 @@ function optionalArray(data: unknown, key: string): unknown[] {
 
 // --- Writing ---
 
-type Statement = ReturnType<Db["run"]>;
+// drizzle's D1 batch cannot run `db.run(sql)` with bound parameters (SQLiteRaw has no prepared
+// statement), so imports build D1 statements themselves and batch them on the D1 binding.
+type Statement = D1PreparedStatement;
+const dialect = new SQLiteAsyncDialect();
+// drizzle() keeps the D1 binding as $client (the shared Db type does not spell it out).
+const d1 = (db: Db) => (db as Db & { $client: D1Database }).$client;
+
+function stmt(db: Db, query: SQL): Statement {
+  const built = dialect.sqlToQuery(query);
+  return d1(db).prepare(built.sql).bind(...built.params);
+}
 
 function chunks<T>(rows: T[]): T[][] {
   const out: T[][] = [];
@@ -132,13 +143,13 @@ function chunks<T>(rows: T[]): T[][] {
 
 /** One statement per chunk of rows, each chunk bound as a single JSON parameter read with json_each. */
 function jsonStatements<T>(db: Db, rows: T[], build: (json: SQL) => SQL): Statement[] {
-  return chunks(rows).map((chunk) => db.run(build(sql`${JSON.stringify(chunk)}`)));
+  return chunks(rows).map((chunk) => stmt(db, build(sql`${JSON.stringify(chunk)}`)));
 }
 
 async function runBatch(db: Db, statements: Statement[]) {
   if (!statements.length) return;
   try {
-    await db.batch(statements as [Statement, ...Statement[]]);
+    await d1(db).batch(statements);
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
     console.error("Import batch failed", message);
@@ -149,7 +160,7 @@ async function runBatch(db: Db, statements: Statement[]) {
   }
 }
 
-const rebuildStatements = (db: Db) => REBUILD_AGGREGATES_SQL.map((s) => db.run(sql.raw(s)));
+const rebuildStatements = (db: Db) => REBUILD_AGGREGATES_SQL.map((s) => stmt(db, sql.raw(s)));
 
 async function ids(db: Db, table: "subjects" | "topics" | "questions" | "users" | "attempts"): Promise<Set<number>> {
   const rows = await db.all<{ id: number }>(sql.raw(`SELECT id FROM ${table}`));
@@ -530,7 +541,8 @@ function attemptFromCsv(r: Record<string, string>): Record<string, unknown> {
 }
 
 function audit(db: Db, actor: AuditActor, action: AuditAction, details: Record<string, unknown>) {
-  return auditEntry(db, actor, action, { type: "database" }, details) as unknown as Statement;
+  const built = auditEntry(db, actor, action, { type: "database" }, details).toSQL();
+  return d1(db).prepare(built.sql).bind(...built.params);
 }
 
 const jsonLabel = (key: string) => (i: number) => `${key}[${i}]`;
@@ -870,9 +882,9 @@ export async function resetDatabase(db: Db, env: Env, actor: AuditActor) {
   }
   counts.users = Math.max(0, counts.users! - 1);
   await runBatch(db, [
-    ...RESET_TABLES.map((t) => db.run(sql.raw(`DELETE FROM ${t}`))),
-    db.run(sql`DELETE FROM sessions WHERE user_id <> ${actor.id}`),
-    db.run(sql`DELETE FROM users WHERE id <> ${actor.id}`),
+    ...RESET_TABLES.map((t) => stmt(db, sql.raw(`DELETE FROM ${t}`))),
+    stmt(db, sql`DELETE FROM sessions WHERE user_id <> ${actor.id}`),
+    stmt(db, sql`DELETE FROM users WHERE id <> ${actor.id}`),
     audit(db, actor, "reset.db", { deleted: counts }),
   ]);
   return { ok: true, deleted: counts };
