@@ -64,7 +64,6 @@ export function AdminSearch() {
         onChange={(e) => setQ(e.target.value)}
         onFocus={() => results && setOpen(true)}
         aria-controls={listId}
-        aria-expanded={open && Boolean(results)}
         autoComplete="off"
       />
       {open && results ? (

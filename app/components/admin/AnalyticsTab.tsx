@@ -1,7 +1,7 @@
 // Admin console tab 'Analytics': summary, top users, 'Utenti con almeno N quiz', attempts and logins per day.
 import { useMemo, useState } from "react";
 import { AdminLineChart } from "./AdminLineChart";
-import { ErrorText, formatNumber, formatSeconds, Loading, useApi } from "./admin-shared";
+import { ErrorText, formatNumber, formatSeconds, Loading, useApi, TableWrap } from "./admin-shared";
 
 type Analytics = {
   userCount: number;
@@ -53,7 +53,7 @@ export function AnalyticsTab() {
         </section>
         <section className="adm-card" aria-labelledby="an-top">
           <h2 id="an-top">Utenti più attivi</h2>
-          <div className="adm-table-wrap">
+          <TableWrap label="Tabella utenti più attivi">
             <table className="adm-table">
               <thead>
                 <tr><th>Utente</th><th className="num">Tentativi</th><th className="num">Punteggio medio</th><th className="num">Tempo per domanda</th></tr>
@@ -69,7 +69,7 @@ export function AnalyticsTab() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </section>
       </div>
 

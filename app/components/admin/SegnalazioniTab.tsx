@@ -5,7 +5,7 @@ import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, Loading, T, useApi } from "./admin-shared";
+import { ErrorText, formatDateTime, Loading, T, useApi, TableWrap } from "./admin-shared";
 import { QuestionFields, saveQuestion, useQuestion, type EditableQuestion } from "./QuestionEditor";
 
 export type AdminReport = {
@@ -168,7 +168,7 @@ export function SegnalazioniTab() {
       {reports.loading && !reports.data ? <Loading /> : null}
       {reports.error ? <ErrorText message={reports.error} /> : null}
       {reports.data ? (
-        <div className="adm-table-wrap">
+        <TableWrap label="Tabella segnalazioni">
           <table className="adm-table" aria-label="Segnalazioni">
             <thead>
               <tr>
@@ -228,7 +228,7 @@ export function SegnalazioniTab() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : null}
       {opened ? (
         <ReportDialog

@@ -1,7 +1,7 @@
 // Admin console tab 'Tentativi': every user's attempts, paginated on the server, with the summary link.
 import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { apiFetchWithHeaders, ErrorText, formatDateTime, formatNumber, Loading, T } from "./admin-shared";
+import { apiFetchWithHeaders, ErrorText, formatDateTime, formatNumber, Loading, T, TableWrap } from "./admin-shared";
 
 type AdminAttempt = { id: number; date: string; userId: number; userName: string; subjectId: number | null; subjectName: string | null; status: string; score: number | null };
 
@@ -51,7 +51,7 @@ export function TentativiTab() {
       {error ? <ErrorText message={error} /> : null}
       {state ? (
         <>
-          <div className="adm-table-wrap">
+          <TableWrap label="Tabella tentativi">
             <table className="adm-table" aria-label="Tentativi">
               <thead>
                 <tr>
@@ -83,7 +83,7 @@ export function TentativiTab() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <nav className="adm-pager" aria-label="Pagine dei tentativi">
             <button type="button" className="btn" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1 || loading}>Precedente</button>
             <span>Pagina {page} di {pages} · {state.total} tentativi</span>

@@ -5,7 +5,7 @@ import { useSearchParams } from "react-router";
 import { useToast } from "~/components/ui/Toast";
 import { apiFetch } from "~/lib/api-client";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, Loading, ROLE_LABEL, STATUS_LABEL, T, useApi } from "./admin-shared";
+import { ErrorText, formatDateTime, Loading, ROLE_LABEL, STATUS_LABEL, T, useApi, TableWrap } from "./admin-shared";
 import { SuspendDialog, UserDetailDialog, UserFormDialog, type AdminUser } from "./UserDialogs";
 
 type AuditEntry = { id: number; at: string; actorEmail: string; action: string; targetType: string | null; targetId: string | null; details: Record<string, unknown> };
@@ -150,7 +150,7 @@ export function UtentiTab() {
       {users.loading && !users.data ? <Loading /> : null}
       {users.error ? <ErrorText message={users.error} /> : null}
       {users.data ? (
-        <div className="adm-table-wrap">
+        <TableWrap label="Tabella utenti">
           <table className="adm-table" aria-label="Utenti">
             <thead>
               <tr>
@@ -215,7 +215,7 @@ export function UtentiTab() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : null}
 
       <section className="adm-card" style={{ marginTop: "1.5rem" }} aria-labelledby="adm-audit">
@@ -224,7 +224,7 @@ export function UtentiTab() {
         {audit.error ? <ErrorText message={audit.error} /> : null}
         {audit.data && audit.data.length === 0 ? <p className="muted">Nessuna attività registrata.</p> : null}
         {audit.data && audit.data.length ? (
-          <div className="adm-table-wrap">
+          <TableWrap label="Tabella registro attività">
             <table className="adm-table" aria-label="Registro attività">
               <thead>
                 <tr><th>Quando</th><th>Chi</th><th>Azione</th><th>Oggetto</th><th>Dettagli</th></tr>
@@ -241,7 +241,7 @@ export function UtentiTab() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         ) : null}
       </section>
 

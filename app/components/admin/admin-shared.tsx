@@ -92,3 +92,12 @@ export async function apiFetchWithHeaders<T>(path: string): Promise<{ body: T; h
   }
   return { body, headers: response.headers };
 }
+
+/** A horizontally scrollable table container that keyboard users can focus and scroll. */
+export function TableWrap({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="adm-table-wrap" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "@playwright/test";
+import { expect, login, test } from "./fixtures";
+
+const STUDENT = "studente@example.com";
+const ADMIN = "admin@example.com";
+const MODERATOR = "moderatore@example.com";
+
+async function signedIn(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await login(page, email);
+  return page;
+}
+
+/** Makes sure the demo student is active again whatever happened in a test (shared database). */
+async function reactivateStudent(admin: Page) {
+  const users = (await (await admin.request.get("/api/admin/users?status=sospeso")).json()) as { id: number; email: string }[];
+  const student = users.find((u) => u.email === STUDENT);
+  if (student) await admin.request.post(`/api/admin/users/${student.id}/ban`, { data: {} });
+}
+
+test.describe("admin console", () => {
+  test("the admin suspends the student with a reason; the student's next click shows it; Riattiva restores access", async ({ browser }) => {
+    const admin = await signedIn(browser, ADMIN);
+    const student = await signedIn(browser, STUDENT);
+    const reason = "Condivisione delle domande fuori dalla piattaforma";
+    try {
+      await student.goto("/dashboard");
+      await expect(student.getByRole("navigation", { name: "Navigazione principale" })).toBeVisible();
+
+      await admin.goto("/admin?tab=utenti");
+      const row = admin.locator(`tr[data-user-email="${STUDENT}"]`);
+      await expect(row).toContainText("Attivo");
+      // Cancelling the reason dialog aborts.
+      await row.getByRole("button", { name: "Sospendi Giulia Rossi" }).click();
+      await admin.getByRole("dialog", { name: "Sospendi Giulia Rossi" }).getByRole("button", { name: "Annulla" }).click();
+      await expect(row).toContainText("Attivo");
+      await row.getByRole("button", { name: "Sospendi Giulia Rossi" }).click();
+      const dialog = admin.getByRole("dialog", { name: "Sospendi Giulia Rossi" });
+      await dialog.getByLabel("Motivo della sospensione").fill(reason);
+      await dialog.getByRole("button", { name: "Sospendi" }).click();
+      await expect(admin.getByRole("status").filter({ hasText: "Utente salvato" })).toBeVisible();
+      await expect(row).toContainText("Sospeso");
+      await expect(admin.getByRole("table", { name: "Registro attività" })).toContainText(reason);
+
+      // The student's very next click.
+      await student.getByRole("navigation", { name: "Navigazione principale" }).getByRole("link", { name: "Tentativi" }).click();
+      await expect(student.getByRole("heading", { name: "Account sospeso" })).toBeVisible();
+      await expect(student.getByText(reason)).toBeVisible();
+
+      await row.getByRole("button", { name: "Riattiva Giulia Rossi" }).click();
+      await expect(row).toContainText("Attivo");
+      await login(student, STUDENT);
+      await student.goto("/dashboard");
+      await expect(student.getByRole("navigation", { name: "Navigazione principale" })).toBeVisible();
+      await expect(student.getByRole("heading", { name: "Account sospeso" })).toHaveCount(0);
+    } finally {
+      await reactivateStudent(admin);
+      await admin.context().close();
+      await student.context().close();
+    }
+  });
+
+  test("the moderator sees only Segnalazioni and resolves a report", async ({ browser }) => {
+    const moderator = await signedIn(browser, MODERATOR);
+    const admin = await signedIn(browser, ADMIN);
+    try {
+      await moderator.goto("/admin");
+      const tabs = moderator.getByRole("tablist", { name: "Sezioni" }).getByRole("tab");
+      await expect(tabs).toHaveText(["Segnalazioni"]);
+      await expect(moderator.getByRole("searchbox")).toHaveCount(0);
+      // The server refuses the admin calls whatever the UI shows.
+      expect((await moderator.request.get("/api/admin/users")).status()).toBe(403);
+
+      const row = moderator.locator('tr[data-report-id="1"]');
+      await expect(row).toContainText("Aperta");
+      await row.getByRole("button", { name: "Segna risolta la segnalazione 1" }).click();
+      await expect(moderator.getByRole("status").filter({ hasText: "Segnalazione risolta" })).toBeVisible();
+      await expect(row).toContainText("Risolta");
+      await moderator.getByLabel("Stato").selectOption("open");
+      await expect(moderator.locator('tr[data-report-id="1"]')).toHaveCount(0);
+    } finally {
+      await admin.request.put("/api/admin/reports/1", { data: { status: "open" } });
+      await moderator.context().close();
+      await admin.context().close();
+    }
+  });
+
+  test("the student sees the resolved report as 'Risolta' on /segnalato", async ({ browser }) => {
+    const moderator = await signedIn(browser, MODERATOR);
+    const admin = await signedIn(browser, ADMIN);
+    const student = await signedIn(browser, STUDENT);
+    try {
+      await student.goto("/segnalato");
+      // /segnalato is built by the practice-loop issue; until it lands here this step cannot run.
+      test.skip(await student.getByText("In arrivo").isVisible(), "/segnalato is still a placeholder on this branch");
+      expect((await moderator.request.post("/api/admin/reports/1/resolve")).status()).toBe(200);
+      await student.reload();
+      await expect(student.getByText("Risolta").first()).toBeVisible();
+    } finally {
+      await admin.request.put("/api/admin/reports/1", { data: { status: "open" } });
+      for (const p of [moderator, admin, student]) await p.context().close();
+    }
+  });
+
+  test("the admin sees every tab and the search; exports utenti.csv; a bad import row is named and nothing is written", async ({ page }) => {
+    await login(page, ADMIN);
+    await page.goto("/admin");
+    await expect(page.getByRole("tablist", { name: "Sezioni" }).getByRole("tab")).toHaveText(["Analytics", "Utenti", "Tentativi", "Segnalazioni", "Database", "Simulazioni", "Rush"]);
+    await expect(page.getByRole("heading", { name: "Riepilogo" })).toBeVisible();
+    await expect(page.getByRole("img", { name: /Tentativi al giorno/ })).toBeVisible();
+    await expect(page.getByText(/Utenti con almeno 5 quiz: \d+/)).toBeVisible();
+
+    await page.getByRole("searchbox").fill("giulia");
+    await page.getByRole("region", { name: "Risultati della ricerca" }).getByRole("button", { name: /Giulia Rossi/ }).click();
+    await expect(page.getByRole("dialog", { name: "Utente: Giulia Rossi" })).toContainText("Serie migliore");
+    await page.keyboard.press("Escape");
+
+    await page.getByRole("tab", { name: "Utenti" }).click();
+    const downloadPromise = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Esporta CSV" }).click();
+    const download = await downloadPromise;
+    expect(download.suggestedFilename()).toBe("utenti.csv");
+    const path = await download.path();
+    const bytes = (await import("node:fs")).readFileSync(path!);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString("utf8")).toContain("Città");
+
+    await page.getByRole("tab", { name: "Tentativi" }).click();
+    await expect(page.getByRole("table", { name: "Tentativi" }).getByRole("link", { name: /Riepilogo del tentativo/ }).first()).toHaveAttribute("href", /^\/test\/riepilogo\/\d+$/);
+
+    await page.getByRole("tab", { name: "Database" }).click();
+    await page.locator("#adm-file-difficulty").setInputFiles({ name: "difficolta.csv", mimeType: "text/csv", buffer: Buffer.from("question_id,difficulty\n1001,2\n1002,9\n") });
+    await page.getByRole("region", { name: "Importa difficoltà" }).getByRole("button", { name: "Importa" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Riga 3" })).toContainText("difficoltà da 1 a 5");
+    await expect(page.getByRole("status").filter({ hasText: "Errore import difficoltà" })).toBeVisible();
+  });
+
+  test("no serious or critical accessibility violations on the admin tabs", async ({ page }) => {
+    await login(page, ADMIN);
+    for (const tab of ["analytics", "utenti", "tentativi", "segnalazioni", "database"]) {
+      await page.goto(`/admin?tab=${tab}`);
+      await expect(page.getByText("Caricamento…")).toHaveCount(0);
+      await page.waitForTimeout(300);
+      const results = await new AxeBuilder({ page }).include("#contenuto").analyze();
+      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.map((v) => `${tab}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    }
+  });
+});
