@@ -138,6 +138,7 @@ test.describe("admin console", () => {
   });
 
   test("no serious or critical accessibility violations on the admin tabs", async ({ page }) => {
+    test.setTimeout(120_000); // seven axe scans on a shared, slow machine
     await login(page, ADMIN);
     for (const tab of ["analytics", "utenti", "tentativi", "segnalazioni", "database"]) {
       await page.goto(`/admin?tab=${tab}`);
@@ -147,5 +148,59 @@ test.describe("admin console", () => {
       const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(serious.map((v) => `${tab}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     }
+    // The dialogs: the user form and the report editor.
+    const dialogs: [string, () => Promise<void>][] = [
+      ["utenti", () => page.getByRole("button", { name: "Nuovo utente" }).click()],
+      ["segnalazioni", () => page.getByRole("button", { name: "Apri la segnalazione 1" }).click()],
+    ];
+    for (const [tab, open] of dialogs) {
+      await page.goto(`/admin?tab=${tab}`);
+      await open();
+      await expect(page.getByRole("dialog")).toBeVisible();
+      await expect(page.getByText("Caricamento…")).toHaveCount(0);
+      const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(serious.map((v) => `${tab} dialog: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    }
+  });
+
+  test("'Nuovo utente' asks for name and email, then saves; 'Apri' edits the report and moves it to In revisione", async ({ page }) => {
+    await login(page, ADMIN);
+    await page.goto("/admin?tab=utenti");
+    await page.getByRole("button", { name: "Nuovo utente" }).click();
+    const form = page.getByRole("dialog", { name: "Nuovo utente" });
+    await form.getByLabel("Nome").fill("Ilaria Test E2e");
+    await form.getByRole("button", { name: "Salva" }).click();
+    await expect(form.getByRole("alert")).toHaveText("Compila nome ed email");
+    const email = `ilaria.e2e.${Date.now()}@example.com`;
+    await form.getByLabel("Email").fill(email);
+    await form.getByLabel("Anno").fill("4");
+    await form.getByRole("button", { name: "Salva" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Utente salvato" })).toBeVisible();
+    const row = page.locator(`tr[data-user-email="${email}"]`);
+    await expect(row).toContainText("Ilaria Test E2e");
+    // Bulk delete of the user this test created (no confirmation).
+    await row.getByRole("checkbox").check();
+    await page.getByRole("button", { name: /Elimina selezionati/ }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Eliminazione completata" })).toBeVisible();
+    await expect(row).toHaveCount(0);
+
+    // A report of this test's own, opened and saved without a forced status.
+    const admin = page.request;
+    const created = await admin.post("/api/admin/import", {
+      data: { reports: [{ email: STUDENT, questionId: 1003, message: "Segnalazione di prova e2e", userAnswerKey: "A" }] },
+    });
+    expect(created.status()).toBe(200);
+    await page.goto("/admin?tab=segnalazioni");
+    const reportRow = page.locator("tr", { hasText: "Segnalazione di prova e2e" });
+    const id = await reportRow.getAttribute("data-report-id");
+    await reportRow.getByRole("button", { name: /^Apri/ }).click();
+    const dialog = page.getByRole("dialog", { name: new RegExp(`Segnalazione ${id}`) });
+    await expect(dialog.getByLabel("Opzione 1 (corretta)")).not.toHaveValue("");
+    await dialog.getByLabel("Punteggio assegnato (0-31)").fill("20");
+    await dialog.getByRole("button", { name: "Salva" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Segnalazione aggiornata" })).toBeVisible();
+    await expect(page.locator(`tr[data-report-id="${id}"]`)).toContainText("In revisione");
+    await admin.delete(`/api/admin/reports/${id}`);
   });
 });

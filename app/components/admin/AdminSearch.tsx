@@ -63,7 +63,7 @@ export function AdminSearch() {
         value={q}
         onChange={(e) => setQ(e.target.value)}
         onFocus={() => results && setOpen(true)}
-        aria-controls={listId}
+        aria-controls={open && results ? listId : undefined}
         autoComplete="off"
       />
       {open && results ? (

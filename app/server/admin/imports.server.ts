@@ -317,11 +317,9 @@ export function gradeAnswer(key: Key, optionId: number | null | undefined, answe
   return (key.accepted ?? []).some((a) => normaliseGap(a) === given);
 }
 
-async function questionKeys(db: Db, onlyIds?: number[]): Promise<Map<number, Key>> {
+async function questionKeys(db: Db): Promise<Map<number, Key>> {
   const rows = await db.all<{ id: number; type: "mc" | "gap"; correct_index: number | null; accepted_answers: string | null; topic_id: number | null }>(
-    onlyIds && onlyIds.length <= 90
-      ? sql`SELECT id, type, correct_index, accepted_answers, topic_id FROM questions WHERE id IN ${onlyIds.length ? onlyIds : [0]}`
-      : sql`SELECT id, type, correct_index, accepted_answers, topic_id FROM questions`,
+    sql`SELECT id, type, correct_index, accepted_answers, topic_id FROM questions`,
   );
   return new Map(
     rows.map((r) => [r.id, { type: r.type, correctIndex: r.correct_index, accepted: r.accepted_answers ? (JSON.parse(r.accepted_answers) as string[]) : null, topicId: r.topic_id }]),
