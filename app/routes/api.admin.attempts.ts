@@ -1,4 +1,5 @@
 // GET /api/admin/attempts?page=&pageSize=: a JSON array (spec), the total in X-Total-Count. Admins only.
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { api, readQuery } from "~/server/api.server";
 import { adminAttemptsQuery, listAdminAttempts } from "~/server/admin/attempts.server";
 
@@ -11,3 +12,6 @@ export const loader = api({
     });
   },
 });
+
+// Other methods: the role is checked first, then 405.
+export const action = unsupportedMethod("admin");

@@ -1,4 +1,5 @@
 // GET /api/admin/audit: the staff audit log, newest first (read-only). Admins only.
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { z } from "zod";
 import { api, readQuery } from "~/server/api.server";
 import { listAudit } from "~/server/audit.server";
@@ -11,3 +12,6 @@ export const loader = api({
     return listAudit(db, readQuery(request, query).limit);
   },
 });
+
+// Other methods: the role is checked first, then 405.
+export const action = unsupportedMethod("admin");

@@ -1,4 +1,5 @@
 // POST /api/admin/import-attempts: JSON or CSV body, all-or-nothing (formats: docs/imports.md). Admins only.
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { api, methods } from "~/server/api.server";
 import { importAttempts, readImportBody } from "~/server/admin/imports.server";
 
@@ -10,3 +11,6 @@ export const action = methods({
     },
   }),
 });
+
+// GET: the role is checked first, then 405.
+export const loader = unsupportedMethod("admin");

@@ -1,4 +1,5 @@
 // POST /api/admin/recalc-stats: rebuild the site-wide aggregates. Admins only.
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { api, methods } from "~/server/api.server";
 import { recalcStats } from "~/server/admin/imports.server";
 
@@ -10,3 +11,6 @@ export const action = methods({
     },
   }),
 });
+
+// GET: the role is checked first, then 405.
+export const loader = unsupportedMethod("admin");

@@ -1,4 +1,5 @@
 // POST /api/admin/reports/{id}/resolve ('Segna risolta'). Staff.
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { api, idParam, methods } from "~/server/api.server";
 import { resolveReport } from "~/server/admin/reports.server";
 
@@ -10,3 +11,6 @@ export const action = methods({
     },
   }),
 });
+
+// GET: the role is checked first, then 405.
+export const loader = unsupportedMethod("staff");

@@ -1,4 +1,5 @@
 // PUT /api/admin/reports/{id} {userAnswerKey, assignedScore, status}; DELETE (bulk delete). Staff.
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { api, idParam, methods, readJson } from "~/server/api.server";
 import { deleteReport, reportUpdateSchema, updateReport } from "~/server/admin/reports.server";
 
@@ -17,3 +18,6 @@ export const action = methods({
     },
   }),
 });
+
+// GET: the role is checked first, then 405.
+export const loader = unsupportedMethod("staff");

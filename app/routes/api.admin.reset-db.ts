@@ -1,4 +1,5 @@
 // POST /api/admin/reset-db {confirm: "RESET"}: refused unless ALLOW_DB_RESET=1. Admins only.
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { api, methods, readJson } from "~/server/api.server";
 import { assertResetAllowed, resetDatabase, resetSchema } from "~/server/admin/imports.server";
 
@@ -12,3 +13,6 @@ export const action = methods({
     },
   }),
 });
+
+// GET: the role is checked first, then 405.
+export const loader = unsupportedMethod("admin");

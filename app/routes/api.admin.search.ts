@@ -1,4 +1,5 @@
 // GET /api/admin/search?q=: users by name/email, questions by text or id, attempts by id. Admins only.
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { api, readQuery } from "~/server/api.server";
 import { adminSearch, searchQuery } from "~/server/admin/search.server";
 
@@ -8,3 +9,6 @@ export const loader = api({
     return adminSearch(db, readQuery(request, searchQuery).q);
   },
 });
+
+// Other methods: the role is checked first, then 405.
+export const action = unsupportedMethod("admin");

@@ -1,4 +1,5 @@
 // POST /api/admin/users/{id}/ban: the suspend/reactivate toggle (reason required to suspend).
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { api, idParam, methods } from "~/server/api.server";
 import { banSchema, toggleBan } from "~/server/admin/users.server";
 import { HttpError } from "~/server/errors.server";
@@ -25,3 +26,6 @@ export const action = methods({
     },
   }),
 });
+
+// GET: the role is checked first, then 405.
+export const loader = unsupportedMethod("admin");

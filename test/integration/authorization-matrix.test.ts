@@ -47,22 +47,26 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
 const SAMPLE_PARAM = "999999";
 
 type RouteEntry = { path?: string; file: string; children?: RouteEntry[] };
-type Handler = { access?: Access; methods?: Record<string, { access: Access }> };
+type Handler = { access?: Access; methods?: Record<string, { access: Access }>; unsupported?: true };
 
 const modules = import.meta.glob<Record<string, unknown>>("../../app/routes/*.{ts,tsx}", { eager: true });
 
-function apiRoutes(entries: RouteEntry[], out: { path: string; file: string; methods: Map<Method, Access | undefined> }[] = []) {
+type ApiRoute = { path: string; file: string; methods: Map<Method, Access | undefined>; unsupported: Map<Method, Access | undefined> };
+
+function apiRoutes(entries: RouteEntry[], out: ApiRoute[] = []) {
   for (const entry of entries) {
     if (entry.children) apiRoutes(entry.children, out);
     if (!entry.path?.startsWith("api/")) continue;
     const mod = modules[`../../app/${entry.file}`] ?? {};
     const methods = new Map<Method, Access | undefined>();
+    // Handlers that only check the role and answer 405 (admin routes): not a served method.
+    const unsupported = new Map<Method, Access | undefined>();
     const loader = mod.loader as Handler | undefined;
     const action = mod.action as Handler | undefined;
-    if (loader) methods.set("GET", loader.access);
+    if (loader) (loader.unsupported ? unsupported : methods).set("GET", loader.access);
     if (action?.methods) for (const [m, h] of Object.entries(action.methods)) methods.set(m as Method, h.access);
-    else if (action) methods.set("POST", action.access);
-    out.push({ path: entry.path, file: entry.file, methods });
+    else if (action) (action.unsupported ? unsupported : methods).set("POST", action.access);
+    out.push({ path: entry.path, file: entry.file, methods, unsupported });
   }
   return out;
 }
@@ -135,4 +139,19 @@ describe("authorization matrix", () => {
       });
     }
   }
+
+  it("checks the role before answering 405 to a method an admin route does not serve", async () => {
+    let checked = 0;
+    for (const route of ROUTES) {
+      for (const [method, access] of route.unsupported) {
+        const path = concrete(route.path);
+        expect((await call(method, path, { json: method === "GET" ? undefined : {} })).status, `${method} ${path} signed out`).toBe(401);
+        expect((await call(method, path, { token: tokens.student, json: method === "GET" ? undefined : {} })).status, `${method} ${path} as student`).toBe(403);
+        const allowedCaller = access === "staff" ? tokens.moderator : tokens.admin;
+        expect((await call(method, path, { token: allowedCaller, json: method === "GET" ? undefined : {} })).status, `${method} ${path} allowed`).toBe(405);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
 });
