@@ -80,6 +80,15 @@ test.describe("admin console", () => {
       await expect(row).toContainText("Risolta");
       await moderator.getByLabel("Stato").selectOption("open");
       await expect(moderator.locator('tr[data-report-id="1"]')).toHaveCount(0);
+
+      await moderator.getByLabel("Stato").selectOption("");
+      const downloadPromise = moderator.waitForEvent("download");
+      await moderator.getByRole("button", { name: "Esporta CSV" }).click();
+      const download = await downloadPromise;
+      expect(download.suggestedFilename()).toBe("segnalazioni.csv");
+      const text = (await import("node:fs")).readFileSync((await download.path())!, "utf8");
+      expect(text.startsWith("\uFEFFID,Domanda,Testo domanda,Utente,Messaggio,Stato")).toBe(true);
+      expect(text).toContain("La spiegazione non mi è chiara.");
     } finally {
       await admin.request.put("/api/admin/reports/1", { data: { status: "open" } });
       await moderator.context().close();
@@ -129,6 +138,9 @@ test.describe("admin console", () => {
 
     await page.getByRole("tab", { name: "Tentativi" }).click();
     await expect(page.getByRole("table", { name: "Tentativi" }).getByRole("link", { name: /Riepilogo del tentativo/ }).first()).toHaveAttribute("href", /^\/test\/riepilogo\/\d+$/);
+
+    await page.goto("/admin?tab=tentativi&userId=4");
+    await expect(page.getByRole("table", { name: "Tentativi" })).toContainText("Nessun tentativo");
 
     await page.getByRole("tab", { name: "Database" }).click();
     await page.locator("#adm-file-difficulty").setInputFiles({ name: "difficolta.csv", mimeType: "text/csv", buffer: Buffer.from("question_id,difficulty\n1001,2\n1002,9\n") });
