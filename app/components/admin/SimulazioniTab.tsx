@@ -270,7 +270,7 @@ export function SimulazioniTab() {
             <legend>Materia {i + 1}</legend>
             <label>
               Materia
-              <select value={r.subjectId} onChange={(e) => setRow(i, { subjectId: e.target.value })}>
+              <select aria-label="Materia" value={r.subjectId} onChange={(e) => setRow(i, { subjectId: e.target.value })}>
                 <option value="">Scegli…</option>
                 {subjects.map((s) => (
                   <option key={s.id} value={s.id}>
