@@ -2,11 +2,17 @@
 // runs every suite and prints figures measured in this one run. Loopback only; bounded request counts.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchPages } from "./pages.ts";
+import { benchSimulation } from "./simulation.ts";
 import { startProductionServer } from "./lib/server.ts";
 
 const server = await startProductionServer();
 try {
-  const results = { date: new Date().toISOString(), pages: await benchPages(server) };
+  const only = process.env.BENCH_ONLY;
+  const results = {
+    date: new Date().toISOString(),
+    pages: only && only !== "pages" ? null : await benchPages(server),
+    simulation: only && only !== "simulation" ? null : await benchSimulation(server),
+  };
   mkdirSync("bench/results", { recursive: true });
   writeFileSync("bench/results/latest.json", JSON.stringify(results, null, 2));
   console.log("\nSaved bench/results/latest.json");

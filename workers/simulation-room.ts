@@ -42,6 +42,8 @@ const MAX_ANSWER_CHARS = 200;
 
 export class SimulationRoom extends DurableObject<Env> {
   private finalizing: Promise<void> | null = null;
+  /** Last time D1 was asked whether a not-yet-started simulation has started (a class connecting at once asks once). */
+  private lastStartCheck = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -74,6 +76,9 @@ export class SimulationRoom extends DurableObject<Env> {
     const cached = this.config();
     if (cached) return cached;
     if (!simulationId) return null;
+    const now = Date.now();
+    if (now - this.lastStartCheck < 2000) return null;
+    this.lastStartCheck = now;
     const sim = await loadSimulation(getDb(this.env.DB), simulationId);
     if (!sim || !sim.started || sim.startTime == null) return null;
     const config: RoomConfig = {
@@ -207,6 +212,7 @@ export class SimulationRoom extends DurableObject<Env> {
   /** Called once the start is written to D1: loads the exam, schedules the deadlines, tells everyone. */
   async start(simulationId: string): Promise<{ startTime: number } | null> {
     this.setMeta("simulationId", simulationId);
+    this.lastStartCheck = 0;
     const config = await this.ensureConfig(simulationId);
     if (!config) return null;
     this.broadcast({ type: "simulation-start", id: simulationId, startTime: config.startTime });

@@ -86,6 +86,19 @@ export async function requireSimulationFor(db: Db, id: string, user: SessionUser
   return config;
 }
 
+/** The same check as requireSimulationFor, with two point lookups (the socket path runs it per connection). */
+export async function requireSimulationAccess(db: Db, id: string, user: SessionUser): Promise<void> {
+  const [sim, allowed] = await db.batch([
+    db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, id)),
+    db
+      .select({ userId: simulationAllowedUsers.userId })
+      .from(simulationAllowedUsers)
+      .where(and(eq(simulationAllowedUsers.simulationId, id), eq(simulationAllowedUsers.userId, user.id))),
+  ]);
+  if (!sim.length) throw new HttpError(404, SIM_TEXT.notFound);
+  if (user.effectiveRole !== "admin" && !allowed.length) throw new HttpError(403, SIM_TEXT.notAllowed);
+}
+
 export function answerKeysOf(config: SimulationConfig) {
   return config.subjects.map((s) => ({
     id: s.id,
@@ -216,6 +229,12 @@ async function drawQuestions(db: Db, subjectId: number, count: number, mix?: { m
   return pick(null, count);
 }
 
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /** Create or update (same call): the id is the key. A started simulation cannot be changed. */
 export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ created: boolean }> {
   const existing = await db.select().from(simulations).where(eq(simulations.id, input.id)).get();
@@ -223,10 +242,13 @@ export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ 
   const subjectIds = [...new Set(input.subjects.map((s) => s.subjectId))];
   const known = await db.select({ id: subjects.id }).from(subjects).where(inArray(subjects.id, subjectIds)).all();
   if (known.length !== subjectIds.length) throw new HttpError(400, "Materia inesistente in una riga della simulazione.");
-  if (input.allowedUsers.length) {
-    const found = await db.select({ id: users.id }).from(users).where(inArray(users.id, [...new Set(input.allowedUsers)])).all();
-    if (found.length !== new Set(input.allowedUsers).size) throw new HttpError(400, "Utente abilitato inesistente.");
+  // D1 allows at most 100 bound variables per query: look ids up in chunks.
+  const allowedIds = [...new Set(input.allowedUsers)];
+  let foundUsers = 0;
+  for (let i = 0; i < allowedIds.length; i += 90) {
+    foundUsers += (await db.select({ id: users.id }).from(users).where(inArray(users.id, allowedIds.slice(i, i + 90))).all()).length;
   }
+  if (foundUsers !== allowedIds.length) throw new HttpError(400, "Utente abilitato inesistente.");
   // Resolve every row's question ids before writing anything.
   const template = SEMESTRE_FILTRO_TEMPLATE;
   const rows: { subjectId: number; timeMin: number; breakAfterMin: number; ids: number[] }[] = [];
@@ -235,10 +257,12 @@ export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ 
     if (s.questions) {
       ids = s.questions.map((q) => (typeof q === "number" ? q : typeof q === "object" && q && "id" in q ? Number((q as { id: unknown }).id) : NaN));
       if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new HttpError(400, SIM_TEXT.invalidFile);
-      const found = ids.length
-        ? await db.select({ id: questions.id }).from(questions).where(and(inArray(questions.id, [...new Set(ids)]), eq(questions.subjectId, s.subjectId))).all()
-        : [];
-      if (found.length !== new Set(ids).size) throw new HttpError(400, "File domande non valido: alcune domande non esistono o non sono di questa materia.");
+      const unique = [...new Set(ids)];
+      let found = 0;
+      for (let i = 0; i < unique.length; i += 90) {
+        found += (await db.select({ id: questions.id }).from(questions).where(and(inArray(questions.id, unique.slice(i, i + 90)), eq(questions.subjectId, s.subjectId))).all()).length;
+      }
+      if (found !== unique.length) throw new HttpError(400, "File domande non valido: alcune domande non esistono o non sono di questa materia.");
     } else {
       const count = s.questionCount ?? 0;
       const mix = count === template.mc + template.gap ? { mc: template.mc, gap: template.gap } : undefined;
@@ -259,10 +283,12 @@ export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ 
     ...rows.map((r, position) =>
       db.insert(simulationSubjects).values({ simulationId: id, position, subjectId: r.subjectId, timeMin: r.timeMin, questionCount: r.ids.length, breakAfterMin: r.breakAfterMin }),
     ),
-    ...rows.flatMap((r, subjectPosition) =>
-      r.ids.map((questionId, position) => db.insert(simulationQuestions).values({ simulationId: id, subjectPosition, position, questionId })),
-    ),
-    ...[...new Set(input.allowedUsers)].map((userId) => db.insert(simulationAllowedUsers).values({ simulationId: id, userId })),
+    // Multi-row inserts in chunks (D1: at most 100 bound variables per statement).
+    ...chunk(
+      rows.flatMap((r, subjectPosition) => r.ids.map((questionId, position) => ({ simulationId: id, subjectPosition, position, questionId }))),
+      24,
+    ).map((part) => db.insert(simulationQuestions).values(part)),
+    ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId })), 45).map((part) => db.insert(simulationAllowedUsers).values(part)),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return { created: !existing };
 }

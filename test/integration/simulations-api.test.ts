@@ -95,6 +95,19 @@ describe("admin simulation calls", () => {
     expect(await count("simulation_questions", "simulation_id = 'sim-sf'")).toBe(0);
     expect((await call("DELETE", "/api/admin/simulations/sim-sf", { token: admin })).status).toBe(404);
   });
+
+  it("accept a class of 150 allowed users (more than D1's 100 variables per query) and refuse an unknown one", async () => {
+    const values = Array.from({ length: 150 }, (_, i) => `('classe-${i}@example.com', 'Classe ${i}')`).join(",");
+    await env.DB.prepare(`INSERT OR IGNORE INTO users (email, name) VALUES ${values}`).run();
+    const ids = (await env.DB.prepare("SELECT id FROM users WHERE email LIKE 'classe-%'").all<{ id: number }>()).results.map((r) => r.id);
+    expect(ids).toHaveLength(150);
+    const response = await call("POST", "/api/admin/simulations", { token: admin, json: { ...valid("sim-class"), allowedUsers: ids } });
+    expect(response.status).toBe(201);
+    expect(await count("simulation_allowed_users", "simulation_id = 'sim-class'")).toBe(150);
+    const unknown = await call("POST", "/api/admin/simulations", { token: admin, json: { ...valid("sim-class-2"), allowedUsers: [...ids, 99_999_999] } });
+    expect(unknown.status).toBe(400);
+    expect(await count("simulations", "id = 'sim-class-2'")).toBe(0);
+  });
 });
 
 describe("student simulation calls", () => {
