@@ -66,9 +66,19 @@ export class SimulationRoom extends DurableObject<Env> {
     this.ctx.storage.sql.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value);
   }
 
+  /** Parsed once per wake-up: every answer message needs it. */
+  private configCache: RoomConfig | null = null;
+
   private config(): RoomConfig | null {
+    if (this.configCache) return this.configCache;
     const raw = this.meta("config");
-    return raw ? (JSON.parse(raw) as RoomConfig) : null;
+    this.configCache = raw ? (JSON.parse(raw) as RoomConfig) : null;
+    return this.configCache;
+  }
+
+  private storeConfig(config: RoomConfig) {
+    this.setMeta("config", JSON.stringify(config));
+    this.configCache = config;
   }
 
   /** The room's config, loaded from D1 the first time the simulation is seen started. */
@@ -88,7 +98,7 @@ export class SimulationRoom extends DurableObject<Env> {
       subjects: answerKeysOf(sim),
     };
     this.setMeta("simulationId", simulationId);
-    this.setMeta("config", JSON.stringify(config));
+    this.storeConfig(config);
     await this.scheduleNextAlarm(config);
     return config;
   }
@@ -266,6 +276,7 @@ export class SimulationRoom extends DurableObject<Env> {
     }
     await this.ctx.storage.deleteAlarm();
     this.ctx.storage.sql.exec(`DELETE FROM meta`);
+    this.configCache = null;
     this.ctx.storage.sql.exec(`DELETE FROM answers`);
     this.ctx.storage.sql.exec(`DELETE FROM participants`);
   }
@@ -333,7 +344,7 @@ export class SimulationRoom extends DurableObject<Env> {
   async shiftStartForTest(startTime: number): Promise<void> {
     const config = this.config();
     if (!config) return;
-    this.setMeta("config", JSON.stringify({ ...config, startTime }));
+    this.storeConfig({ ...config, startTime });
     await this.scheduleNextAlarm({ ...config, startTime });
   }
 }
