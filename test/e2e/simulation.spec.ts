@@ -112,6 +112,16 @@ test.describe("live simulation", () => {
     // A answered the gap right ("neutroni"): at least half the subject correct.
     await expect(pageA.getByText("Percentuale corrette:", { exact: false })).toContainText(/(50|100)%/);
 
+    // The stored result page of A's attempt.
+    const stored = await pageA.evaluate((id) => JSON.parse(localStorage.getItem(`simResult_${id}`) ?? "null"), simId);
+    expect(stored.attemptId).toBeGreaterThan(0);
+    await pageA.goto(`/simulazione/riepilogo/${simId}/${stored.attemptId}`);
+    await expect(pageA.getByRole("heading", { name: "Risultato simulazione" })).toBeVisible();
+    await expect(pageA.getByTestId("sim-rank")).toHaveText(/^#[12]$/);
+    // B cannot open A's result.
+    await pageB.goto(`/simulazione/riepilogo/${simId}/${stored.attemptId}`);
+    await expect(pageB.getByText("Risultato non trovato")).toBeVisible();
+
     // The admin sees both attempts with their positions.
     const attempts = await (await admin.request.get(`/api/admin/simulations/${simId}/attempts`)).json();
     expect(attempts).toHaveLength(2);
@@ -134,6 +144,30 @@ test.describe("live simulation", () => {
     await expect(page.getByText("Simulazione non trovata")).toBeVisible();
     await page.goto("/simulazione/riepilogo/nessuna/999999");
     await expect(page.getByText("Risultato non trovato")).toBeVisible();
+  });
+
+  test("with WebSockets blocked, the page starts by polling every 5 s and autosaves over HTTP", async ({ page, browser }) => {
+    test.setTimeout(60_000);
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await login(admin, "admin@example.com");
+    const simId = `polling-${Date.now()}`;
+    await admin.request.post("/api/admin/simulations", { data: { id: simId, title: "Senza WebSocket", subjects: [{ subjectId: 2, timeMin: 5, questions: [MC_ID] }], allowedUsers: [1] } });
+    await page.routeWebSocket(/\/ws$/, (ws) => ws.close());
+    await login(page, "studente@example.com");
+    await page.goto(`/simulazione?id=${simId}`);
+    await expect(page.getByTestId("sim-waiting")).toBeVisible();
+    await expect(page.getByText("Connessione in tempo reale assente", { exact: false })).toBeVisible();
+    expect((await admin.request.post(`/api/admin/simulations/${simId}/start`)).status()).toBe(200);
+    await expect(page.getByTestId("sim-exam")).toBeVisible({ timeout: 15_000 });
+    await page.getByRole("radiogroup").locator("label").first().click();
+    await expect(page.getByTestId("sim-save-state")).toHaveText("Salvata");
+    // With the socket back, the room's hello shows that the answer really reached it.
+    await page.unrouteAll();
+    const fresh = await page.context().newPage();
+    await fresh.goto(`/simulazione?id=${simId}`);
+    await expect(fresh.getByTestId("sim-completed")).toHaveText("1");
+    await adminContext.close();
   });
 
   test("admin form: 'Compila tutti i campi', the semestre filtro template, create, delete with confirmation", async ({ page }) => {
