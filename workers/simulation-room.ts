@@ -250,13 +250,14 @@ export class SimulationRoom extends DurableObject<Env> {
         if ((await this.saveAnswer(userId, Number(subjectId), Number(questionId), value, now)) === true) saved++;
       }
     }
+    // Mid-exam this call is the HTTP autosave (no WebSocket): it must not set the time taken.
+    if (now < end - 10_000) return { ok: true, pending: true, saved };
     this.ctx.storage.sql.exec(
       `INSERT INTO participants (user_id, time_sec) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET time_sec = excluded.time_sec`,
       userId,
       Math.max(0, Math.round(timeTaken)),
     );
     // Close to the end (device clocks are estimates): wait out the grace, then grade everybody.
-    if (now < end - 10_000) return { ok: true, pending: true, saved };
     now = Date.now();
     if (now < end + SIMULATION_GRACE_MS) await new Promise((r) => setTimeout(r, end + SIMULATION_GRACE_MS - now));
     await this.finalize();

@@ -158,6 +158,24 @@ describe("SimulationRoom", () => {
     expect(await s.next("rejected")).toMatchObject({ seq: 6 });
   });
 
+  it("takes answers over HTTP mid-exam (the fallback without WebSocket): open subject only, nothing graded yet", async () => {
+    const { flow, questions } = await createSimulation("sim-http");
+    await call("POST", "/api/admin/simulations/sim-http/start", { token: admin });
+    await moveStart("sim-http", Date.now() - 60_000 - 3000); // first subject closed, second open
+    const first = questions.find((q) => q.pos === 0)!;
+    const second = questions.find((q) => q.pos === 1)!;
+    const value = (q: (typeof questions)[number]) => (q.type === "mc" ? JSON.parse(q.options!)[0] : "prova");
+    const response = await call("POST", "/api/simulations/sim-http/attempt", {
+      token: student,
+      json: { answers: { [flow[0]!.id]: { [first.id]: value(first) }, [flow[1]!.id]: { [second.id]: value(second) } }, timeTaken: 0 },
+    });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ ok: true, pending: true, saved: 1 });
+    const s = await connect("sim-http", student);
+    expect((await s.next("hello")).answers).toEqual({ [String(flow[1]!.id)]: { [String(second.id)]: value(second) } });
+    expect(await count("simulation_attempts", "simulation_id = 'sim-http'")).toBe(0);
+  });
+
   it("keeps every acknowledged answer when the object is evicted; the reconnecting student gets them back", async () => {
     const { flow, questions } = await createSimulation("sim-evict");
     await call("POST", "/api/admin/simulations/sim-evict/start", { token: admin });
