@@ -112,6 +112,23 @@ test.describe("live simulation", () => {
     // A answered the gap right ("neutroni"): at least half the subject correct.
     await expect(pageA.getByText("Percentuale corrette:", { exact: false })).toContainText(/(50|100)%/);
 
+    // B reloads after the end: its stored result is shown; a failing ranking call shows the spec's alerts.
+    await pageB.route("**/ranking", (route) => route.fulfill({ status: 500, json: { error: "x" } }));
+    await pageB.reload();
+    await expect(pageB.getByRole("heading", { name: "Risultato simulazione" })).toBeVisible();
+    await expect(pageB.getByRole("alert")).toHaveText("Classifica non disponibile al momento.");
+    await expect(pageB.getByTestId("sim-rank")).toHaveText("??");
+    await pageB.unroute("**/ranking");
+    await pageB.route("**/ranking", (route) => route.abort());
+    await pageB.reload();
+    await expect(pageB.getByRole("alert")).toHaveText("Errore nel recupero della classifica.");
+    await pageB.unroute("**/ranking");
+    await pageB.route("**/ranking", (route) => route.fulfill({ status: 200, json: { pos: null, ranking: [] } }));
+    await pageB.reload();
+    await expect(pageB.getByTestId("sim-rank")).toHaveText("--");
+    await expect(pageB.getByText("Classifica non disponibile", { exact: true })).toBeVisible();
+    await pageB.unroute("**/ranking");
+
     // The stored result page of A's attempt.
     const stored = await pageA.evaluate((id) => JSON.parse(localStorage.getItem(`simResult_${id}`) ?? "null"), simId);
     expect(stored.attemptId).toBeGreaterThan(0);
