@@ -51,6 +51,13 @@ export default [
   // -- Analytics, friends, profile
 
   // -- Simulations
+  route("api/simulations/:id", "routes/api.simulations.$id.ts"),
+  route("api/simulations/:id/attempt", "routes/api.simulations.$id.attempt.ts"),
+  route("api/simulations/:id/ranking", "routes/api.simulations.$id.ranking.ts"),
+  route("api/admin/simulations", "routes/api.admin.simulations.ts"),
+  route("api/admin/simulations/:id", "routes/api.admin.simulations.$id.ts"),
+  route("api/admin/simulations/:id/start", "routes/api.admin.simulations.$id.start.ts"),
+  route("api/admin/simulations/:id/attempts", "routes/api.admin.simulations.$id.attempts.ts"),
 
   // -- Quiz Rush
 

@@ -1,19 +1,32 @@
 // npm run bench: builds the app, serves the production build on loopback with its own seeded state,
 // runs every suite and prints figures measured in this one run. Loopback only; bounded request counts.
+// BENCH_ONLY=pages,lcp runs only the named suites.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchAdmin } from "./admin.ts";
 import { benchLcp } from "./lcp.ts";
 import { benchPages } from "./pages.ts";
 import { benchPractice } from "./practice.ts";
-import { startProductionServer } from "./lib/server.ts";
+import { benchSimulation } from "./simulation.ts";
+import { startProductionServer, type LocalServer } from "./lib/server.ts";
 
+// One line per suite; the heavy WebSocket load runs last so it cannot disturb the latency figures.
+const SUITES: Record<string, (server: LocalServer) => Promise<unknown>> = {
+  pages: benchPages,
+  lcp: benchLcp,
+  practice: benchPractice,
+  admin: benchAdmin,
+  simulation: benchSimulation,
+};
+
+const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
 const server = await startProductionServer();
 try {
   const results: Record<string, unknown> = { date: new Date().toISOString() };
-  results.pages = await benchPages(server);
-  results.lcp = await benchLcp(server);
-  results.practice = await benchPractice(server);
-  results.admin = await benchAdmin(server);
+  for (const [name, run] of Object.entries(SUITES)) {
+    if (only && !only.includes(name)) continue;
+    console.log(`\n=== ${name}`);
+    results[name] = await run(server);
+  }
   mkdirSync("bench/results", { recursive: true });
   writeFileSync("bench/results/latest.json", JSON.stringify(results, null, 2));
   console.log("\nSaved bench/results/latest.json");

@@ -1,6 +1,8 @@
 // /api/simulations/{id}/ws: checked here (session, upgrade header) and handed to that simulation's room.
 import { errorResponse, HttpError } from "../app/server/errors.server";
+import { getDb } from "../app/server/db/client.server";
 import { requireUser } from "../app/server/session.server";
+import { requireSimulationAccess } from "../app/server/simulations.server";
 
 const SOCKET_PATH = /^\/api\/simulations\/([^/]+)\/ws$/;
 
@@ -14,6 +16,8 @@ export async function routeSimulationSocket(request: Request, env: Env): Promise
     }
     const user = await requireUser(request, env, "user");
     const simulationId = decodeURIComponent(match[1]!);
+    // Unknown simulation → 404; not on its allowed list → 403 'Non sei abilitato a questa simulazione'.
+    await requireSimulationAccess(getDb(env.DB), simulationId, user);
     const stub = env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(simulationId));
     // The room trusts these headers only because they come from this Worker, never from the client.
     const headers = new Headers(request.headers);

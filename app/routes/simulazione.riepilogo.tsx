@@ -1,12 +1,30 @@
-import { ComingSoon } from "~/components/ComingSoon";
+import { useLoaderData } from "react-router";
+import { ResultView } from "~/components/simulation/ResultView";
+import { T } from "~/components/simulation/texts";
+import { getEnv } from "~/server/context";
+import { getDb } from "~/server/db/client.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import { storedResult } from "~/server/simulations.server";
 import type { Route } from "./+types/simulazione.riepilogo";
+import "~/styles/simulation.css";
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePageUser(args);
-  return null;
+  const user = await requirePageUser(args);
+  const attemptId = Number(args.params.attemptId);
+  if (!Number.isInteger(attemptId) || attemptId <= 0) return { result: null };
+  const result = await storedResult(getDb(getEnv(args.context).DB), args.params.simulationId, attemptId, user);
+  return { result };
 }
 
 export default function Screen() {
-  return <ComingSoon title="Risultato simulazione" />;
+  const { result } = useLoaderData<typeof loader>();
+  if (!result) {
+    return (
+      <main className="sim-centered" role="alert">
+        {T.resultNotFound}
+      </main>
+    );
+  }
+  const r = result.ranking;
+  return <ResultView result={result} rank={{ status: "ok", pos: r.pos, percentile: r.percentile, ranking: r.ranking }} />;
 }

@@ -30,6 +30,15 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/me/wrong-questions": { GET: "user" },
   "api/my/reports": { GET: "user" },
 
+  // Simulations (the socket /api/simulations/:id/ws is routed by the Worker: test/integration/simulation-room.test.ts)
+  "api/simulations/:id": { GET: "user" },
+  "api/simulations/:id/attempt": { POST: "user" },
+  "api/simulations/:id/ranking": { GET: "user" },
+  "api/admin/simulations": { GET: "admin", POST: "admin" },
+  "api/admin/simulations/:id": { DELETE: "admin" },
+  "api/admin/simulations/:id/start": { POST: "admin" },
+  "api/admin/simulations/:id/attempts": { GET: "admin" },
+
   // Public: consent proof and page views
   "api/consent": { POST: "public" },
   "api/page-view": { POST: "public" },

@@ -1,44 +1,254 @@
+// The SimulationRoom Durable Object through its real socket route: start broadcast, late joiners,
+// deadlines, autosave across eviction, one-time grading, allowed users, no answer keys before the end.
+import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import { describe, expect, it, beforeAll } from "vitest";
-import { login, seed } from "./helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SimulationRoom } from "../../workers/simulation-room";
+import { call, count, json, login, seed } from "./helpers";
+
+let admin: string;
+let student: string;
+let friend: string;
+const STUDENT_ID = 1;
+const FRIEND_ID = 2;
 
 beforeAll(async () => {
   await seed();
+  admin = await login("admin@example.com");
+  student = await login("studente@example.com");
+  friend = await login("amico@example.com");
 });
 
-function open(path: string, token?: string) {
+type Msg = Record<string, unknown> & { type: string };
+
+/** A socket to a room, with every message it received and a way to wait for the next of a type. */
+async function connect(simId: string, token?: string) {
   const headers: Record<string, string> = { Upgrade: "websocket" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  return exports.default.fetch(`http://localhost${path}`, { headers });
+  const response = await exports.default.fetch(`http://localhost/api/simulations/${simId}/ws`, { headers });
+  if (response.status !== 101) return { response, ws: null, messages: [] as Msg[], next: async () => ({}) as Msg, send: () => {} };
+  const ws = response.webSocket!;
+  ws.accept();
+  const messages: Msg[] = [];
+  const waiters: { type: string; seen: number; resolve: (m: Msg) => void }[] = [];
+  ws.addEventListener("message", (event) => {
+    const m = JSON.parse(event.data as string) as Msg;
+    messages.push(m);
+    for (const w of [...waiters]) {
+      const found = messages.filter((x) => x.type === w.type)[w.seen];
+      if (found) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(found);
+      }
+    }
+  });
+  const consumed: Record<string, number> = {};
+  const next = (type: string) =>
+    new Promise<Msg>((resolve, reject) => {
+      const seen = consumed[type] ?? 0;
+      consumed[type] = seen + 1;
+      const already = messages.filter((x) => x.type === type)[seen];
+      if (already) return resolve(already);
+      waiters.push({ type, seen, resolve });
+      setTimeout(() => reject(new Error(`no ${type} message`)), 5000);
+    });
+  const send = (m: unknown) => ws.send(JSON.stringify(m));
+  return { response, ws, messages, next, send };
 }
 
-describe("SimulationRoom socket", () => {
-  it("accepts a signed-in user's WebSocket and answers a time-sync ping with its clock", async () => {
-    const token = await login("studente@example.com");
-    const response = await open("/api/simulations/demo-sim/ws", token);
-    expect(response.status).toBe(101);
-    const ws = response.webSocket!;
-    ws.accept();
-    const messages: Record<string, unknown>[] = [];
-    const got = new Promise<void>((resolve) => {
-      ws.addEventListener("message", (event) => {
-        messages.push(JSON.parse(event.data as string));
-        if (messages.some((m) => m.type === "pong")) resolve();
-      });
-    });
+async function createSimulation(id: string, subjects = [{ subjectId: 2, timeMin: 1, questionCount: 4 }, { subjectId: 4, timeMin: 1, questionCount: 4 }]) {
+  const response = await call("POST", "/api/admin/simulations", { token: admin, json: { id, title: `Prova ${id}`, subjects, allowedUsers: [STUDENT_ID] } });
+  expect(response.status).toBe(201);
+  const flow = (await json<{ flow: { id: number }[] }>(await call("GET", `/api/simulations/${id}`, { token: student }))).flow;
+  const keys = await env.DB.prepare(
+    `SELECT q.id, q.type, q.options, q.correct_index, q.accepted_answers, sq.subject_position AS pos FROM simulation_questions sq
+     JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.subject_position, sq.position`,
+  )
+    .bind(id)
+    .all<{ id: number; type: string; options: string | null; correct_index: number | null; accepted_answers: string | null; pos: number }>();
+  return { flow, questions: keys.results };
+}
+
+const roomOf = (id: string) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(id));
+
+/** Moves the room's start instant (and D1's) so that a test does not wait for real minutes. */
+async function moveStart(id: string, startTime: number) {
+  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
+  await runInDurableObject(roomOf(id), async (room: SimulationRoom) => room.shiftStartForTest(startTime));
+}
+
+describe("SimulationRoom", () => {
+  it("answers a time-sync ping with its own clock", async () => {
+    await createSimulation("sim-ping");
+    const s = await connect("sim-ping", student);
+    expect(s.response.status).toBe(101);
+    await s.next("hello");
     const before = Date.now();
-    ws.send(JSON.stringify({ type: "ping", t0: 123 }));
-    await got;
-    const pong = messages.find((m) => m.type === "pong")!;
+    s.send({ type: "ping", t0: 123 });
+    const pong = await s.next("pong");
     expect(pong.t0).toBe(123);
     expect(Number(pong.serverTime)).toBeGreaterThanOrEqual(before - 5);
-    ws.close(1000, "done");
+    s.ws!.close(1000, "done");
   });
 
-  it("refuses a socket without a session (401) and a plain HTTP request (426)", async () => {
-    expect((await open("/api/simulations/demo-sim/ws")).status).toBe(401);
-    const token = await login("studente@example.com");
-    const plain = await exports.default.fetch("http://localhost/api/simulations/demo-sim/ws", { headers: { Authorization: `Bearer ${token}` } });
+  it("refuses without a session (401), a plain HTTP request (426), an unknown simulation (404), a user not allowed (403)", async () => {
+    await createSimulation("sim-guard");
+    expect((await connect("sim-guard")).response.status).toBe(401);
+    const plain = await exports.default.fetch("http://localhost/api/simulations/sim-guard/ws", { headers: { Authorization: `Bearer ${student}` } });
     expect(plain.status).toBe(426);
+    expect((await connect("sim-nessuna", student)).response.status).toBe(404);
+    const refused = await connect("sim-guard", friend);
+    expect(refused.response.status).toBe(403);
+    expect(await refused.response.json()).toEqual({ error: "Non sei abilitato a questa simulazione" });
+    expect((await call("GET", "/api/simulations/sim-guard", { token: friend })).status).toBe(403);
+  });
+
+  it("broadcasts simulation-start {id, startTime} a few seconds ahead to every client; a late joiner gets it at once", async () => {
+    await createSimulation("sim-start");
+    const a = await connect("sim-start", student);
+    const watcher = await connect("sim-start", admin);
+    expect((await a.next("hello")).started).toBe(false);
+    const before = Date.now();
+    const started = await call("POST", "/api/admin/simulations/sim-start/start", { token: admin });
+    expect(started.status).toBe(200);
+    const startMsgA = await a.next("simulation-start");
+    const startMsgW = await watcher.next("simulation-start");
+    expect(startMsgA).toEqual({ type: "simulation-start", id: "sim-start", startTime: startMsgW.startTime });
+    expect(Number(startMsgA.startTime)).toBeGreaterThan(before + 2000);
+    expect(Number(startMsgA.startTime)).toBeLessThan(before + 10_000);
+    const late = await connect("sim-start", student);
+    const hello = await late.next("hello");
+    expect(hello).toMatchObject({ started: true, startTime: startMsgA.startTime, id: "sim-start" });
+    // A second start is refused and does not move the start.
+    expect((await call("POST", "/api/admin/simulations/sim-start/start", { token: admin })).status).toBe(409);
+    const row = await env.DB.prepare("SELECT start_time FROM simulations WHERE id = 'sim-start'").first<{ start_time: number }>();
+    expect(row!.start_time).toBe(startMsgA.startTime);
+  });
+
+  it("acknowledges answers of the open subject, refuses them before it opens and after it closes (2 s grace)", async () => {
+    const { flow, questions } = await createSimulation("sim-deadline");
+    await call("POST", "/api/admin/simulations/sim-deadline/start", { token: admin });
+    const s = await connect("sim-deadline", student);
+    await s.next("hello");
+    const first = questions.filter((q) => q.pos === 0);
+    const second = questions.filter((q) => q.pos === 1);
+    const value = (q: (typeof questions)[number]) => (q.type === "mc" ? JSON.parse(q.options!)[0] : "prova");
+    s.send({ type: "answer", seq: 1, subjectId: flow[0]!.id, questionId: first[0]!.id, value: value(first[0]!) });
+    expect(await s.next("rejected")).toMatchObject({ seq: 1, error: "Questa materia non è ancora iniziata." });
+
+    // First subject over for 3 s (beyond the grace), second subject open.
+    await moveStart("sim-deadline", Date.now() - 60_000 - 3000);
+    s.send({ type: "answer", seq: 2, subjectId: flow[0]!.id, questionId: first[0]!.id, value: value(first[0]!) });
+    expect(await s.next("rejected")).toMatchObject({ seq: 2, error: "Tempo scaduto per questa materia: la risposta non è stata salvata." });
+    s.send({ type: "answer", seq: 3, subjectId: flow[1]!.id, questionId: second[0]!.id, value: value(second[0]!) });
+    expect(await s.next("ack")).toMatchObject({ seq: 3, questionId: second[0]!.id });
+    // A question of another subject is not accepted under this one.
+    s.send({ type: "answer", seq: 4, subjectId: flow[1]!.id, questionId: first[1]!.id, value: "x" });
+    expect(await s.next("rejected")).toMatchObject({ seq: 4, error: "Domanda non presente in questa simulazione." });
+
+    // Within the grace: the first subject ended 1 s ago, a message in flight is still taken.
+    await moveStart("sim-deadline", Date.now() - 60_000 - 1000);
+    s.send({ type: "answer", seq: 5, subjectId: flow[0]!.id, questionId: first[1]!.id, value: value(first[1]!) });
+    expect(await s.next("ack")).toMatchObject({ seq: 5 });
+    // The alarm that closed the first subject makes the refusal final even if the clock were generous.
+    await moveStart("sim-deadline", Date.now() - 60_000 - 2500);
+    expect(await runDurableObjectAlarm(roomOf("sim-deadline"))).toBe(true);
+    await moveStart("sim-deadline", Date.now() - 30_000);
+    s.send({ type: "answer", seq: 6, subjectId: flow[0]!.id, questionId: first[2]!.id, value: value(first[2]!) });
+    expect(await s.next("rejected")).toMatchObject({ seq: 6 });
+  });
+
+  it("takes answers over HTTP mid-exam (the fallback without WebSocket): open subject only, nothing graded yet", async () => {
+    const { flow, questions } = await createSimulation("sim-http");
+    await call("POST", "/api/admin/simulations/sim-http/start", { token: admin });
+    await moveStart("sim-http", Date.now() - 60_000 - 3000); // first subject closed, second open
+    const first = questions.find((q) => q.pos === 0)!;
+    const second = questions.find((q) => q.pos === 1)!;
+    const value = (q: (typeof questions)[number]) => (q.type === "mc" ? JSON.parse(q.options!)[0] : "prova");
+    const response = await call("POST", "/api/simulations/sim-http/attempt", {
+      token: student,
+      json: { answers: { [flow[0]!.id]: { [first.id]: value(first) }, [flow[1]!.id]: { [second.id]: value(second) } }, timeTaken: 0 },
+    });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ ok: true, pending: true, saved: 1 });
+    const s = await connect("sim-http", student);
+    expect((await s.next("hello")).answers).toEqual({ [String(flow[1]!.id)]: { [String(second.id)]: value(second) } });
+    expect(await count("simulation_attempts", "simulation_id = 'sim-http'")).toBe(0);
+  });
+
+  it("keeps every acknowledged answer when the object is evicted; the reconnecting student gets them back", async () => {
+    const { flow, questions } = await createSimulation("sim-evict");
+    await call("POST", "/api/admin/simulations/sim-evict/start", { token: admin });
+    await moveStart("sim-evict", Date.now() - 1000);
+    const s = await connect("sim-evict", student);
+    await s.next("hello");
+    const first = questions.filter((q) => q.pos === 0);
+    const sent: Record<string, string> = {};
+    for (const [i, q] of first.entries()) {
+      const value = q.type === "mc" ? JSON.parse(q.options!)[i % 5] : `parola${i}`;
+      sent[String(q.id)] = value;
+      s.send({ type: "answer", seq: i, subjectId: flow[0]!.id, questionId: q.id, value });
+      await s.next("ack");
+    }
+    await evictDurableObject(roomOf("sim-evict"));
+    const again = await connect("sim-evict", student);
+    const hello = await again.next("hello");
+    expect(hello.answers).toEqual({ [String(flow[0]!.id)]: sent });
+    expect(hello.started).toBe(true);
+  });
+
+  it("grades on the server at the end and writes the attempts once, even when the alarm runs twice; no earlier message carries an answer key", async () => {
+    const { flow, questions } = await createSimulation("sim-grade");
+    await call("POST", "/api/admin/simulations/sim-grade/start", { token: admin });
+    await moveStart("sim-grade", Date.now() - 1000);
+    const s = await connect("sim-grade", student);
+    await s.next("hello");
+    // Answer every question of the first subject correctly, one of the second wrongly.
+    const first = questions.filter((q) => q.pos === 0);
+    for (const q of first) {
+      const value = q.type === "mc" ? JSON.parse(q.options!)[q.correct_index!] : JSON.parse(q.accepted_answers!)[0];
+      s.send({ type: "answer", subjectId: flow[0]!.id, questionId: q.id, value });
+      await s.next("ack");
+    }
+    await moveStart("sim-grade", Date.now() - 61_000);
+    const q2 = questions.find((q) => q.pos === 1)!;
+    const wrong = q2.type === "mc" ? JSON.parse(q2.options!)[(q2.correct_index! + 1) % 5] : "sbagliata";
+    s.send({ type: "answer", subjectId: flow[1]!.id, questionId: q2.id, value: wrong });
+    await s.next("ack");
+    const view = await (await call("GET", "/api/simulations/sim-grade", { token: student })).text();
+
+    // Everything the student received so far, plus the HTTP view: no key, no explanation.
+    const seen = JSON.stringify(s.messages) + view;
+    expect(seen).not.toMatch(/correct|accepted|explanation|keys/i);
+    for (const q of questions.filter((x) => x.pos === 1 && x.type === "gap")) {
+      for (const a of JSON.parse(q.accepted_answers!) as string[]) expect(seen.toLowerCase()).not.toContain(`"${a.toLowerCase()}"`);
+    }
+
+    expect(await count("simulation_attempts", "simulation_id = 'sim-grade'")).toBe(0);
+    await moveStart("sim-grade", Date.now() - 2 * 60_000 - 3000);
+    const room = roomOf("sim-grade");
+    await runDurableObjectAlarm(room);
+    await runInDurableObject(room, async (r: SimulationRoom) => {
+      await r.alarm();
+    });
+    await runDurableObjectAlarm(room);
+    expect(await count("simulation_attempts", "simulation_id = 'sim-grade'")).toBe(1);
+    const row = await env.DB.prepare("SELECT * FROM simulation_attempts WHERE simulation_id = 'sim-grade'").first<Record<string, unknown>>();
+    expect(row!.user_id).toBe(STUDENT_ID);
+    const subjects = JSON.parse(String(row!.subjects_result));
+    expect(subjects[0]).toMatchObject({ score31: 31, perc: 100, correct: 4, wrong: 0, total: 4 });
+    expect(subjects[1]).toMatchObject({ score31: 0, perc: 0, correct: 0, wrong: 1, total: 4 });
+    expect(row!.score).toBe(16);
+    expect(await s.next("simulation-end")).toMatchObject({ id: "sim-grade" });
+    const graded = await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = 'sim-grade'").first<{ graded_at: number }>();
+    expect(graded!.graded_at).toBeGreaterThan(0);
+
+    // After the end: ranking and a late, repeated submission give back the same stored attempt.
+    const ranking = await json(await call("GET", "/api/simulations/sim-grade/ranking", { token: student }));
+    expect(ranking).toMatchObject({ pos: 1, ranking: [{ userId: STUDENT_ID, pos: 1, score: 16 }] });
+    const again = await call("POST", "/api/simulations/sim-grade/attempt", { token: student, json: { answers: {}, timeTaken: 120 } });
+    expect(again.status).toBe(200);
+    expect(await json(again)).toMatchObject({ ok: true, attemptId: row!.id, result: { totale: 16 } });
+    expect(await count("simulation_attempts", "simulation_id = 'sim-grade'")).toBe(1);
   });
 });

@@ -1,0 +1,91 @@
+import { Link } from "react-router";
+import { RANKING_TOP } from "~/lib/constants";
+import type { SubjectResult } from "~/lib/simulation";
+import { T } from "./texts";
+
+export type RankState = { status: "loading" } | { status: "error" } | { status: "ok"; pos: number | null; percentile: number | null; ranking: { userId: number; pos: number; score: number }[] };
+
+export type StoredResult = { attemptId?: number; totale: number; percTot: number; subjects: SubjectResult[] };
+
+function rankBadge(rank: RankState): string {
+  if (rank.status === "loading") return "...";
+  if (rank.status === "error") return "??";
+  if (rank.pos === null) return "--";
+  return Number.isFinite(rank.pos) ? `#${rank.pos}` : "??";
+}
+
+/** 'Risultato simulazione': rank badge, Totale and Percentile chips, per-subject rows, Top 5. */
+export function ResultView({ result, rank, alert }: { result: StoredResult; rank: RankState; alert?: string | null }) {
+  const top = rank.status === "ok" ? rank.ranking.slice(0, RANKING_TOP) : [];
+  return (
+    <main className="sim-result">
+      <header className="sim-result__head">
+        <div>
+          <h1>{T.resultTitle}</h1>
+          <p className="muted">{T.resultSubtitle}</p>
+          <Link to="/dashboard">{T.backToDashboard}</Link>
+        </div>
+        <span className="sim-rank" data-testid="sim-rank" aria-label="Posizione in classifica">
+          {rankBadge(rank)}
+        </span>
+      </header>
+      {alert ? (
+        <p className="alert alert--error" role="alert">
+          {alert}
+        </p>
+      ) : null}
+      <div className="sim-chips">
+        <span className="sim-chip">
+          {T.total}: {result.totale}/31
+        </span>
+        <span className="sim-chip">
+          {T.percentile}: {rank.status === "ok" && rank.percentile !== null ? `${rank.percentile}%` : "--"}
+        </span>
+      </div>
+      <section className="sim-result__grid">
+        <div className="sim-card">
+          <p className="sim-result__big" data-testid="sim-total">
+            {result.totale}
+            <small>/31</small>
+          </p>
+          <p className="muted">
+            {T.percentCorrect}: {result.percTot}%
+          </p>
+          <table className="sim-table">
+            <thead>
+              <tr>
+                <th scope="col">Materia</th>
+                <th scope="col">Corrette</th>
+                <th scope="col">Punteggio</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.subjects.map((s) => (
+                <tr key={s.id}>
+                  <td>{s.name}</td>
+                  <td>{s.perc}%</td>
+                  <td>{s.score31}/31</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="sim-card">
+          <h2>{T.top5}</h2>
+          {top.length === 0 ? (
+            <p className="muted">{T.rankingEmpty}</p>
+          ) : (
+            <ol className="sim-top">
+              {top.map((r) => (
+                <li key={r.userId}>
+                  <span>#{r.pos}</span> <span>{T.user(r.userId)}</span> <span>{T.points(r.score)}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+      </section>
+      <footer className="muted small sim-footer">© {new Date().getFullYear()} Unicum</footer>
+    </main>
+  );
+}

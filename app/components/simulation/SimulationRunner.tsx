@@ -1,0 +1,437 @@
+// /simulazione?id=: waiting → subjects (with breaks) → result. Every countdown runs on the server
+// clock (performance.now() + offset); answers are autosaved to the room and acknowledged.
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiError, apiFetch } from "~/lib/api-client";
+import { SIMULATION_POLL_MS } from "~/lib/constants";
+import { reportSessionProblem } from "~/lib/session-events";
+import { flowEnd, phaseAt, type FlowPhase } from "~/lib/simulation";
+import { CircularCountdown, formatClock } from "./CircularCountdown";
+import { GapInput } from "./GapInput";
+import { ResultView, type RankState, type StoredResult } from "./ResultView";
+import { T } from "./texts";
+import { useSimulationRoom, type SaveState } from "./useSimulationRoom";
+import "~/styles/simulation.css";
+
+type PublicQuestion = { id: number; type: "mc" | "gap"; text: string; options?: string[] };
+type FlowItem = { id: number; name: string; timeMin: number; breakAfterMin: number; questionCount: number; questions: PublicQuestion[] };
+type SimView = { id: string; title: string; started: boolean; startTime: number | null; serverTime: number; flow: FlowItem[] };
+type Answers = Record<string, Record<string, string>>;
+
+const resultKey = (id: string) => `simResult_${id}`;
+
+/** Option order shuffled once per browser session (spec section 5), stable across reloads. */
+function shuffled(options: string[], seed: number): string[] {
+  let s = seed >>> 0;
+  const rand = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...options];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+function sessionSeed(id: string): number {
+  const key = `simShuffle_${id}`;
+  try {
+    const existing = sessionStorage.getItem(key);
+    if (existing) return Number(existing);
+    const seed = Math.floor(Math.random() * 2 ** 31);
+    sessionStorage.setItem(key, String(seed));
+    return seed;
+  } catch {
+    return 1;
+  }
+}
+
+function mergeAnswers(base: Answers, over: Answers): Answers {
+  const out: Answers = { ...base };
+  for (const [s, qs] of Object.entries(over)) out[s] = { ...(out[s] ?? {}), ...qs };
+  return out;
+}
+
+const answeredCount = (answers: Answers) => Object.values(answers).reduce((n, qs) => n + Object.values(qs).filter((v) => v.trim() !== "").length, 0);
+
+export function SimulationRunner({ simulationId }: { simulationId: string }) {
+  const [view, setView] = useState<SimView | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [startTime, setStartTime] = useState<number | null>(null);
+  const [answers, setAnswers] = useState<Answers>({});
+  const [result, setResult] = useState<StoredResult | null>(null);
+  const [saveFailed, setSaveFailed] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [rank, setRank] = useState<RankState>({ status: "loading" });
+  const [rankAlert, setRankAlert] = useState<string | null>(null);
+  const [qIndex, setQIndex] = useState(0);
+  const [now, setNow] = useState<number | null>(null);
+  const [seed] = useState(() => (typeof window === "undefined" ? 1 : sessionSeed(simulationId)));
+  const checkedStored = useRef(false);
+
+  const httpSave = useCallback(
+    async (subjectId: number, questionId: number, value: string) => {
+      try {
+        await apiFetch(`/api/simulations/${encodeURIComponent(simulationId)}/attempt`, {
+          method: "POST",
+          json: { answers: { [subjectId]: { [questionId]: value } }, timeTaken: 0 },
+        });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    [simulationId],
+  );
+
+  const room = useSimulationRoom(
+    simulationId,
+    {
+      onStart: (st) => setStartTime(st),
+      onHello: (hello) => {
+        if (hello.startTime) setStartTime(hello.startTime);
+        setAnswers((local) => mergeAnswers(hello.answers ?? {}, local));
+        room.markSaved(Object.values(hello.answers ?? {}).flatMap((qs) => Object.keys(qs).map(Number)));
+      },
+      onEnd: () => {},
+    },
+    httpSave,
+  );
+  const { addSample, offset } = room;
+
+  const load = useCallback(async () => {
+    const sentAt = performance.now();
+    try {
+      const v = await apiFetch<SimView>(`/api/simulations/${encodeURIComponent(simulationId)}`, { sessionOverlay: false });
+      addSample({ sentAt, receivedAt: performance.now(), serverTime: v.serverTime });
+      setView(v);
+      setLoadError(null);
+      if (v.startTime) setStartTime(v.startTime);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) reportSessionProblem({ kind: "expired" });
+      else if (error instanceof ApiError && error.status === 423) reportSessionProblem({ kind: "suspended", reason: String(error.body.reason ?? "") });
+      setLoadError(
+        error instanceof ApiError && error.status === 403 ? T.notAllowed : error instanceof ApiError && error.status === 404 ? T.notFound : T.loadError,
+      );
+    }
+  }, [simulationId, addSample]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // The server clock: ticks 4 times a second, never reading the device's wall clock.
+  useEffect(() => {
+    if (offset === null) return;
+    const tick = () => setNow(performance.now() + offset);
+    tick();
+    const timer = setInterval(tick, 250);
+    return () => clearInterval(timer);
+  }, [offset]);
+
+  // Polling fallback: every 5 s while not started and no result is held.
+  useEffect(() => {
+    if (startTime !== null || result) return;
+    const timer = setInterval(() => void load(), SIMULATION_POLL_MS);
+    return () => clearInterval(timer);
+  }, [startTime, result, load]);
+
+  const flow = view?.flow ?? [];
+  const phase: FlowPhase | null = view && now !== null ? phaseAt(flow, startTime, now) : null;
+
+  // A stored result counts only once the simulation has started and its whole duration has elapsed.
+  useEffect(() => {
+    if (checkedStored.current || !view || now === null) return;
+    checkedStored.current = true;
+    try {
+      const raw = localStorage.getItem(resultKey(simulationId));
+      if (!raw) return;
+      if (startTime !== null && now >= flowEnd(flow, startTime)) {
+        setResult(JSON.parse(raw));
+        void fetchRanking();
+      } else localStorage.removeItem(resultKey(simulationId));
+    } catch {
+      // unreadable cache: ignore
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [view, now, startTime]);
+
+  // Questions of a subject arrive once it has opened on the server: fetch them when it begins.
+  const currentIndex = phase?.kind === "subject" ? phase.index : -1;
+  const missingQuestions = currentIndex >= 0 && (flow[currentIndex]?.questions.length ?? 0) === 0;
+  useEffect(() => {
+    if (!missingQuestions) return;
+    void load();
+    const timer = setInterval(() => void load(), 1000);
+    return () => clearInterval(timer);
+  }, [missingQuestions, currentIndex, load]);
+
+  useEffect(() => setQIndex(0), [currentIndex]);
+
+  const fetchRanking = useCallback(async () => {
+    setRank({ status: "loading" });
+    try {
+      const response = await fetch(`/api/simulations/${encodeURIComponent(simulationId)}/ranking`, { credentials: "same-origin" });
+      if (!response.ok) {
+        setRankAlert(T.rankingNotOk);
+        setRank({ status: "error" });
+        return;
+      }
+      const body = (await response.json()) as { pos?: unknown; position?: unknown; percentile?: number | null; ranking?: { userId: number; pos: number; score: number }[] };
+      const raw = body.pos !== undefined ? body.pos : body.position;
+      const pos = raw === null || raw === undefined ? null : typeof raw === "number" ? raw : NaN;
+      setRank({ status: "ok", pos, percentile: body.percentile ?? null, ranking: body.ranking ?? [] });
+    } catch {
+      setRankAlert(T.rankingThrew);
+      setRank({ status: "error" });
+    }
+  }, [simulationId]);
+
+  const submit = useCallback(async () => {
+    if (startTime === null || now === null) return;
+    setSubmitting(true);
+    setSaveFailed(false);
+    // Only answered questions; subjects without answers are omitted.
+    const payload: Answers = {};
+    for (const [s, qs] of Object.entries(answers)) {
+      const kept = Object.fromEntries(Object.entries(qs).filter(([, v]) => v.trim() !== ""));
+      if (Object.keys(kept).length) payload[s] = kept;
+    }
+    const timeTaken = Math.max(0, Math.round((now - startTime) / 1000));
+    try {
+      for (let i = 0; i < 30; i++) {
+        const r = await apiFetch<{ attemptId?: number; result?: StoredResult; pending?: boolean }>(
+          `/api/simulations/${encodeURIComponent(simulationId)}/attempt`,
+          { method: "POST", json: { answers: payload, timeTaken } },
+        );
+        if (r.result) {
+          const stored = { ...r.result, attemptId: r.attemptId };
+          try {
+            localStorage.setItem(resultKey(simulationId), JSON.stringify(stored));
+          } catch {
+            // storage full or blocked: the server keeps the result anyway
+          }
+          setResult(stored);
+          void fetchRanking();
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+      throw new Error("attempt still pending");
+    } catch {
+      setSaveFailed(true);
+    } finally {
+      setSubmitting(false);
+    }
+  }, [answers, now, startTime, simulationId, fetchRanking]);
+
+  const finished = phase?.kind === "finished";
+  useEffect(() => {
+    if (finished && !result && !submitting && !saveFailed && checkedStored.current) void submit();
+  }, [finished, result, submitting, saveFailed, submit]);
+
+  const setAnswer = (subjectId: number, questionId: number, value: string) => {
+    setAnswers((a) => mergeAnswers(a, { [subjectId]: { [questionId]: value } }));
+    room.saveAnswer(subjectId, questionId, value);
+  };
+
+  if (loadError) return <Centered role="alert">{loadError}</Centered>;
+  if (!view) return <Centered>{T.loading}</Centered>;
+  if (flow.length === 0) return <Centered>{T.notFound}</Centered>;
+  if (result) return <ResultView result={result} rank={rank} alert={rankAlert} />;
+  if (saveFailed)
+    return (
+      <Centered role="alert">
+        <p>{T.saveError}</p>
+        <button type="button" className="btn btn--primary" onClick={() => void submit()}>
+          {T.retry}
+        </button>
+      </Centered>
+    );
+  if (!phase || now === null) return <Centered>{T.loading}</Centered>;
+  if (phase.kind === "finished") return <Centered>{T.grading}</Centered>;
+
+  const pendingCount = Object.values(room.saveStates).filter((s) => s === "pending").length;
+  const overview = <Overview flow={flow} phase={phase} answers={answers} />;
+  const rules = (
+    <ul className="sim-rules">
+      {T.rules.map((r) => (
+        <li key={r}>{r}</li>
+      ))}
+    </ul>
+  );
+
+  if (phase.kind === "waiting") {
+    const first = flow[0]!;
+    return (
+      <main className="sim-layout" data-testid="sim-waiting">
+        <aside className="sim-left">
+          <h1 className="sim-subject">{first.name}</h1>
+          {startTime !== null ? (
+            <CircularCountdown remainingMs={startTime - now} totalMs={Math.max(startTime - now, 1)} label={T.startsIn} />
+          ) : (
+            <p className="muted">{T.waitingNoStart}</p>
+          )}
+          {rules}
+          <QuestionGrid count={first.questionCount} answered={() => false} current={-1} disabled />
+        </aside>
+        <section className="sim-center">
+          <h2>{view.title}</h2>
+          <p className="sim-waiting-title">{T.waitingTitle}</p>
+          {!room.connected ? <p className="muted small">{T.offline}</p> : null}
+        </section>
+        {overview}
+      </main>
+    );
+  }
+
+  if (phase.kind === "break") {
+    const nextSubject = flow[phase.index + 1]!;
+    return (
+      <main className="sim-layout" data-testid="sim-break">
+        <aside className="sim-left">
+          <h1 className="sim-subject">{T.breakTitle}</h1>
+          <CircularCountdown remainingMs={phase.endsAt - now} totalMs={phase.endsAt - phase.startsAt} />
+          {rules}
+        </aside>
+        <section className="sim-center">
+          <p className="sim-waiting-title">{T.breakNext(nextSubject.name)}</p>
+          <SaveSummary pending={pendingCount} />
+        </section>
+        {overview}
+      </main>
+    );
+  }
+
+  const subject = flow[phase.index]!;
+  const questions = subject.questions;
+  const question = questions[Math.min(qIndex, Math.max(0, questions.length - 1))];
+  const mine = answers[String(subject.id)] ?? {};
+  const saveState: SaveState | undefined = question ? room.saveStates[question.id] : undefined;
+  return (
+    <main className="sim-layout" data-testid="sim-exam" data-subject-index={phase.index}>
+      <aside className="sim-left">
+        <h1 className="sim-subject" data-testid="sim-subject">
+          {subject.name}
+        </h1>
+        <CircularCountdown remainingMs={phase.endsAt - now} totalMs={subject.timeMin * 60_000} />
+        {rules}
+        <QuestionGrid count={questions.length} answered={(i) => Boolean(mine[String(questions[i]!.id)]?.trim())} current={qIndex} onPick={setQIndex} />
+      </aside>
+      <section className="sim-center">
+        {question ? (
+          <article className="sim-question" aria-labelledby="sim-question-text">
+            <p className="muted small">{T.question(qIndex + 1, questions.length)}</p>
+            <h2 id="sim-question-text" className="sim-question__text">
+              {question.text}
+            </h2>
+            {question.type === "mc" ? (
+              <div role="radiogroup" aria-labelledby="sim-question-text" className="sim-options">
+                {shuffled(question.options ?? [], seed ^ question.id).map((opt, i) => {
+                  const checked = mine[String(question.id)] === opt;
+                  return (
+                    <label key={opt} className={`sim-option${checked ? " sim-option--checked" : ""}`}>
+                      <input type="radio" name={`q-${question.id}`} checked={checked} onChange={() => setAnswer(subject.id, question.id, opt)} />
+                      <span className="sim-option__letter">{String.fromCharCode(65 + i)}</span>
+                      <span>{opt}</span>
+                    </label>
+                  );
+                })}
+              </div>
+            ) : (
+              <GapInput key={question.id} questionId={question.id} value={mine[String(question.id)] ?? ""} onChange={(v) => setAnswer(subject.id, question.id, v)} />
+            )}
+            <p className="sim-save small" data-testid="sim-save-state" data-state={saveState ?? "none"} aria-live="polite">
+              {saveState === "saved" ? T.saved : saveState === "pending" ? T.saving : saveState === "rejected" ? T.rejected : ""}
+            </p>
+            <div className="sim-nav">
+              <button type="button" className="btn" disabled={qIndex === 0} onClick={() => setQIndex((i) => i - 1)}>
+                {T.back}
+              </button>
+              <button type="button" className="btn btn--primary" disabled={qIndex >= questions.length - 1} onClick={() => setQIndex((i) => i + 1)}>
+                {T.next}
+              </button>
+            </div>
+          </article>
+        ) : (
+          <p>{T.loading}</p>
+        )}
+        <SaveSummary pending={pendingCount} />
+        {!room.connected ? <p className="muted small">{T.offline}</p> : null}
+      </section>
+      {overview}
+    </main>
+  );
+}
+
+function Centered({ children, role }: { children: React.ReactNode; role?: string }) {
+  return (
+    <main className="sim-centered" role={role}>
+      {children}
+    </main>
+  );
+}
+
+function SaveSummary({ pending }: { pending: number }) {
+  return (
+    <p className={`small ${pending ? "sim-unsaved" : "muted"}`} data-testid="sim-save-summary">
+      {pending ? T.notYetSaved(pending) : T.allSaved}
+    </p>
+  );
+}
+
+function QuestionGrid(props: { count: number; answered: (i: number) => boolean; current: number; onPick?: (i: number) => void; disabled?: boolean }) {
+  return (
+    <nav className="sim-grid" aria-label="Domande">
+      {Array.from({ length: props.count }, (_, i) => (
+        <button
+          key={i}
+          type="button"
+          className={`sim-grid__cell${props.answered(i) ? " sim-grid__cell--filled" : ""}${props.current === i ? " sim-grid__cell--current" : ""}`}
+          aria-current={props.current === i ? "true" : undefined}
+          aria-label={`Domanda ${i + 1}${props.answered(i) ? ", risposta data" : ""}`}
+          disabled={props.disabled}
+          onClick={() => props.onPick?.(i)}
+        >
+          {i + 1}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
+function Overview({ flow, phase, answers }: { flow: FlowItem[]; phase: FlowPhase; answers: Answers }) {
+  const totalQuestions = flow.reduce((n, s) => n + s.questionCount, 0);
+  const totalMin = flow.reduce((n, s) => n + s.timeMin, 0);
+  const badge = (i: number) => {
+    if (phase.kind === "waiting") return T.badge.waiting;
+    if (phase.kind === "finished" || i < phase.index || (phase.kind === "break" && i === phase.index)) return T.badge.done;
+    return i === phase.index ? T.badge.current : T.badge.waiting;
+  };
+  return (
+    <aside className="sim-right" aria-label={T.overview}>
+      <h2>{T.overview}</h2>
+      <dl className="sim-overview">
+        <dt>{T.totalQuestions}</dt>
+        <dd>{totalQuestions}</dd>
+        <dt>{T.totalTime}</dt>
+        <dd>{T.minutes(totalMin)}</dd>
+        <dt>{T.completed}</dt>
+        <dd data-testid="sim-completed">{answeredCount(answers)}</dd>
+      </dl>
+      <ul className="sim-subjects">
+        {flow.map((s, i) => (
+          <li key={`${s.id}-${i}`}>
+            <span>{s.name}</span> <span className={`sim-badge sim-badge--${badge(i).replace(" ", "-")}`}>{badge(i)}</span>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
+
+export { formatClock };

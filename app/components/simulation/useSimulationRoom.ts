@@ -1,0 +1,145 @@
+// The browser side of a live simulation: the room socket (reconnecting), the server clock
+// (offset from several ping round trips, fastest kept) and the answer autosave with acks.
+// Time is always performance.now() + offset: the device's wall clock is never used.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { estimateClockOffset, type ClockSample } from "~/lib/simulation";
+
+export type SaveState = "saved" | "pending" | "rejected";
+type Answers = Record<string, Record<string, string>>;
+
+export type RoomEvents = {
+  onStart: (startTime: number) => void;
+  onHello: (hello: { started: boolean; startTime: number | null; answers: Answers; graded: boolean }) => void;
+  onEnd: () => void;
+};
+
+const PINGS_PER_SYNC = 6;
+const RESYNC_MS = 30_000;
+
+export function useSimulationRoom(simulationId: string | null, events: RoomEvents, httpSave: (subjectId: number, questionId: number, value: string) => Promise<boolean>) {
+  const [connected, setConnected] = useState(false);
+  const [offset, setOffset] = useState<number | null>(null);
+  const [saveStates, setSaveStates] = useState<Record<string, SaveState>>({});
+  const samples = useRef<ClockSample[]>([]);
+  const wsRef = useRef<WebSocket | null>(null);
+  const seq = useRef(0);
+  /** Latest unacknowledged answer per question: resent after a reconnect. */
+  const pending = useRef(new Map<number, { seq: number; subjectId: number; questionId: number; value: string }>());
+  const eventsRef = useRef(events);
+  eventsRef.current = events;
+  const httpSaveRef = useRef(httpSave);
+  httpSaveRef.current = httpSave;
+
+  const addSample = useCallback((s: ClockSample) => {
+    samples.current = [...samples.current.slice(-11), s];
+    const est = estimateClockOffset(samples.current, 3);
+    if (est) setOffset(est.offset);
+  }, []);
+
+  const mark = (questionId: number, state: SaveState) => setSaveStates((m) => ({ ...m, [questionId]: state }));
+
+  useEffect(() => {
+    if (!simulationId) return;
+    let closed = false;
+    let retry = 0;
+    let syncTimer: ReturnType<typeof setInterval> | undefined;
+    let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const connect = () => {
+      const proto = location.protocol === "https:" ? "wss:" : "ws:";
+      const ws = new WebSocket(`${proto}//${location.host}/api/simulations/${encodeURIComponent(simulationId)}/ws`);
+      wsRef.current = ws;
+      let pingsLeft = 0;
+      const ping = () => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: "ping", t0: performance.now() }));
+      const sync = () => {
+        pingsLeft = PINGS_PER_SYNC;
+        ping();
+      };
+      ws.onopen = () => {
+        retry = 0;
+        setConnected(true);
+        sync();
+        syncTimer = setInterval(sync, RESYNC_MS);
+        for (const p of pending.current.values()) ws.send(JSON.stringify({ type: "answer", ...p }));
+      };
+      ws.onmessage = (event) => {
+        const receivedAt = performance.now();
+        let m: Record<string, unknown>;
+        try {
+          m = JSON.parse(String(event.data));
+        } catch {
+          return;
+        }
+        switch (m.type) {
+          case "pong":
+            if (typeof m.t0 === "number") addSample({ sentAt: m.t0, receivedAt, serverTime: Number(m.serverTime) });
+            if (--pingsLeft > 0) ping();
+            break;
+          case "hello":
+            eventsRef.current.onHello(m as never);
+            break;
+          case "simulation-start":
+            if (m.id === simulationId && typeof m.startTime === "number") eventsRef.current.onStart(m.startTime);
+            break;
+          case "simulation-end":
+            eventsRef.current.onEnd();
+            break;
+          case "ack":
+          case "rejected": {
+            const qid = Number(m.questionId);
+            const p = pending.current.get(qid);
+            if (p && p.seq === m.seq) {
+              pending.current.delete(qid);
+              mark(qid, m.type === "ack" ? "saved" : "rejected");
+            }
+            break;
+          }
+        }
+      };
+      ws.onclose = () => {
+        setConnected(false);
+        clearInterval(syncTimer);
+        if (closed) return;
+        retry++;
+        reconnectTimer = setTimeout(connect, Math.min(10_000, 500 * 2 ** Math.min(retry, 5)));
+      };
+    };
+    connect();
+    return () => {
+      closed = true;
+      clearInterval(syncTimer);
+      clearTimeout(reconnectTimer);
+      wsRef.current?.close(1000, "bye");
+    };
+  }, [simulationId, addSample]);
+
+  /** Sends one answer now; it is "saved" only once the room acknowledges it. */
+  const saveAnswer = useCallback((subjectId: number, questionId: number, value: string) => {
+    const entry = { seq: ++seq.current, subjectId, questionId, value };
+    pending.current.set(questionId, entry);
+    mark(questionId, "pending");
+    const ws = wsRef.current;
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify({ type: "answer", ...entry }));
+      return;
+    }
+    // No socket (blocked or reconnecting): the same room takes the answer over HTTP.
+    void httpSaveRef.current(subjectId, questionId, value).then((ok) => {
+      const p = pending.current.get(questionId);
+      if (p && p.seq === entry.seq && ok) {
+        pending.current.delete(questionId);
+        mark(questionId, "saved");
+      }
+    });
+  }, []);
+
+  const markSaved = useCallback((questionIds: number[]) => {
+    setSaveStates((m) => {
+      const next = { ...m };
+      for (const id of questionIds) next[id] = "saved";
+      return next;
+    });
+  }, []);
+
+  return { connected, offset, addSample, saveStates, saveAnswer, markSaved, pendingCount: () => pending.current.size };
+}

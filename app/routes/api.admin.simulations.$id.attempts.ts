@@ -1,0 +1,11 @@
+// GET /api/admin/simulations/{id}/attempts: every graded attempt with its ranking position.
+import { api } from "~/server/api.server";
+import { simulationIdParam } from "~/server/simulation-schemas.server";
+import { adminAttempts } from "~/server/simulations.server";
+
+export const loader = api({
+  access: "admin",
+  async handler({ params, db }) {
+    return adminAttempts(db, simulationIdParam(params.id));
+  },
+});

@@ -1,0 +1,13 @@
+// POST /api/admin/simulations/{id}/start: fixes startTime a few seconds ahead; the room broadcasts it.
+import { api, methods } from "~/server/api.server";
+import { simulationIdParam } from "~/server/simulation-schemas.server";
+import { startSimulation } from "~/server/simulations.server";
+
+export const action = methods({
+  POST: api({
+    access: "admin",
+    async handler({ params, db, env }) {
+      return startSimulation(db, env, simulationIdParam(params.id));
+    },
+  }),
+});

@@ -1,0 +1,19 @@
+// POST /api/simulations/{id}/attempt {answers, timeTaken}: merged in the room with the autosaved
+// answers; near the end the room grades and the stored result comes back. Idempotent.
+import { api, readJson } from "~/server/api.server";
+import { HttpError } from "~/server/errors.server";
+import { AttemptSubmit, simulationIdParam } from "~/server/simulation-schemas.server";
+import { requireSimulationFor, roomFor } from "~/server/simulations.server";
+
+export const action = api({
+  access: "user",
+  async handler({ request, params, db, env, user }) {
+    if (request.method !== "POST") throw new HttpError(405, "Metodo non consentito per questo indirizzo.");
+    const id = simulationIdParam(params.id);
+    await requireSimulationFor(db, id, user);
+    const body = await readJson(request, AttemptSubmit);
+    const outcome = await roomFor(env, id).submitAttempt(user.id, body.answers, body.timeTaken);
+    if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+    return outcome;
+  },
+});

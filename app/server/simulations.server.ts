@@ -1,0 +1,364 @@
+// Live group simulations: configuration (admin), the student's view (never an answer key before
+// grading), attempts and ranking. The live part (start, clock, autosave, deadlines, grading) is the
+// SimulationRoom Durable Object (workers/simulation-room.ts), which calls into this module.
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_START_LEAD_MS } from "~/lib/constants";
+import { flowEnd, percentileWithin, rankScores, type AnswerKey, type FlowSubject, type SimulationResult } from "~/lib/simulation";
+import type { Db } from "./db/client.server";
+import {
+  questions,
+  simulationAllowedUsers,
+  simulationAttempts,
+  simulationQuestions,
+  simulations,
+  simulationSubjects,
+  subjects,
+  users,
+  type Question,
+} from "./db/schema";
+import { HttpError } from "./errors.server";
+import type { SessionUser } from "./session.server";
+
+export const SIM_TEXT = {
+  notAllowed: "Non sei abilitato a questa simulazione",
+  notFound: "Simulazione non trovata",
+  invalidFile: "File domande non valido",
+  missingFields: "Compila tutti i campi",
+} as const;
+
+export type SimulationConfig = {
+  id: string;
+  title: string;
+  started: boolean;
+  startTime: number | null;
+  gradedAt: number | null;
+  subjects: (FlowSubject & { position: number; questions: Question[] })[];
+  allowedUsers: number[];
+};
+
+export async function loadSimulation(db: Db, id: string): Promise<SimulationConfig | null> {
+  const sim = await db.select().from(simulations).where(eq(simulations.id, id)).get();
+  if (!sim) return null;
+  const [subs, qs, allowed] = await Promise.all([
+    db
+      .select({ s: simulationSubjects, name: subjects.name })
+      .from(simulationSubjects)
+      .innerJoin(subjects, eq(subjects.id, simulationSubjects.subjectId))
+      .where(eq(simulationSubjects.simulationId, id))
+      .orderBy(asc(simulationSubjects.position))
+      .all(),
+    db
+      .select({ pos: simulationQuestions.subjectPosition, q: questions })
+      .from(simulationQuestions)
+      .innerJoin(questions, eq(questions.id, simulationQuestions.questionId))
+      .where(eq(simulationQuestions.simulationId, id))
+      .orderBy(asc(simulationQuestions.subjectPosition), asc(simulationQuestions.position))
+      .all(),
+    db.select({ userId: simulationAllowedUsers.userId }).from(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)).all(),
+  ]);
+  return {
+    id: sim.id,
+    title: sim.title,
+    started: sim.started,
+    startTime: sim.startTime ? sim.startTime.getTime() : null,
+    gradedAt: sim.gradedAt ? sim.gradedAt.getTime() : null,
+    subjects: subs.map(({ s, name }) => ({
+      id: s.subjectId,
+      name,
+      position: s.position,
+      timeMin: s.timeMin,
+      breakAfterMin: s.breakAfterMin,
+      questions: qs.filter((q) => q.pos === s.position).map((q) => q.q),
+    })),
+    allowedUsers: allowed.map((a) => a.userId),
+  };
+}
+
+/** Admins may always enter; everybody else must be on the simulation's allowed list. */
+export function isAllowed(config: Pick<SimulationConfig, "allowedUsers">, user: Pick<SessionUser, "id" | "effectiveRole">): boolean {
+  return user.effectiveRole === "admin" || config.allowedUsers.includes(user.id);
+}
+
+export async function requireSimulationFor(db: Db, id: string, user: SessionUser): Promise<SimulationConfig> {
+  const config = await loadSimulation(db, id);
+  if (!config) throw new HttpError(404, SIM_TEXT.notFound);
+  if (!isAllowed(config, user)) throw new HttpError(403, SIM_TEXT.notAllowed);
+  return config;
+}
+
+/** The same check as requireSimulationFor, with two point lookups (the socket path runs it per connection). */
+export async function requireSimulationAccess(db: Db, id: string, user: SessionUser): Promise<void> {
+  const [sim, allowed] = await db.batch([
+    db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, id)),
+    db
+      .select({ userId: simulationAllowedUsers.userId })
+      .from(simulationAllowedUsers)
+      .where(and(eq(simulationAllowedUsers.simulationId, id), eq(simulationAllowedUsers.userId, user.id))),
+  ]);
+  if (!sim.length) throw new HttpError(404, SIM_TEXT.notFound);
+  if (user.effectiveRole !== "admin" && !allowed.length) throw new HttpError(403, SIM_TEXT.notAllowed);
+}
+
+export function answerKeysOf(config: SimulationConfig) {
+  return config.subjects.map((s) => ({
+    id: s.id,
+    name: s.name,
+    questionIds: s.questions.map((q) => q.id),
+    keys: s.questions.map(
+      (q): AnswerKey => ({ id: q.id, type: q.type, options: q.options ?? null, correctIndex: q.correctIndex ?? null, accepted: q.acceptedAnswers ?? null }),
+    ),
+  }));
+}
+
+export type PublicQuestion = { id: number; type: "mc" | "gap"; text: string; topic: number | null; difficulty: number; options?: string[] };
+
+/**
+ * What a student may see: the flow, with the questions of subjects that have already opened
+ * (server time) and never an answer key or explanation.
+ */
+export function publicSimulation(config: SimulationConfig, now: number) {
+  let t = config.startTime;
+  const flow = config.subjects.map((s, i) => {
+    const opensAt = t;
+    if (t != null) t = t + s.timeMin * 60_000 + (i < config.subjects.length - 1 ? s.breakAfterMin * 60_000 : 0);
+    const open = config.started && opensAt != null && now >= opensAt;
+    return {
+      id: s.id,
+      name: s.name,
+      timeMin: s.timeMin,
+      breakAfterMin: s.breakAfterMin,
+      questionCount: s.questions.length,
+      questions: open
+        ? s.questions.map((q): PublicQuestion => ({
+            id: q.id,
+            type: q.type,
+            text: q.stem,
+            topic: q.topicId,
+            difficulty: q.difficulty,
+            ...(q.type === "mc" ? { options: q.options ?? [] } : {}),
+          }))
+        : [],
+    };
+  });
+  return { id: config.id, title: config.title, started: config.started, startTime: config.startTime, serverTime: now, flow, subjects: flow };
+}
+
+// --- Attempts and ranking ---
+
+export type StoredAttempt = typeof simulationAttempts.$inferSelect;
+
+export async function rankingFor(db: Db, simulationId: string, userId: number) {
+  const rows = await db
+    .select({ id: simulationAttempts.id, userId: simulationAttempts.userId, score: simulationAttempts.score, timeSec: simulationAttempts.timeSec })
+    .from(simulationAttempts)
+    .where(eq(simulationAttempts.simulationId, simulationId))
+    .all();
+  const ranked = rankScores(rows);
+  const mine = ranked.find((r) => r.userId === userId) ?? null;
+  return {
+    pos: mine?.pos ?? null,
+    position: mine?.pos ?? null,
+    percentile: mine ? percentileWithin(mine.score, rows.map((r) => r.score)) : null,
+    participants: rows.length,
+    ranking: ranked.map((r) => ({ userId: r.userId, pos: r.pos, score: r.score })),
+  };
+}
+
+export async function attemptOf(db: Db, simulationId: string, userId: number) {
+  return db
+    .select()
+    .from(simulationAttempts)
+    .where(and(eq(simulationAttempts.simulationId, simulationId), eq(simulationAttempts.userId, userId)))
+    .get();
+}
+
+export function resultOf(attempt: StoredAttempt): SimulationResult & { attemptId: number } {
+  return { attemptId: attempt.id, totale: attempt.score, percTot: attempt.perc, subjects: attempt.subjectsResult };
+}
+
+/** The stored result for /simulazione/riepilogo: only the owner (or an admin) sees it. */
+export async function storedResult(db: Db, simulationId: string, attemptId: number, user: SessionUser) {
+  const row = await db
+    .select()
+    .from(simulationAttempts)
+    .where(and(eq(simulationAttempts.id, attemptId), eq(simulationAttempts.simulationId, simulationId)))
+    .get();
+  if (!row || (row.userId !== user.id && user.effectiveRole !== "admin")) return null;
+  const sim = await db.select({ title: simulations.title }).from(simulations).where(eq(simulations.id, simulationId)).get();
+  return { ...resultOf(row), title: sim?.title ?? simulationId, userId: row.userId, ranking: await rankingFor(db, simulationId, row.userId) };
+}
+
+// --- Admin ---
+
+export async function listSimulations(db: Db) {
+  const rows = await db.select().from(simulations).orderBy(asc(simulations.createdAt)).all();
+  const configs = await Promise.all(rows.map((r) => loadSimulation(db, r.id)));
+  return configs
+    .filter((c): c is SimulationConfig => c !== null)
+    .map((c) => ({
+      id: c.id,
+      title: c.title,
+      started: c.started,
+      startTime: c.startTime,
+      graded: c.gradedAt != null,
+      subjects: c.subjects.map((s) => ({ subjectId: s.id, name: s.name, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin, questionCount: s.questions.length, questions: s.questions.map((q) => q.id) })),
+      allowedUsers: c.allowedUsers,
+    }));
+}
+
+export type SimulationInput = {
+  id: string;
+  title: string;
+  subjects: { subjectId: number; timeMin: number; breakAfterMin?: number; questionCount?: number; questions?: unknown[] }[];
+  allowedUsers: number[];
+};
+
+/** Draws `count` active questions of a subject at random; `mix` asks for a fixed mc/gap split. */
+async function drawQuestions(db: Db, subjectId: number, count: number, mix?: { mc: number; gap: number }): Promise<number[]> {
+  const pick = async (type: "mc" | "gap" | null, n: number) =>
+    (
+      await db
+        .select({ id: questions.id })
+        .from(questions)
+        .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), type ? eq(questions.type, type) : undefined))
+        .orderBy(sql`random()`)
+        .limit(n)
+        .all()
+    ).map((r) => r.id);
+  if (mix) return [...(await pick("mc", mix.mc)), ...(await pick("gap", mix.gap))];
+  return pick(null, count);
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Create or update (same call): the id is the key. A started simulation cannot be changed. */
+export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ created: boolean }> {
+  const existing = await db.select().from(simulations).where(eq(simulations.id, input.id)).get();
+  if (existing?.started) throw new HttpError(409, "La simulazione è già iniziata: non si può più modificare.");
+  const subjectIds = [...new Set(input.subjects.map((s) => s.subjectId))];
+  const known = await db.select({ id: subjects.id }).from(subjects).where(inArray(subjects.id, subjectIds)).all();
+  if (known.length !== subjectIds.length) throw new HttpError(400, "Materia inesistente in una riga della simulazione.");
+  // D1 allows at most 100 bound variables per query: look ids up in chunks.
+  const allowedIds = [...new Set(input.allowedUsers)];
+  let foundUsers = 0;
+  for (let i = 0; i < allowedIds.length; i += 90) {
+    foundUsers += (await db.select({ id: users.id }).from(users).where(inArray(users.id, allowedIds.slice(i, i + 90))).all()).length;
+  }
+  if (foundUsers !== allowedIds.length) throw new HttpError(400, "Utente abilitato inesistente.");
+  // Resolve every row's question ids before writing anything.
+  const template = SEMESTRE_FILTRO_TEMPLATE;
+  const rows: { subjectId: number; timeMin: number; breakAfterMin: number; ids: number[] }[] = [];
+  for (const s of input.subjects) {
+    let ids: number[];
+    if (s.questions) {
+      ids = s.questions.map((q) => (typeof q === "number" ? q : typeof q === "object" && q && "id" in q ? Number((q as { id: unknown }).id) : NaN));
+      if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new HttpError(400, SIM_TEXT.invalidFile);
+      const unique = [...new Set(ids)];
+      let found = 0;
+      for (let i = 0; i < unique.length; i += 90) {
+        found += (await db.select({ id: questions.id }).from(questions).where(and(inArray(questions.id, unique.slice(i, i + 90)), eq(questions.subjectId, s.subjectId))).all()).length;
+      }
+      if (found !== unique.length) throw new HttpError(400, "File domande non valido: alcune domande non esistono o non sono di questa materia.");
+    } else {
+      const count = s.questionCount ?? 0;
+      const mix = count === template.mc + template.gap ? { mc: template.mc, gap: template.gap } : undefined;
+      ids = await drawQuestions(db, s.subjectId, count, mix);
+      if (ids.length < count) ids = [...new Set([...ids, ...(await drawQuestions(db, s.subjectId, count))])].slice(0, count);
+      if (ids.length < count) throw new HttpError(400, `Domande insufficienti per la materia ${s.subjectId}: disponibili ${ids.length}.`);
+    }
+    rows.push({ subjectId: s.subjectId, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin ?? 0, ids });
+  }
+  const id = input.id;
+  await db.batch([
+    existing
+      ? db.update(simulations).set({ title: input.title }).where(eq(simulations.id, id))
+      : db.insert(simulations).values({ id, title: input.title }),
+    db.delete(simulationQuestions).where(eq(simulationQuestions.simulationId, id)),
+    db.delete(simulationSubjects).where(eq(simulationSubjects.simulationId, id)),
+    db.delete(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)),
+    ...rows.map((r, position) =>
+      db.insert(simulationSubjects).values({ simulationId: id, position, subjectId: r.subjectId, timeMin: r.timeMin, questionCount: r.ids.length, breakAfterMin: r.breakAfterMin }),
+    ),
+    // Multi-row inserts in chunks (D1: at most 100 bound variables per statement).
+    ...chunk(
+      rows.flatMap((r, subjectPosition) => r.ids.map((questionId, position) => ({ simulationId: id, subjectPosition, position, questionId }))),
+      24,
+    ).map((part) => db.insert(simulationQuestions).values(part)),
+    ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId })), 45).map((part) => db.insert(simulationAllowedUsers).values(part)),
+  ] as unknown as Parameters<Db["batch"]>[0]);
+  return { created: !existing };
+}
+
+export async function deleteSimulation(db: Db, env: Env, id: string) {
+  const existing = await db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, id)).get();
+  if (!existing) throw new HttpError(404, SIM_TEXT.notFound);
+  await db.delete(simulations).where(eq(simulations.id, id));
+  await roomFor(env, id).reset();
+}
+
+export function roomFor(env: Env, id: string) {
+  return env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(id));
+}
+
+/** Fixes the start a few seconds ahead (once), then tells the room, which broadcasts it. */
+export async function startSimulation(db: Db, env: Env, id: string, now = Date.now()) {
+  const config = await loadSimulation(db, id);
+  if (!config) throw new HttpError(404, SIM_TEXT.notFound);
+  if (config.started) throw new HttpError(409, "La simulazione è già stata avviata.");
+  if (!config.subjects.length) throw new HttpError(400, "La simulazione non ha materie.");
+  const startTime = now + SIMULATION_START_LEAD_MS;
+  const updated = await db
+    .update(simulations)
+    .set({ started: true, startTime: new Date(startTime) })
+    .where(and(eq(simulations.id, id), eq(simulations.started, false)))
+    .returning({ id: simulations.id });
+  if (!updated.length) throw new HttpError(409, "La simulazione è già stata avviata.");
+  await roomFor(env, id).start(id);
+  return { id, started: true, startTime, endsAt: flowEnd(config.subjects, startTime) };
+}
+
+export async function adminAttempts(db: Db, simulationId: string) {
+  const exists = await db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, simulationId)).get();
+  if (!exists) throw new HttpError(404, SIM_TEXT.notFound);
+  const rows = await db
+    .select({ a: simulationAttempts, userName: users.name, email: users.email })
+    .from(simulationAttempts)
+    .innerJoin(users, eq(users.id, simulationAttempts.userId))
+    .where(eq(simulationAttempts.simulationId, simulationId))
+    .all();
+  const ranked = rankScores(rows.map((r) => ({ userId: r.a.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })));
+  return ranked.map((r) => ({
+    id: r.row.a.id,
+    userId: r.userId,
+    userName: r.row.userName || r.row.email,
+    score: r.score,
+    perc: r.row.a.perc,
+    timeSec: r.timeSec,
+    date: r.row.a.createdAt.getTime(),
+    pos: r.pos,
+  }));
+}
+
+/** Writes every graded attempt once: the unique (simulation, user) index makes a rerun a no-op. */
+export async function writeGradedAttempts(
+  d1: D1Database,
+  simulationId: string,
+  graded: { userId: number; answers: Record<string, Record<string, string>>; result: SimulationResult; timeSec: number }[],
+  now = Date.now(),
+) {
+  const statements = graded.map((g) =>
+    d1
+      .prepare(
+        `INSERT INTO simulation_attempts (simulation_id, user_id, answers, subjects_result, score, perc, time_sec, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (simulation_id, user_id) DO NOTHING`,
+      )
+      .bind(simulationId, g.userId, JSON.stringify(g.answers), JSON.stringify(g.result.subjects), g.result.totale, g.result.percTot, g.timeSec, now),
+  );
+  statements.push(d1.prepare(`UPDATE simulations SET graded_at = coalesce(graded_at, ?) WHERE id = ?`).bind(now, simulationId));
+  // D1 batches are limited in size: write in chunks (each chunk is atomic; reruns skip what landed).
+  for (let i = 0; i < statements.length; i += 50) await d1.batch(statements.slice(i, i + 50));
+}

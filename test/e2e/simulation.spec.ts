@@ -1,0 +1,218 @@
+// Live simulation with two students and one admin: synchronized start, autosave across a reload,
+// a device clock 10 minutes off that still ends with everyone, rank after the end.
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, login, test } from "./fixtures";
+
+const MC_ID = 2001; // Chimica, multiple choice
+const GAP_ID = 2005; // Chimica, gap: "neutroni"
+
+/** Resolves with the Node clock instant at which `testId` becomes visible on the page. */
+async function whenVisible(page: Page, testId: string, timeout: number) {
+  await page.getByTestId(testId).waitFor({ state: "visible", timeout });
+  return Date.now();
+}
+async function whenHidden(page: Page, testId: string, timeout: number) {
+  await page.getByTestId(testId).waitFor({ state: "hidden", timeout });
+  return Date.now();
+}
+
+test.describe("live simulation", () => {
+  test("the admin starts; two students begin within 1 s, one reloads and keeps its answers, one has its clock 10 min ahead and still ends with the other; both are ranked", async ({ browser }) => {
+    test.setTimeout(240_000);
+    const simId = `e2e-${Date.now()}`;
+
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await login(admin, "admin@example.com");
+    const created = await admin.request.post("/api/admin/simulations", {
+      data: { id: simId, title: "Prova dal vivo", subjects: [{ subjectId: 2, timeMin: 1, questions: [MC_ID, GAP_ID] }], allowedUsers: [1, 2] },
+    });
+    expect(created.status()).toBe(201);
+
+    const contextA = await browser.newContext();
+    const pageA = await contextA.newPage();
+    await login(pageA, "studente@example.com");
+    const contextB = await browser.newContext();
+    // Device B's clock is 10 minutes ahead: countdowns must not trust it.
+    await contextB.clock.install({ time: Date.now() + 10 * 60_000 });
+    const pageB = await contextB.newPage();
+    await login(pageB, "amico@example.com");
+    await pageB.goto("/login");
+    const skew = (await pageB.evaluate(() => Date.now())) - Date.now();
+    expect(skew).toBeGreaterThan(9 * 60_000);
+
+    for (const page of [pageA, pageB]) {
+      await page.goto(`/simulazione?id=${simId}`);
+      await expect(page.getByTestId("sim-waiting")).toBeVisible();
+      await expect(page.getByText("In attesa dell'avvio")).toBeVisible();
+      await expect(page.getByText("Non puoi tornare alla materia precedente.").first()).toBeVisible();
+    }
+    // Wait for both sockets (and their clock sync) before the start.
+    await pageA.waitForTimeout(1500);
+
+    await admin.goto("/admin?tab=simulazioni");
+    const row = admin.getByTestId(`sim-row-${simId}`);
+    await row.getByRole("button", { name: "Avvia" }).click();
+    await expect(row.getByRole("button", { name: "Avvia" })).toBeDisabled();
+
+    const [startA, startB] = await Promise.all([whenVisible(pageA, "sim-exam", 20_000), whenVisible(pageB, "sim-exam", 20_000)]);
+    expect(Math.abs(startA - startB)).toBeLessThan(1000);
+    await expect(pageB.getByTestId("sim-subject")).toHaveText("Chimica");
+    // Device B shows the same remaining time as A (about one minute), not ten minutes less.
+    const remaining = async (page: Page) => {
+      const [mm, ss] = (await page.getByTestId("sim-countdown").textContent())!.split(":").map(Number);
+      return mm! * 60 + ss!;
+    };
+    expect(Math.abs((await remaining(pageA)) - (await remaining(pageB)))).toBeLessThanOrEqual(1);
+    expect(await remaining(pageB)).toBeGreaterThan(40);
+
+    // Student A answers both questions; each is acknowledged by the room.
+    const mcQuestion = pageA.getByRole("radiogroup");
+    await expect(mcQuestion).toBeVisible();
+    const chosen = (await mcQuestion.locator("label").first().textContent())!.slice(1).trim();
+    await mcQuestion.locator("label").first().click();
+    await expect(pageA.getByTestId("sim-save-state")).toHaveText("Salvata");
+    await pageA.getByRole("button", { name: "Avanti" }).click();
+    await expect(pageA.getByText("Scrivi la parola corretta (senza accenti)")).toBeVisible();
+    await pageA.getByLabel("Lettera 1", { exact: true }).click();
+    await pageA.keyboard.type("NEUTRONX");
+    await pageA.keyboard.press("Backspace"); // on the empty 9th box: moves back to the 8th
+    await pageA.keyboard.press("Backspace"); // clears the 'x'
+    await pageA.keyboard.type("i");
+    await expect(pageA.getByLabel("Lettera 8", { exact: true })).toHaveValue("i");
+    await expect(pageA.getByTestId("sim-save-state")).toHaveText("Salvata");
+    await expect(pageA.getByTestId("sim-save-summary")).toHaveText("Tutte le risposte sono salvate");
+
+    // Student B answers the first question too.
+    await pageB.getByRole("radiogroup").locator("label").nth(1).click();
+    await expect(pageB.getByTestId("sim-save-state")).toHaveText("Salvata");
+
+    // A reloads mid-subject: back at the current subject with the answers filled in.
+    await pageA.reload();
+    await expect(pageA.getByTestId("sim-exam")).toBeVisible();
+    await expect(pageA.getByTestId("sim-completed")).toHaveText("2");
+    await expect(pageA.getByRole("radiogroup").getByRole("radio", { name: chosen })).toBeChecked();
+    await pageA.getByRole("button", { name: "Domanda 2, risposta data" }).click();
+    await expect(pageA.getByLabel("Lettera 1", { exact: true })).toHaveValue("n");
+    await expect(pageA.getByLabel("Lettera 8", { exact: true })).toHaveValue("i");
+
+    const axe = await new AxeBuilder({ page: pageA }).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+
+    // Both leave the exam together at the room's end, then see their result and rank.
+    const [endA, endB] = await Promise.all([whenHidden(pageA, "sim-exam", 90_000), whenHidden(pageB, "sim-exam", 90_000)]);
+    expect(Math.abs(endA - endB)).toBeLessThan(1500);
+    for (const page of [pageA, pageB]) {
+      await expect(page.getByRole("heading", { name: "Risultato simulazione" })).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByText("Scheda riassuntiva")).toBeVisible();
+      await expect(page.getByTestId("sim-rank")).toHaveText(/^#[12]$/);
+      await expect(page.getByText(/^Utente [12]$/).first()).toBeVisible();
+    }
+    // A answered the gap right ("neutroni"): at least half the subject correct.
+    await expect(pageA.getByText("Percentuale corrette:", { exact: false })).toContainText(/(50|100)%/);
+
+    // B reloads after the end: its stored result is shown; a failing ranking call shows the spec's alerts.
+    await pageB.route("**/ranking", (route) => route.fulfill({ status: 500, json: { error: "x" } }));
+    await pageB.reload();
+    await expect(pageB.getByRole("heading", { name: "Risultato simulazione" })).toBeVisible();
+    await expect(pageB.getByRole("alert")).toHaveText("Classifica non disponibile al momento.");
+    await expect(pageB.getByTestId("sim-rank")).toHaveText("??");
+    await pageB.unroute("**/ranking");
+    await pageB.route("**/ranking", (route) => route.abort());
+    await pageB.reload();
+    await expect(pageB.getByRole("alert")).toHaveText("Errore nel recupero della classifica.");
+    await pageB.unroute("**/ranking");
+    await pageB.route("**/ranking", (route) => route.fulfill({ status: 200, json: { pos: null, ranking: [] } }));
+    await pageB.reload();
+    await expect(pageB.getByTestId("sim-rank")).toHaveText("--");
+    await expect(pageB.getByText("Classifica non disponibile", { exact: true })).toBeVisible();
+    await pageB.unroute("**/ranking");
+
+    // The stored result page of A's attempt.
+    const stored = await pageA.evaluate((id) => JSON.parse(localStorage.getItem(`simResult_${id}`) ?? "null"), simId);
+    expect(stored.attemptId).toBeGreaterThan(0);
+    await pageA.goto(`/simulazione/riepilogo/${simId}/${stored.attemptId}`);
+    await expect(pageA.getByRole("heading", { name: "Risultato simulazione" })).toBeVisible();
+    await expect(pageA.getByTestId("sim-rank")).toHaveText(/^#[12]$/);
+    // B cannot open A's result.
+    await pageB.goto(`/simulazione/riepilogo/${simId}/${stored.attemptId}`);
+    await expect(pageB.getByText("Risultato non trovato")).toBeVisible();
+
+    // The admin sees both attempts with their positions.
+    const attempts = await (await admin.request.get(`/api/admin/simulations/${simId}/attempts`)).json();
+    expect(attempts).toHaveLength(2);
+    await Promise.all([adminContext.close(), contextA.close(), contextB.close()]);
+  });
+
+  test("without an id, with an unknown id, and for a student not enabled: the spec's messages", async ({ page, browser }) => {
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await login(admin, "admin@example.com");
+    const simId = `solo-amico-${Date.now()}`;
+    await admin.request.post("/api/admin/simulations", { data: { id: simId, title: "Riservata", subjects: [{ subjectId: 2, timeMin: 5, questionCount: 3 }], allowedUsers: [2] } });
+    await adminContext.close();
+    await login(page, "studente@example.com");
+    await page.goto(`/simulazione?id=${simId}`);
+    await expect(page.getByText("Non sei abilitato a questa simulazione")).toBeVisible();
+    await page.goto("/simulazione");
+    await expect(page.getByText("ID simulazione mancante")).toBeVisible();
+    await page.goto("/simulazione?id=nessuna-simulazione");
+    await expect(page.getByText("Simulazione non trovata")).toBeVisible();
+    await page.goto("/simulazione/riepilogo/nessuna/999999");
+    await expect(page.getByText("Risultato non trovato")).toBeVisible();
+  });
+
+  test("with WebSockets blocked, the page starts by polling every 5 s and autosaves over HTTP", async ({ page, browser }) => {
+    test.setTimeout(60_000);
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await login(admin, "admin@example.com");
+    const simId = `polling-${Date.now()}`;
+    await admin.request.post("/api/admin/simulations", { data: { id: simId, title: "Senza WebSocket", subjects: [{ subjectId: 2, timeMin: 5, questions: [MC_ID] }], allowedUsers: [1] } });
+    await page.routeWebSocket(/\/ws$/, (ws) => ws.close());
+    await login(page, "studente@example.com");
+    await page.goto(`/simulazione?id=${simId}`);
+    await expect(page.getByTestId("sim-waiting")).toBeVisible();
+    await expect(page.getByText("Connessione in tempo reale assente", { exact: false })).toBeVisible();
+    expect((await admin.request.post(`/api/admin/simulations/${simId}/start`)).status()).toBe(200);
+    await expect(page.getByTestId("sim-exam")).toBeVisible({ timeout: 15_000 });
+    await page.getByRole("radiogroup").locator("label").first().click();
+    await expect(page.getByTestId("sim-save-state")).toHaveText("Salvata");
+    // With the socket back, the room's hello shows that the answer really reached it.
+    await page.unrouteAll();
+    const fresh = await page.context().newPage();
+    await fresh.goto(`/simulazione?id=${simId}`);
+    await expect(fresh.getByTestId("sim-completed")).toHaveText("1");
+    await adminContext.close();
+  });
+
+  test("admin form: 'Compila tutti i campi', the semestre filtro template, create, delete with confirmation", async ({ page }) => {
+    await login(page, "admin@example.com");
+    await page.goto("/admin?tab=simulazioni");
+    await page.getByRole("button", { name: "Crea simulazione" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Compila tutti i campi" })).toBeVisible();
+    const id = `form-${Date.now()}`;
+    await page.getByLabel("ID", { exact: true }).fill(id);
+    await page.getByRole("button", { name: "Modello Semestre filtro" }).click();
+    await expect(page.getByLabel("Materia", { exact: true })).toHaveCount(3);
+    await expect(page.getByLabel("Materia", { exact: true }).first()).toHaveValue("2");
+    await expect(page.getByLabel("Minuti").first()).toHaveValue("45");
+    await expect(page.getByLabel("Domande").first()).toHaveValue("31");
+    await expect(page.getByLabel("Pausa dopo (min)").first()).toHaveValue("15");
+    await page.getByLabel("File domande (JSON)").first().setInputFiles({ name: "domande.json", mimeType: "application/json", buffer: Buffer.from("{}") });
+    await expect(page.getByRole("alert").filter({ hasText: "File domande non valido" })).toBeVisible();
+    await page.getByLabel("File domande (JSON)").first().setInputFiles({ name: "domande.json", mimeType: "application/json", buffer: Buffer.from("[2001, 2002, 2005]") });
+    await expect(page.getByLabel("Domande").first()).toHaveValue("3");
+    await expect(page.getByLabel("Domande").first()).toBeDisabled();
+    await page.getByRole("button", { name: "Crea simulazione" }).click();
+    await expect(page.getByText("Simulazione creata")).toBeVisible();
+    const row = page.getByTestId(`sim-row-${id}`);
+    await expect(row).toContainText("Chimica (45 min, 3 dom.)");
+    await expect(row).toContainText("Biologia (45 min, 31 dom.)");
+    await row.getByRole("button", { name: "Elimina" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Elimina" }).click();
+    await expect(page.getByText("Simulazione eliminata")).toBeVisible();
+    await expect(row).toHaveCount(0);
+  });
+});
