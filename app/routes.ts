@@ -38,6 +38,13 @@ export default [
   // -- Practice: subjects, quizzes, grading, attempts, reports, review
 
   // -- Analytics, friends, profile
+  route("api/me/analytics", "routes/api.me.analytics.ts"),
+  route("api/friend/analytics", "routes/api.friend.analytics.ts"),
+  route("api/friends", "routes/api.friends.ts"),
+  route("api/friends/:id", "routes/api.friends.$id.ts"),
+  route("api/friends/:id/accept", "routes/api.friends.$id.accept.ts"),
+  route("api/profile", "routes/api.profile.ts"),
+  route("api/profile/export", "routes/api.profile.export.ts"),
 
   // -- Simulations
 

@@ -69,3 +69,8 @@ export const PRIVACY = {
   consentProofYears: 10,
   rightsReplyDays: 30,
 } as const;
+
+/** Days of site-wide daily averages the dashboard's trend reads (bounded, whatever the history). */
+export const ANALYTICS_TREND_DAYS = 60;
+/** Text the student types to confirm deleting the account. */
+export const DELETE_ACCOUNT_CONFIRMATION = "ELIMINA";

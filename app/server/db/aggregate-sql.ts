@@ -12,7 +12,7 @@ export const REBUILD_AGGREGATES_SQL: string[] = [
      FROM attempt_answers aa
      JOIN attempts a ON a.id = aa.attempt_id AND a.status = 'completed'
      JOIN questions q ON q.id = aa.question_id
-     WHERE q.topic_id IS NOT NULL
+     WHERE q.topic_id IS NOT NULL AND aa.correct IS NOT NULL
      GROUP BY q.topic_id, q.subject_id`,
   "DELETE FROM stat_daily_scores",
   `INSERT INTO stat_daily_scores (subject_id, day, attempts, score_sum)
