@@ -1,0 +1,182 @@
+// Dashboard cost against the number of students: server time of the dashboard loader (GET /dashboard,
+// SSR, and GET /api/me/analytics, the same service) for the demo student with the seed data, then again
+// after adding 200,000 synthetic completed attempts from 5,000 students (with their answers) and
+// refreshing the site aggregates in bulk, as recalc-stats does. Goal: after / before at most 1.5.
+//
+// The synthetic rows are written straight into the bench's local D1 file (node:sqlite) while the
+// server is stopped, then the production build is served again on the same state.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
+import { devCookie, type LocalServer } from "./lib/server.ts";
+import { ms, percentile, timeRequests } from "./lib/stats.ts";
+
+const STATE = join(".wrangler", "bench-state");
+const STUDENTS = 5_000;
+const ATTEMPTS_PER_STUDENT = 40; // 200,000 attempts
+const ANSWERS_PER_ATTEMPT = 5; // 1,000,000 answers
+const FIRST_USER_ID = 1_000_000;
+const REQUESTS = 200;
+const DAY = 86_400_000;
+
+type Timing = { label: string; p50: number; p95: number };
+
+async function measure(baseUrl: string, cookie: string): Promise<Timing[]> {
+  const out: Timing[] = [];
+  for (const [label, path] of [
+    ["GET /dashboard (SSR, signed in)", "/dashboard"],
+    ["GET /api/me/analytics", "/api/me/analytics"],
+  ] as const) {
+    const times = await timeRequests(REQUESTS, () => fetch(`${baseUrl}${path}`, { headers: { cookie } }));
+    out.push({ label, p50: percentile(times, 50), p95: percentile(times, 95) });
+  }
+  return out;
+}
+
+function d1File(): string {
+  const dir = join(STATE, "v3", "d1", "miniflare-D1DatabaseObject");
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(".sqlite") || name === "metadata.sqlite") continue;
+    const db = new DatabaseSync(join(dir, name));
+    const hasUsers = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'users'").get() as { n: number };
+    db.close();
+    if (hasUsers.n) return join(dir, name);
+  }
+  throw new Error(`no D1 database found in ${dir}`);
+}
+
+/** Deterministic PRNG so that every run loads the same synthetic history. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function loadSyntheticAttempts(file: string): { attempts: number; answers: number; seconds: number } {
+  const started = performance.now();
+  const db = new DatabaseSync(file);
+  const rand = prng(42);
+  const questions = db.prepare("SELECT id, subject_id AS subjectId FROM questions WHERE active = 1").all() as { id: number; subjectId: number }[];
+  const bySubject = new Map<number, number[]>();
+  for (const q of questions) bySubject.set(q.subjectId, [...(bySubject.get(q.subjectId) ?? []), q.id]);
+  const subjects = [...bySubject.keys()];
+  const now = Date.now();
+  const firstAttempt = (db.prepare("SELECT coalesce(max(id), 0) + 1 AS n FROM attempts").get() as { n: number }).n;
+  const firstAnswer = (db.prepare("SELECT coalesce(max(id), 0) + 1 AS n FROM attempt_answers").get() as { n: number }).n;
+  const insertUser = db.prepare(
+    "INSERT INTO users (id, email, name, username, role, status, share_code, created_at) VALUES (?, ?, ?, ?, 'studente', 'attivo', ?, ?)",
+  );
+  const insertAttempt = db.prepare(
+    "INSERT INTO attempts (id, user_id, subject_id, status, started_at, finished_at, time_taken, total, correct, wrong, blank, score) VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?, 0, ?)",
+  );
+  const insertAnswer = db.prepare(
+    "INSERT INTO attempt_answers (id, attempt_id, position, question_id, option_id, correct, time_sec, answered_at) VALUES (?, ?, ?, ?, 0, ?, 30, ?)",
+  );
+  let attemptId = firstAttempt;
+  let answerId = firstAnswer;
+  db.exec("BEGIN");
+  for (let s = 0; s < STUDENTS; s++) {
+    const userId = FIRST_USER_ID + s;
+    insertUser.run(userId, `bench${s}@bench.unicum.it`, `Studente Bench ${s}`, `bench${s}`, `B${userId}`, now - 90 * DAY);
+    const ability = 0.3 + rand() * 0.6;
+    for (let k = 0; k < ATTEMPTS_PER_STUDENT; k++) {
+      const subjectId = subjects[Math.floor(rand() * subjects.length)]!;
+      const pool = bySubject.get(subjectId)!;
+      const total = 10;
+      let correct = 0;
+      const startedAt = Math.round(now - rand() * 60 * DAY);
+      const id = attemptId++;
+      const answers: [number, boolean][] = [];
+      for (let i = 0; i < total; i++) {
+        const ok = rand() < ability;
+        if (ok) correct++;
+        if (i < ANSWERS_PER_ATTEMPT) answers.push([pool[Math.floor(rand() * pool.length)]!, ok]);
+      }
+      const wrong = total - correct;
+      const score = Math.round((correct * 31 * 10) / total - wrong) / 10;
+      insertAttempt.run(id, userId, subjectId, startedAt, startedAt + 300_000, 300, total, correct, wrong, score);
+      answers.forEach(([questionId, ok], position) => insertAnswer.run(answerId++, id, position, questionId, ok ? 1 : 0, startedAt));
+    }
+  }
+  db.exec("COMMIT");
+  // Bulk refresh of the site aggregates (what recalc-stats does after an import).
+  for (const statement of REBUILD_AGGREGATES_SQL) db.exec(statement);
+  db.close();
+  return { attempts: attemptId - firstAttempt, answers: answerId - firstAnswer, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Serves the already built app on the bench state, without rebuilding or reseeding it. */
+async function servePreview(port: number): Promise<LocalServer> {
+  const child: ChildProcess = spawn(join("node_modules", ".bin", "vite"), ["preview", "--port", String(port), "--strictPort"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+    env: { ...process.env, UNICUM_STATE_DIR: STATE, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+  });
+  const baseUrl = `http://localhost:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`preview exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/login`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error("preview did not start in 120 s");
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    },
+  };
+}
+
+/** Runs last: it stops `server` and serves the same build again on the enlarged database. */
+export async function benchDashboard(server: LocalServer) {
+  const port = Number(new URL(server.baseUrl).port);
+  const before = await measure(server.baseUrl, await devCookie(server.baseUrl, "studente@example.com"));
+  await server.stop();
+  await new Promise((r) => setTimeout(r, 1000));
+
+  const load = loadSyntheticAttempts(d1File());
+  console.log(
+    `\nLoaded ${load.attempts.toLocaleString("en")} synthetic attempts from ${STUDENTS.toLocaleString("en")} students ` +
+      `(${load.answers.toLocaleString("en")} answers) and rebuilt the aggregates in ${load.seconds.toFixed(1)} s.`,
+  );
+
+  const enlarged = await servePreview(port);
+  let after: Timing[];
+  try {
+    after = await measure(enlarged.baseUrl, await devCookie(enlarged.baseUrl, "studente@example.com"));
+  } finally {
+    await enlarged.stop();
+  }
+
+  const rows = before.map((b, i) => {
+    const a = after[i]!;
+    return {
+      what: b.label,
+      requests: REQUESTS,
+      "p95 seed": ms(b.p95),
+      "p95 +200k attempts": ms(a.p95),
+      "p95 ratio": (a.p95 / b.p95).toFixed(2),
+      "p50 ratio": (a.p50 / b.p50).toFixed(2),
+    };
+  });
+  console.log("Dashboard loader server time, seed data vs +200,000 attempts from 5,000 students (goal: p95 ratio ≤ 1.5):");
+  console.table(rows);
+  return { students: STUDENTS, attempts: load.attempts, answers: load.answers, before, after, ratioP95: rows.map((r) => ({ what: r.what, ratio: Number(r["p95 ratio"]) })) };
+}
