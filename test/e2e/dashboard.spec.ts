@@ -86,6 +86,7 @@ test.describe("student analytics dashboard", () => {
     await expect(last.getByRole("button", { name: "Fine" })).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(page.locator(".driver-popover")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Guida" })).toBeFocused();
   });
 
   test("the comparison toggle shows the friend's series in the peer colour", async ({ page }) => {

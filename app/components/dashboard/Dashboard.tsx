@@ -58,6 +58,7 @@ export function Dashboard({ analytics, friend, now }: { analytics: StudentAnalyt
   const [friendData, setFriendData] = useState<StudentAnalytics | null>(null);
   const [friendState, setFriendState] = useState<"idle" | "loading" | "error">("idle");
   const tourRef = useRef<TourHandle | null>(null);
+  const guideButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => writeCache(ANALYTICS_CACHE_KEY, analytics), [analytics]);
   useEffect(() => () => tourRef.current?.destroy(), []);
@@ -146,6 +147,8 @@ export function Dashboard({ analytics, friend, now }: { analytics: StudentAnalyt
     tourRef.current?.destroy();
     tourRef.current = await startTour(() => {
       tourRef.current = null;
+      // Back to where the keyboard user started the tour.
+      guideButton.current?.focus();
     });
   };
 
@@ -165,7 +168,7 @@ export function Dashboard({ analytics, friend, now }: { analytics: StudentAnalyt
           <Link to="/test/nuovo" className="btn btn--primary">
             Nuovo test
           </Link>
-          <button type="button" className="btn" onClick={openTour}>
+          <button type="button" className="btn" onClick={openTour} ref={guideButton} aria-haspopup="dialog">
             Guida
           </button>
         </div>
