@@ -54,8 +54,14 @@ test.describe("student analytics dashboard", () => {
     await expect(topic.locator("option").first()).toHaveText("Tutti i sotto-argomenti");
     await topic.selectOption({ label: "La cellula" });
     await expect(topic).toHaveValue("101");
+    // Filtered: only that topic's bars.
+    await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Biomolecole" })).toHaveCount(0);
     await subject.selectOption({ label: "Chimica" });
     await expect(topic).toHaveValue("");
+    await expect(topic.locator("option:checked")).toHaveText("Tutti i sotto-argomenti");
+    // Every Chimica topic is shown again (a stale topic filter would show none).
+    await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Legami chimici" })).toHaveCount(1);
+    await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Chimica organica" })).toHaveCount(1);
     await expect(topic.locator("option", { hasText: "Legami chimici" })).toHaveCount(1);
     await expect(topic.locator("option", { hasText: "La cellula" })).toHaveCount(0);
   });

@@ -2,6 +2,7 @@
 // accessible name and a text summary, and a legend. Charts render only once measured (client side).
 import { ParentSize } from "@visx/responsive";
 import { useId } from "react";
+import { CHART_ANIMATION_MS } from "~/lib/constants";
 import "~/styles/charts.css";
 
 export type LegendItem = { label: string; color: string; dashed?: boolean };
@@ -17,7 +18,7 @@ export function ChartFrame(props: {
 }) {
   const descId = useId();
   return (
-    <figure className="chart" data-testid={props.testId}>
+    <figure className="chart" data-testid={props.testId} style={{ ["--chart-ms" as string]: `${CHART_ANIMATION_MS}ms` }}>
       <div className="chart__canvas" style={{ height: props.height }}>
         <ParentSize debounceTime={50}>
           {({ width }) =>
