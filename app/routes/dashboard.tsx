@@ -5,7 +5,7 @@ import type { StudentAnalytics } from "~/lib/analytics-types";
 import { studentAnalytics } from "~/server/analytics.server";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
-import { acceptedFriend } from "~/server/friends.server";
+import { friendsOverview } from "~/server/friends.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import "driver.js/dist/driver.css";
 import "~/styles/dashboard.css";
@@ -15,9 +15,9 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = getDb(getEnv(args.context).DB);
   // Streamed: the greeting renders at once, the panels when the data arrives ('Caricamento dati…').
-  const data = Promise.all([studentAnalytics(db, user.id), acceptedFriend(db, user.id)]).then(([analytics, friend]) => ({
+  const data = Promise.all([studentAnalytics(db, user.id), friendsOverview(db, user.id)]).then(([analytics, overview]) => ({
     analytics,
-    friend: (friend ? { userId: friend.userId, name: friend.name } : null) as FriendSummary,
+    friends: overview.friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
     now: Date.now(),
   }));
   return { name: user.firstName || user.name, data };
@@ -47,7 +47,7 @@ function CachedFallback() {
       <p className="alert" role="status">
         Dati non aggiornati: mostro le statistiche dell'ultimo caricamento riuscito.
       </p>
-      <Dashboard analytics={cached} friend={null} now={Date.now()} />
+      <Dashboard analytics={cached} friends={[]} now={Date.now()} />
     </>
   );
 }
@@ -59,7 +59,7 @@ export default function DashboardScreen() {
       <h1 className="page__title">Ciao, {name}</h1>
       <Suspense fallback={<p className="muted" role="status">Caricamento dati…</p>}>
         <Await resolve={data} errorElement={<CachedFallback />}>
-          {(loaded) => <Dashboard analytics={loaded.analytics} friend={loaded.friend} now={loaded.now} />}
+          {(loaded) => <Dashboard analytics={loaded.analytics} friends={loaded.friends} now={loaded.now} />}
         </Await>
       </Suspense>
     </section>

@@ -108,6 +108,35 @@ test.describe("student analytics dashboard", () => {
     await expect(page.getByTestId("chart-trend").getByText("Marco Bianchi")).toBeVisible();
   });
 
+  test("with several friends, a picker chooses whom to compare with", async ({ page }) => {
+    await login(page, "studente03@demo.unicum.it");
+    for (const handle of ["studente04", "studente05"]) {
+      expect((await page.request.post("/api/friends", { data: { handle } })).status()).toBe(201);
+    }
+    const names: string[] = [];
+    for (const email of ["studente04@demo.unicum.it", "studente05@demo.unicum.it"]) {
+      const me = await login(page, email);
+      names.push(me.name);
+      const { incoming } = await (await page.request.get("/api/friends")).json();
+      expect((await page.request.post(`/api/friends/${incoming[0].friendshipId}/accept`)).status()).toBe(200);
+    }
+    await login(page, "studente03@demo.unicum.it");
+    try {
+      await page.goto("/dashboard");
+      const picker = page.getByRole("combobox", { name: /^Amico/ });
+      await expect(picker.locator("option")).toHaveCount(2);
+      await page.getByLabel("Confronta con un amico").check();
+      await picker.selectOption({ label: names[1]! });
+      await expect(page.getByTestId("chart-topics").getByText(names[1]!)).toBeVisible();
+      await picker.selectOption({ label: names[0]! });
+      await expect(page.getByTestId("chart-topics").getByText(names[0]!)).toBeVisible();
+      await expect(page.getByTestId("chart-compare").locator("rect[data-bar=friend]")).toHaveCount(1);
+    } finally {
+      const { friends } = await (await page.request.get("/api/friends")).json();
+      for (const f of friends) await page.request.delete(`/api/friends/${f.friendshipId}`);
+    }
+  });
+
   test("at 375 px the charts fit the screen", async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await login(page, "studente@example.com");

@@ -18,7 +18,7 @@ export const FRIEND_CACHE_KEY = "unicum_friend_analytics_json";
 
 const COLORS = { you: "#ff9233", peer: "#8b8cff", site: "#a9adb7", top: "#4ade80", p90: "#ffd166" };
 
-export type FriendSummary = { userId: number; name: string } | null;
+export type FriendSummary = { userId: number; name: string };
 
 function readCache(key: string): StudentAnalytics | null {
   try {
@@ -51,11 +51,14 @@ function rollingSiteAverage(days: { date: string; avgScore: number; attempts: nu
   });
 }
 
-export function Dashboard({ analytics, friend, now }: { analytics: StudentAnalytics; friend: FriendSummary; now: number }) {
+export function Dashboard({ analytics, friends, now }: { analytics: StudentAnalytics; friends: FriendSummary[]; now: number }) {
   const [subjectId, setSubjectId] = useState<number | null>(() => pickDefaultSubject(analytics));
   const [topicId, setTopicId] = useState<number | null>(null);
   const [compare, setCompare] = useState(false);
-  const [friendData, setFriendData] = useState<StudentAnalytics | null>(null);
+  const [friendId, setFriendId] = useState<number | null>(friends[0]?.userId ?? null);
+  const [friendCache, setFriendCache] = useState<Record<number, StudentAnalytics>>({});
+  const friend = friends.find((f) => f.userId === friendId) ?? null;
+  const friendData = friend ? (friendCache[friend.userId] ?? null) : null;
   const [friendState, setFriendState] = useState<"idle" | "loading" | "error">("idle");
   const tourRef = useRef<TourHandle | null>(null);
   const guideButton = useRef<HTMLButtonElement>(null);
@@ -72,14 +75,14 @@ export function Dashboard({ analytics, friend, now }: { analytics: StudentAnalyt
       .then((data) => {
         if (cancelled) return;
         writeCache(FRIEND_CACHE_KEY, data);
-        setFriendData(data);
+        setFriendCache((c) => ({ ...c, [friend.userId]: data }));
         setFriendState("idle");
       })
       .catch(() => {
         if (cancelled) return;
         const cached = readCache(FRIEND_CACHE_KEY);
         if (cached && cached.studentId === friend.userId) {
-          setFriendData(cached);
+          setFriendCache((c) => ({ ...c, [friend.userId]: cached }));
           setFriendState("idle");
         } else setFriendState("error");
       });
@@ -202,7 +205,24 @@ export function Dashboard({ analytics, friend, now }: { analytics: StudentAnalyt
             ))}
           </select>
         </label>
-        {friend ? (
+        {friends.length > 1 ? (
+          <div className="dash__compare-many">
+            <label className="dash__compare">
+              <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} />
+              <span>Confronta con un amico</span>
+            </label>
+            <label className="field">
+              <span>Amico</span>
+              <select value={friendId ?? ""} onChange={(e) => setFriendId(Number(e.target.value))}>
+                {friends.map((f) => (
+                  <option key={f.userId} value={f.userId}>
+                    {f.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+        ) : friend ? (
           <label className="dash__compare">
             <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} />
             <span>
