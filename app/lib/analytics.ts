@@ -20,6 +20,12 @@ export function normalizeScore(score: number): number {
   return Math.min(SCORE_SCALE, Math.max(0, value));
 }
 
+/** Histogram bin of an attempt: its summary score rounded and kept in 0-31 (list score without one). */
+export function scoreBin(score: number | null, correct: number, total: number): number {
+  const value = score ?? (total > 0 ? (correct * SCORE_SCALE) / total : 0);
+  return Math.round(Math.min(SCORE_SCALE, Math.max(0, value)));
+}
+
 export function mean(values: number[]): number | null {
   if (values.length === 0) return null;
   return values.reduce((a, b) => a + b, 0) / values.length;

@@ -1,7 +1,7 @@
 // Site-wide aggregates (score histogram, topic accuracy, daily averages) kept up to date as each
 // attempt lands, so analytics read a few small rows instead of every answer.
 import { sql } from "drizzle-orm";
-import { listScore } from "~/lib/scoring";
+import { scoreBin } from "~/lib/analytics";
 import type { Db } from "./db/client.server";
 import { REBUILD_AGGREGATES_SQL } from "./db/aggregate-sql";
 
@@ -33,7 +33,7 @@ export function aggregateStatementsFor(db: Db, attempt: LandedAttempt) {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return [];
   const subject = num(attempt.subjectId);
   const statements = [
-    db.run(sql.raw(`INSERT INTO stat_score_histogram (subject_id, score, count) VALUES (${subject}, ${num(listScore(attempt.correct, attempt.total))}, 1)
+    db.run(sql.raw(`INSERT INTO stat_score_histogram (subject_id, score, count) VALUES (${subject}, ${num(scoreBin(attempt.score, attempt.correct, attempt.total))}, 1)
       ON CONFLICT (subject_id, score) DO UPDATE SET count = count + 1`)),
     db.run(sql.raw(`INSERT INTO stat_daily_scores (subject_id, day, attempts, score_sum) VALUES (${subject}, '${day}', 1, ${num(attempt.score ?? 0)})
       ON CONFLICT (subject_id, day) DO UPDATE SET attempts = attempts + 1, score_sum = score_sum + excluded.score_sum`)),

@@ -18,6 +18,7 @@ import {
   users,
   type User,
 } from "./db/schema";
+import { SCORE_BIN_SQL } from "./db/aggregate-sql";
 import { HttpError } from "./errors.server";
 
 export type Profile = {
@@ -192,12 +193,11 @@ const completed = (alias: string, userId: number) =>
 export async function deleteAccount(db: Db, userId: number): Promise<void> {
   const id = Number(userId);
   if (!Number.isInteger(id)) throw new HttpError(400, "Utente non valido.");
-  const listScore = "CAST(round(a.correct * 31.0 / a.total) AS INTEGER)";
   const statements = [
     `UPDATE stat_score_histogram SET count = count - (
        SELECT count(*) FROM attempts a WHERE ${completed("a", id)} AND a.total > 0
-         AND a.subject_id = stat_score_histogram.subject_id AND ${listScore} = stat_score_histogram.score)
-     WHERE (subject_id, score) IN (SELECT a.subject_id, ${listScore} FROM attempts a WHERE ${completed("a", id)} AND a.total > 0)`,
+         AND a.subject_id = stat_score_histogram.subject_id AND ${SCORE_BIN_SQL} = stat_score_histogram.score)
+     WHERE (subject_id, score) IN (SELECT a.subject_id, ${SCORE_BIN_SQL} FROM attempts a WHERE ${completed("a", id)} AND a.total > 0)`,
     `UPDATE stat_daily_scores SET
        attempts = attempts - (SELECT count(*) FROM attempts a WHERE ${completed("a", id)} AND a.score IS NOT NULL
          AND a.subject_id = stat_daily_scores.subject_id AND date(a.started_at / 1000, 'unixepoch') = stat_daily_scores.day),

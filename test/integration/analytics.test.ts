@@ -102,10 +102,14 @@ describe("GET /api/me/analytics", () => {
         score: 31,
         answers: [{ topicId: 9901, correct: true }],
       });
-      await db.batch([first!, ...rest]);
+      // 20 right and 11 wrong of 31: the official score 18.9 (list score 20) lands on 19.
+      const penalised = aggregateStatementsFor(db, { subjectId: 99, startedAt: new Date(), correct: 20, total: 31, score: 18.9, answers: [] });
+      await db.batch([first!, ...rest, ...penalised]);
       const after = await json<StudentAnalytics>(await call("GET", "/api/me/analytics", { token }));
-      const at31 = (a: StudentAnalytics) => a.subjects.find((s) => s.id === 99)!.siteAggregate.scoreDistribution[31]!.count;
-      expect(at31(after)).toBe(at31(before) + 1);
+      const bin = (a: StudentAnalytics, score: number) => a.subjects.find((s) => s.id === 99)!.siteAggregate.scoreDistribution[score]!.count;
+      expect(bin(after, 31)).toBe(bin(before, 31) + 1);
+      expect(bin(after, 19)).toBe(bin(before, 19) + 1);
+      expect(bin(after, 20)).toBe(bin(before, 20));
       expect(after.subjects.find((s) => s.id === 99)!.siteAggregate.topicAccuracy["9901"]).toBe(1);
       await rebuild();
     });

@@ -12,6 +12,7 @@ import {
   normalizeScore,
   percentileRank,
   preparationLevel,
+  scoreBin,
   truncateLabel,
   weakestTopics,
 } from "~/lib/analytics";
@@ -26,6 +27,12 @@ describe("score normalisation", () => {
     expect(normalizeScore(1)).toBe(31);
     expect(normalizeScore(20)).toBe(20);
     expect(normalizeScore(-0.4)).toBe(0);
+  });
+  it("bins an attempt by its summary score, rounded and kept in 0-31", () => {
+    expect(scoreBin(19.5, 13, 20)).toBe(20);
+    expect(scoreBin(-0.4, 0, 10)).toBe(0);
+    expect(scoreBin(null, 10, 20)).toBe(16);
+    expect(scoreBin(31, 31, 31)).toBe(31);
   });
   it("median of odd and even lists", () => {
     expect(median([3, 1, 2])).toBe(2);
