@@ -3,6 +3,9 @@ import { expect, login, test } from "./fixtures";
 
 test.describe("student analytics dashboard", () => {
   test("the demo student sees the KPI cards, small cards, and line, area and bar charts with data", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    page.on("pageerror", (e) => errors.push(e.message));
     await login(page, "studente@example.com");
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: "Ciao, Giulia" })).toBeVisible();
@@ -43,6 +46,8 @@ test.describe("student analytics dashboard", () => {
     const axe = await new AxeBuilder({ page }).analyze();
     const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    // No hydration mismatch or script error.
+    expect(errors).toEqual([]);
   });
 
   test("the sub-topic picker resets to all topics when the subject changes", async ({ page }) => {

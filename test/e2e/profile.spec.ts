@@ -51,6 +51,16 @@ test.describe("profile", () => {
     await page.getByLabel("CAP").fill("201");
     await expect(page.getByText(/CAP non valido/)).toBeVisible();
     await expect(page.getByRole("button", { name: "Salva" })).toBeDisabled();
+    await page.getByLabel("CAP").fill("");
+    await cf.fill("");
+
+    // The server refuses what only it checks (age at least 14): 'Salvataggio fallito' and its reason.
+    await page.getByLabel("Data di nascita").fill("2020-05-01");
+    await page.getByRole("button", { name: "Salva" }).click();
+    await expect(page.getByText("Salvataggio fallito")).toBeVisible();
+    await expect(page.getByRole("alert")).toContainText("almeno 14 anni");
+    await page.reload();
+    await expect(page.getByLabel("Data di nascita")).not.toHaveValue("2020-05-01");
   });
 
   test("the export downloads a JSON file with the user's attempts", async ({ page }) => {
