@@ -3,10 +3,11 @@
 // after adding 200,000 synthetic completed attempts from 5,000 students (with their answers) and
 // refreshing the site aggregates in bulk, as recalc-stats does. Goal: after / before at most 1.5.
 //
-// The synthetic rows are written straight into the bench's local D1 file (node:sqlite) while the
-// server is stopped, then the production build is served again on the same state.
+// The synthetic rows are written straight into a copy of the bench's local D1 (node:sqlite) while the
+// server is stopped. The machine is shared, so the two databases are measured in alternating phases
+// (seed, enlarged, seed, enlarged), each served by the same production build, and pooled.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { cpSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
@@ -14,29 +15,35 @@ import { devCookie, type LocalServer } from "./lib/server.ts";
 import { ms, percentile, timeRequests } from "./lib/stats.ts";
 
 const STATE = join(".wrangler", "bench-state");
+const ENLARGED_STATE = join(".wrangler", "bench-state-200k");
+const PHASES = 2; // per database, alternating
 const STUDENTS = 5_000;
 const ATTEMPTS_PER_STUDENT = 40; // 200,000 attempts
 const ANSWERS_PER_ATTEMPT = 5; // 1,000,000 answers
 const FIRST_USER_ID = 1_000_000;
-const REQUESTS = 200;
+const REQUESTS = 100; // per endpoint and phase
 const DAY = 86_400_000;
 
 type Timing = { label: string; p50: number; p95: number };
 
-async function measure(baseUrl: string, cookie: string): Promise<Timing[]> {
-  const out: Timing[] = [];
-  for (const [label, path] of [
-    ["GET /dashboard (SSR, signed in)", "/dashboard"],
-    ["GET /api/me/analytics", "/api/me/analytics"],
-  ] as const) {
-    const times = await timeRequests(REQUESTS, () => fetch(`${baseUrl}${path}`, { headers: { cookie } }));
-    out.push({ label, p50: percentile(times, 50), p95: percentile(times, 95) });
+const ENDPOINTS = [
+  ["GET /dashboard (SSR, signed in)", "/dashboard"],
+  ["GET /api/me/analytics", "/api/me/analytics"],
+] as const;
+
+/** Request durations (ms) per endpoint, appended to `into`. */
+async function sample(baseUrl: string, into: number[][]) {
+  const cookie = await devCookie(baseUrl, "studente@example.com");
+  for (const [i, [, path]] of ENDPOINTS.entries()) {
+    into[i]!.push(...(await timeRequests(REQUESTS, () => fetch(`${baseUrl}${path}`, { headers: { cookie } }))));
   }
-  return out;
 }
 
-function d1File(): string {
-  const dir = join(STATE, "v3", "d1", "miniflare-D1DatabaseObject");
+const summarize = (samples: number[][]): Timing[] =>
+  ENDPOINTS.map(([label], i) => ({ label, p50: percentile(samples[i]!, 50), p95: percentile(samples[i]!, 95) }));
+
+function d1File(state: string): string {
+  const dir = join(state, "v3", "d1", "miniflare-D1DatabaseObject");
   for (const name of readdirSync(dir)) {
     if (!name.endsWith(".sqlite") || name === "metadata.sqlite") continue;
     const db = new DatabaseSync(join(dir, name));
@@ -112,12 +119,12 @@ function loadSyntheticAttempts(file: string): { attempts: number; answers: numbe
   return { attempts: attemptId - firstAttempt, answers: answerId - firstAnswer, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Serves the already built app on the bench state, without rebuilding or reseeding it. */
-async function servePreview(port: number): Promise<LocalServer> {
+/** Serves the already built app on a given state, without rebuilding or reseeding it. */
+async function servePreview(port: number, state: string): Promise<LocalServer> {
   const child: ChildProcess = spawn(join("node_modules", ".bin", "vite"), ["preview", "--port", String(port), "--strictPort"], {
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
-    env: { ...process.env, UNICUM_STATE_DIR: STATE, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    env: { ...process.env, UNICUM_STATE_DIR: state, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
   });
   const baseUrl = `http://localhost:${port}`;
   const deadline = Date.now() + 120_000;
@@ -144,39 +151,52 @@ async function servePreview(port: number): Promise<LocalServer> {
   };
 }
 
-/** Runs last: it stops `server` and serves the same build again on the enlarged database. */
+/** Runs last: it stops `server` and serves the same build on the seed and on the enlarged database. */
 export async function benchDashboard(server: LocalServer) {
   const port = Number(new URL(server.baseUrl).port);
-  const before = await measure(server.baseUrl, await devCookie(server.baseUrl, "studente@example.com"));
+  const seedSamples: number[][] = ENDPOINTS.map(() => []);
+  const bigSamples: number[][] = ENDPOINTS.map(() => []);
+  await sample(server.baseUrl, seedSamples);
   await server.stop();
   await new Promise((r) => setTimeout(r, 1000));
 
-  const load = loadSyntheticAttempts(d1File());
+  rmSync(ENLARGED_STATE, { recursive: true, force: true });
+  cpSync(STATE, ENLARGED_STATE, { recursive: true });
+  const load = loadSyntheticAttempts(d1File(ENLARGED_STATE));
   console.log(
     `\nLoaded ${load.attempts.toLocaleString("en")} synthetic attempts from ${STUDENTS.toLocaleString("en")} students ` +
       `(${load.answers.toLocaleString("en")} answers) and rebuilt the aggregates in ${load.seconds.toFixed(1)} s.`,
   );
 
-  const enlarged = await servePreview(port);
-  let after: Timing[];
+  // Phases: seed (done above), enlarged, seed, enlarged.
+  const order = [ENLARGED_STATE, STATE, ENLARGED_STATE];
   try {
-    after = await measure(enlarged.baseUrl, await devCookie(enlarged.baseUrl, "studente@example.com"));
+    for (const state of order) {
+      const running = await servePreview(port, state);
+      try {
+        await sample(running.baseUrl, state === STATE ? seedSamples : bigSamples);
+      } finally {
+        await running.stop();
+      }
+    }
   } finally {
-    await enlarged.stop();
+    rmSync(ENLARGED_STATE, { recursive: true, force: true });
   }
+  const before = summarize(seedSamples);
+  const after = summarize(bigSamples);
 
   const rows = before.map((b, i) => {
     const a = after[i]!;
     return {
       what: b.label,
-      requests: REQUESTS,
+      requests: `${REQUESTS * PHASES} + ${REQUESTS * PHASES}`,
       "p95 seed": ms(b.p95),
       "p95 +200k attempts": ms(a.p95),
       "p95 ratio": (a.p95 / b.p95).toFixed(2),
       "p50 ratio": (a.p50 / b.p50).toFixed(2),
     };
   });
-  console.log("Dashboard loader server time, seed data vs +200,000 attempts from 5,000 students (goal: p95 ratio ≤ 1.5):");
+  console.log("Dashboard loader server time, seed data vs +200,000 attempts from 5,000 students, alternating phases (goal: p95 ratio ≤ 1.5):");
   console.table(rows);
   return { students: STUDENTS, attempts: load.attempts, answers: load.answers, before, after, ratioP95: rows.map((r) => ({ what: r.what, ratio: Number(r["p95 ratio"]) })) };
 }
