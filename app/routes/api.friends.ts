@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { api, readJson } from "~/server/api.server";
+import { api, methods, readJson } from "~/server/api.server";
 import { friendsOverview, inviteFriend } from "~/server/friends.server";
 
 const inviteSchema = z.object({
@@ -17,11 +17,12 @@ export const loader = api({
 });
 
 // POST /api/friends {handle}: invite a student by username or share code.
-export const action = api({
-  access: "user",
-  async handler({ request, db, user }) {
-    if (request.method !== "POST") return Response.json({ error: "Metodo non consentito per questo indirizzo." }, { status: 405 });
-    const { handle } = await readJson(request, inviteSchema);
-    return Response.json(await inviteFriend(db, user.id, handle), { status: 201 });
-  },
+export const action = methods({
+  POST: api({
+    access: "user",
+    async handler({ request, db, user }) {
+      const { handle } = await readJson(request, inviteSchema);
+      return Response.json(await inviteFriend(db, user.id, handle), { status: 201 });
+    },
+  }),
 });
