@@ -49,6 +49,13 @@ export default [
   route("api/my/reports", "routes/api.my.reports.ts"),
 
   // -- Analytics, friends, profile
+  route("api/me/analytics", "routes/api.me.analytics.ts"),
+  route("api/friend/analytics", "routes/api.friend.analytics.ts"),
+  route("api/friends", "routes/api.friends.ts"),
+  route("api/friends/:id", "routes/api.friends.$id.ts"),
+  route("api/friends/:id/accept", "routes/api.friends.$id.accept.ts"),
+  route("api/profile", "routes/api.profile.ts"),
+  route("api/profile/export", "routes/api.profile.export.ts"),
 
   // -- Simulations
   route("api/simulations/:id", "routes/api.simulations.$id.ts"),

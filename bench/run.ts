@@ -3,19 +3,22 @@
 // BENCH_ONLY=pages,lcp runs only the named suites.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchAdmin } from "./admin.ts";
+import { benchDashboard } from "./dashboard.ts";
 import { benchLcp } from "./lcp.ts";
 import { benchPages } from "./pages.ts";
 import { benchPractice } from "./practice.ts";
 import { benchSimulation } from "./simulation.ts";
 import { startProductionServer, type LocalServer } from "./lib/server.ts";
 
-// One line per suite; the heavy WebSocket load runs last so it cannot disturb the latency figures.
+// One line per suite; the heavy WebSocket load runs late so it cannot disturb the latency figures, and the
+// dashboard suite last of all: it stops this server and serves the build on a seed and an enlarged database.
 const SUITES: Record<string, (server: LocalServer) => Promise<unknown>> = {
   pages: benchPages,
   lcp: benchLcp,
   practice: benchPractice,
   admin: benchAdmin,
   simulation: benchSimulation,
+  dashboard: benchDashboard,
 };
 
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());

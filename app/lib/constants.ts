@@ -82,3 +82,7 @@ export const SEMESTRE_FILTRO_TEMPLATE = {
   mc: 15,
   gap: 16,
 } as const;
+/** Days of site-wide daily averages the dashboard's trend reads (bounded, whatever the history). */
+export const ANALYTICS_TREND_DAYS = 60;
+/** Text the student types to confirm deleting the account. */
+export const DELETE_ACCOUNT_CONFIRMATION = "ELIMINA";

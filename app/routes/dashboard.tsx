@@ -1,18 +1,67 @@
-import { useLoaderData } from "react-router";
+import { Suspense, useEffect, useState } from "react";
+import { Await, useLoaderData } from "react-router";
+import { ANALYTICS_CACHE_KEY, Dashboard, type FriendSummary } from "~/components/dashboard/Dashboard";
+import type { StudentAnalytics } from "~/lib/analytics-types";
+import { studentAnalytics } from "~/server/analytics.server";
+import { getEnv } from "~/server/context";
+import { getDb } from "~/server/db/client.server";
+import { friendsOverview } from "~/server/friends.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import "driver.js/dist/driver.css";
+import "~/styles/dashboard.css";
 import type { Route } from "./+types/dashboard";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
-  return { name: user.firstName || user.name };
+  const db = getDb(getEnv(args.context).DB);
+  // Streamed: the greeting renders at once, the panels when the data arrives ('Caricamento dati…').
+  const data = Promise.all([studentAnalytics(db, user.id), friendsOverview(db, user.id)]).then(([analytics, overview]) => ({
+    analytics,
+    friends: overview.friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
+    now: Date.now(),
+  }));
+  return { name: user.firstName || user.name, data };
 }
 
-export default function Dashboard() {
-  const { name } = useLoaderData<typeof loader>();
+function CachedFallback() {
+  // GET /api/me/analytics failed: fall back to the cached JSON of the last good load (spec section 7).
+  const [cached, setCached] = useState<StudentAnalytics | null | undefined>(undefined);
+  useEffect(() => {
+    try {
+      const raw = localStorage.getItem(ANALYTICS_CACHE_KEY);
+      setCached(raw ? (JSON.parse(raw) as StudentAnalytics) : null);
+    } catch {
+      setCached(null);
+    }
+  }, []);
+  if (cached === undefined) return <p className="muted">Caricamento dati…</p>;
+  if (cached === null) {
+    return (
+      <p className="alert alert--error" role="alert">
+        Non riesco a caricare le tue statistiche: ricarica la pagina tra poco.
+      </p>
+    );
+  }
   return (
-    <section className="page">
+    <>
+      <p className="alert" role="status">
+        Dati non aggiornati: mostro le statistiche dell'ultimo caricamento riuscito.
+      </p>
+      <Dashboard analytics={cached} friends={[]} now={Date.now()} />
+    </>
+  );
+}
+
+export default function DashboardScreen() {
+  const { name, data } = useLoaderData<typeof loader>();
+  return (
+    <section className="page dash">
       <h1 className="page__title">Ciao, {name}</h1>
-      <p className="muted">La dashboard con le tue statistiche è in arrivo.</p>
+      <Suspense fallback={<p className="muted" role="status">Caricamento dati…</p>}>
+        <Await resolve={data} errorElement={<CachedFallback />}>
+          {(loaded) => <Dashboard analytics={loaded.analytics} friends={loaded.friends} now={loaded.now} />}
+        </Await>
+      </Suspense>
     </section>
   );
 }

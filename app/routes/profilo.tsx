@@ -1,12 +1,33 @@
-import { ComingSoon } from "~/components/ComingSoon";
+import { Link, useLoaderData } from "react-router";
+import { FriendsSection } from "~/components/profile/FriendsSection";
+import { ProfileForm } from "~/components/profile/ProfileForm";
+import { DangerZone } from "~/components/profile/DangerZone";
+import { getEnv } from "~/server/context";
+import { getDb } from "~/server/db/client.server";
+import { friendsOverview } from "~/server/friends.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import { getProfile } from "~/server/profile.server";
+import "~/styles/profile.css";
 import type { Route } from "./+types/profilo";
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePageUser(args);
-  return null;
+  const user = await requirePageUser(args);
+  const db = getDb(getEnv(args.context).DB);
+  const [profile, friends] = await Promise.all([getProfile(db, user.id), friendsOverview(db, user.id)]);
+  return { profile, friends };
 }
 
-export default function Screen() {
-  return <ComingSoon title="PROFILO" />;
+export default function ProfileScreen() {
+  const { profile, friends } = useLoaderData<typeof loader>();
+  return (
+    <section className="page profile">
+      <p className="profile__back">
+        <Link to="/dashboard">← Torna alla dashboard</Link>
+      </p>
+      <h1 className="page__title">PROFILO</h1>
+      <ProfileForm initial={profile} />
+      <FriendsSection overview={friends} />
+      <DangerZone />
+    </section>
+  );
 }

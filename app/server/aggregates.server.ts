@@ -1,7 +1,7 @@
 // Site-wide aggregates (score histogram, topic accuracy, daily averages) kept up to date as each
 // attempt lands, so analytics read a few small rows instead of every answer.
 import { sql } from "drizzle-orm";
-import { listScore } from "~/lib/scoring";
+import { scoreBin } from "~/lib/analytics";
 import type { Db } from "./db/client.server";
 import { REBUILD_AGGREGATES_SQL } from "./db/aggregate-sql";
 import { statDailyScores, statScoreHistogram, statTopicAccuracy } from "./db/schema";
@@ -26,7 +26,7 @@ export function aggregateStatementsFor(db: Db, attempt: LandedAttempt) {
   const statements = [
     db
       .insert(statScoreHistogram)
-      .values({ subjectId: attempt.subjectId, score: listScore(attempt.correct, attempt.total), count: 1 })
+      .values({ subjectId: attempt.subjectId, score: scoreBin(attempt.score, attempt.correct, attempt.total), count: 1 })
       .onConflictDoUpdate({
         target: [statScoreHistogram.subjectId, statScoreHistogram.score],
         set: { count: sql`${statScoreHistogram.count} + 1` },

@@ -16,7 +16,23 @@ export async function forgetConsent(page: Page) {
   await page.context().clearCookies({ name: "unicum_consent" });
 }
 
-export const test = base.extend({
+const BASE_URL = `http://localhost:${process.env.E2E_PORT ?? 4319}`;
+
+// Every browser context starts with that choice: the test's own and any a test opens itself
+// (several students in one test use browser.newContext()).
+export const test = base.extend<object, { consentOnEveryContext: void }>({
+  consentOnEveryContext: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const context = await newContext(options);
+        await context.addCookies([{ name: "unicum_consent", value: DECIDED_CONSENT, url: options?.baseURL ?? BASE_URL }]);
+        return context;
+      };
+      await use();
+    },
+    { scope: "worker", auto: true },
+  ],
   context: async ({ context, baseURL }, use) => {
     await context.addCookies([{ name: "unicum_consent", value: DECIDED_CONSENT, url: baseURL! }]);
     await use(context);

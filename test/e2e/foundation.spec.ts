@@ -14,8 +14,8 @@ test.describe("sign-in and app shell", () => {
       await expect(nav.getByText(label, { exact: true })).toBeVisible();
     }
     await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
-    const box = await nav.boundingBox();
-    expect(Math.round(box!.width)).toBe(260);
+    // Polled: right after a full page load the stylesheet may still be loading (layout unstyled for a moment).
+    await expect.poll(async () => Math.round((await nav.boundingBox())!.width)).toBe(260);
 
     // Collapse: icons only, 84 px, toggle hidden; the logo expands it again.
     await nav.getByRole("button", { name: "Riduci il menu" }).click();

@@ -30,6 +30,15 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/me/wrong-questions": { GET: "user" },
   "api/my/reports": { GET: "user" },
 
+  // Analytics, friends, profile
+  "api/me/analytics": { GET: "user" },
+  "api/friend/analytics": { GET: "user" },
+  "api/friends": { GET: "user", POST: "user" },
+  "api/friends/:id": { DELETE: "user" },
+  "api/friends/:id/accept": { POST: "user" },
+  "api/profile": { GET: "user", POST: "user", DELETE: "user" },
+  "api/profile/export": { GET: "user" },
+
   // Simulations (the socket /api/simulations/:id/ws is routed by the Worker: test/integration/simulation-room.test.ts)
   "api/simulations/:id": { GET: "user" },
   "api/simulations/:id/attempt": { POST: "user" },

@@ -1,18 +1,25 @@
 // Bulk rebuild of the site-wide aggregates from attempts and answers (used by the seed and recalc-stats).
 // Plain SQL with no imports, so the Node seed script can use it too.
+
+/**
+ * The histogram bin of a completed attempt (alias `a`): its summary score (the official one, with the
+ * -0.1 per wrong answer, as the dashboard's 'Tua media' uses) rounded to a whole point and kept in 0-31;
+ * the list score when no summary score was stored. `scoreBin` in ~/lib/analytics is the same in TypeScript.
+ */
+export const SCORE_BIN_SQL = "CAST(round(max(0, min(31, coalesce(a.score, a.correct * 31.0 / a.total)))) AS INTEGER)";
 export const REBUILD_AGGREGATES_SQL: string[] = [
   "DELETE FROM stat_score_histogram",
   `INSERT INTO stat_score_histogram (subject_id, score, count)
-     SELECT subject_id, CAST(round(correct * 31.0 / total) AS INTEGER) AS s, count(*)
-     FROM attempts WHERE status = 'completed' AND total > 0 AND subject_id IS NOT NULL
-     GROUP BY subject_id, s`,
+     SELECT a.subject_id, ${SCORE_BIN_SQL} AS s, count(*)
+     FROM attempts a WHERE a.status = 'completed' AND a.total > 0 AND a.subject_id IS NOT NULL
+     GROUP BY a.subject_id, s`,
   "DELETE FROM stat_topic_accuracy",
   `INSERT INTO stat_topic_accuracy (topic_id, subject_id, answered, correct)
      SELECT q.topic_id, q.subject_id, count(*), sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END)
      FROM attempt_answers aa
      JOIN attempts a ON a.id = aa.attempt_id AND a.status = 'completed'
      JOIN questions q ON q.id = aa.question_id
-     WHERE q.topic_id IS NOT NULL
+     WHERE q.topic_id IS NOT NULL AND aa.correct IS NOT NULL
      GROUP BY q.topic_id, q.subject_id`,
   "DELETE FROM stat_daily_scores",
   `INSERT INTO stat_daily_scores (subject_id, day, attempts, score_sum)

@@ -434,7 +434,7 @@ export type Report = typeof reports.$inferSelect;
 // --- Site-wide aggregates for analytics: maintained as attempts land (or rebuilt in bulk by
 // recalc-stats), so dashboards never rescan every answer. ---
 
-/** How many completed attempts of a subject scored each list score (0-31). */
+/** How many completed attempts of a subject scored each whole point 0-31 (summary score, rounded). */
 export const statScoreHistogram = sqliteTable(
   "stat_score_histogram",
   {

@@ -1,0 +1,79 @@
+// 'Elimina account' (beyond the spec: GDPR right to erasure): typed confirmation, then the
+// server deletes personal data and attempts and clears the session; the browser goes home.
+import { useState } from "react";
+import { Modal } from "~/components/ui/Modal";
+import { ApiError, apiFetch } from "~/lib/api-client";
+import { DELETE_ACCOUNT_CONFIRMATION } from "~/lib/constants";
+import { clearLocalSession } from "~/lib/session-events";
+
+export function DangerZone() {
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirmed = typed.trim() === DELETE_ACCOUNT_CONFIRMATION;
+
+  async function erase() {
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch("/api/profile", { method: "DELETE", json: { confirm: typed.trim() } });
+      clearLocalSession();
+      try {
+        for (const key of Object.keys(localStorage)) if (key.startsWith("unicum_")) localStorage.removeItem(key);
+      } catch {
+        // storage unavailable
+      }
+      window.location.assign("/");
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : "Eliminazione non riuscita: riprova.");
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="profile__card profile__danger" aria-labelledby="danger-title">
+      <h2 id="danger-title" className="profile__h2">
+        Elimina account
+      </h2>
+      <p className="muted">
+        Cancella definitivamente il tuo profilo, i tuoi tentativi con le risposte, le segnalazioni e le amicizie. Prima puoi esportare i tuoi dati.
+      </p>
+      <button type="button" className="btn btn--danger" onClick={() => setOpen(true)}>
+        Elimina account
+      </button>
+      {open ? (
+        <Modal
+          title="Eliminare l'account?"
+          onClose={() => {
+            setOpen(false);
+            setTyped("");
+            setError(null);
+          }}
+          maxWidth={480}
+          footer={
+            <>
+              <button type="button" className="btn" onClick={() => setOpen(false)}>
+                Annulla
+              </button>
+              <button type="button" className="btn btn--danger" disabled={!confirmed || busy} onClick={erase}>
+                {busy ? "Eliminazione…" : "Elimina definitivamente"}
+              </button>
+            </>
+          }
+        >
+          <p>L'operazione non si può annullare. Verrai disconnesso.</p>
+          <label className="field">
+            <span>Scrivi {DELETE_ACCOUNT_CONFIRMATION} per confermare</span>
+            <input value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
+          </label>
+          {error ? (
+            <p className="alert alert--error" role="alert">
+              {error}
+            </p>
+          ) : null}
+        </Modal>
+      ) : null}
+    </section>
+  );
+}

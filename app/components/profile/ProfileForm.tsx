@@ -1,0 +1,187 @@
+// The profile form (spec section 2 'Profile'): username and email read only, cf forced uppercase,
+// CAP, phone and birth checked as you type (the server checks again); Save only when something
+// changed and no save is running; export of all your data as a JSON file.
+import { useMemo, useState } from "react";
+import { useToast } from "~/components/ui/Toast";
+import { ApiError, apiFetch } from "~/lib/api-client";
+import { isValidCap, isValidCodiceFiscale, isValidPhone } from "~/lib/italian-ids";
+
+export type ProfileData = {
+  username: string | null;
+  name: string;
+  phone: string | null;
+  bio: string | null;
+  goal: string | null;
+  city: string | null;
+  school: string | null;
+  schoolYear: number | null;
+  birth: string | null;
+  cf: string | null;
+  address: string | null;
+  zip: string | null;
+  email: string;
+  createdAt: string;
+  lastLogin: string | null;
+};
+
+const EDITABLE = ["phone", "bio", "goal", "city", "school", "schoolYear", "birth", "cf", "address", "zip"] as const;
+type Editable = (typeof EDITABLE)[number];
+type FormValues = Record<Editable, string>;
+
+function toForm(p: ProfileData): FormValues {
+  return Object.fromEntries(EDITABLE.map((k) => [k, p[k] == null ? "" : String(p[k])])) as FormValues;
+}
+
+function clientErrors(v: FormValues): Partial<Record<Editable, string>> {
+  const errors: Partial<Record<Editable, string>> = {};
+  if (v.phone.trim() && !isValidPhone(v.phone)) errors.phone = "Numero non valido: usa solo cifre (da 6 a 15), con + iniziale facoltativo.";
+  if (v.cf.trim() && !isValidCodiceFiscale(v.cf)) errors.cf = "Codice fiscale non valido: controlla i 16 caratteri e l'ultima lettera.";
+  if (v.zip.trim() && !isValidCap(v.zip)) errors.zip = "CAP non valido: servono esattamente 5 cifre.";
+  if (v.birth && !/^\d{4}-\d{2}-\d{2}$/.test(v.birth)) errors.birth = "Data non valida: usa il formato AAAA-MM-GG.";
+  return errors;
+}
+
+const dateTime = new Intl.DateTimeFormat("it-IT", { dateStyle: "long", timeStyle: "short", timeZone: "Europe/Rome" });
+
+export function ProfileForm({ initial }: { initial: ProfileData }) {
+  const toast = useToast();
+  const [saved, setSaved] = useState<FormValues>(() => toForm(initial));
+  const [values, setValues] = useState<FormValues>(saved);
+  const [saving, setSaving] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const errors = useMemo(() => clientErrors(values), [values]);
+  const dirty = EDITABLE.some((k) => values[k] !== saved[k]);
+  const hasErrors = Object.keys(errors).length > 0;
+
+  const set = (key: Editable) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
+    const value = key === "cf" ? e.target.value.toUpperCase() : e.target.value;
+    setValues((v) => ({ ...v, [key]: value }));
+    setServerError(null);
+  };
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    if (!dirty || saving || hasErrors) return;
+    setSaving(true);
+    setServerError(null);
+    try {
+      const body = Object.fromEntries(EDITABLE.map((k) => [k, k === "schoolYear" ? (values[k] ? Number(values[k]) : null) : values[k]]));
+      const updated = await apiFetch<ProfileData>("/api/profile", { method: "POST", json: body });
+      const next = toForm(updated);
+      setSaved(next);
+      setValues(next);
+      toast("Profilo aggiornato!", "success");
+    } catch (error) {
+      toast("Salvataggio fallito", "error");
+      setServerError(error instanceof ApiError ? error.message : "Errore di rete: controlla la connessione e riprova.");
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function exportData() {
+    setExporting(true);
+    try {
+      const response = await fetch("/api/profile/export", { credentials: "same-origin" });
+      if (!response.ok) throw new Error(String(response.status));
+      const blob = await response.blob();
+      const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "unicum-dati.json";
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = name;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch {
+      toast("Esportazione fallita", "error");
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const field = (key: Editable, label: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        name={key}
+        value={values[key]}
+        onChange={set(key)}
+        aria-invalid={errors[key] ? true : undefined}
+        aria-describedby={errors[key] ? `${key}-error` : undefined}
+        {...props}
+      />
+      {errors[key] ? (
+        <span id={`${key}-error`} className="field__error">
+          {errors[key]}
+        </span>
+      ) : null}
+    </label>
+  );
+
+  return (
+    <form className="profile__card" onSubmit={save} noValidate aria-labelledby="profile-data">
+      <h2 id="profile-data" className="profile__h2">
+        I tuoi dati
+      </h2>
+      <div className="profile__grid">
+        <label className="field">
+          <span>Nome utente</span>
+          <input name="username" value={initial.username ?? ""} readOnly aria-readonly="true" className="is-readonly" />
+        </label>
+        <label className="field">
+          <span>Email (account Google, non modificabile)</span>
+          <input name="email" type="email" value={initial.email} readOnly aria-readonly="true" className="is-readonly" />
+        </label>
+        {field("phone", "Telefono", { type: "tel", inputMode: "tel", autoComplete: "tel" })}
+        {field("birth", "Data di nascita", { type: "date" })}
+        {field("cf", "Codice fiscale", { maxLength: 16, autoComplete: "off", spellCheck: false, className: "is-upper" })}
+        {field("city", "Città", { autoComplete: "address-level2" })}
+        {field("address", "Indirizzo", { autoComplete: "street-address" })}
+        {field("zip", "CAP", { inputMode: "numeric", maxLength: 5, autoComplete: "postal-code" })}
+        {field("school", "Scuola")}
+        <label className="field">
+          <span>Anno scolastico</span>
+          <select name="schoolYear" value={values.schoolYear} onChange={set("schoolYear")}>
+            <option value="">Non indicato</option>
+            {[1, 2, 3, 4, 5].map((y) => (
+              <option key={y} value={y}>
+                {y}° anno
+              </option>
+            ))}
+          </select>
+        </label>
+        {field("goal", "Obiettivo", { placeholder: "Es. Medicina a Milano" })}
+        <label className="field profile__wide">
+          <span>Bio</span>
+          <textarea name="bio" rows={3} value={values.bio} onChange={set("bio")} maxLength={500} />
+        </label>
+      </div>
+      {serverError ? (
+        <p className="alert alert--error" role="alert">
+          {serverError}
+        </p>
+      ) : null}
+      <dl className="profile__meta">
+        <div>
+          <dt>Iscritto dal</dt>
+          <dd data-testid="created-at">{dateTime.format(new Date(initial.createdAt))}</dd>
+        </div>
+        <div>
+          <dt>Ultimo accesso</dt>
+          <dd data-testid="last-login">{initial.lastLogin ? dateTime.format(new Date(initial.lastLogin)) : "—"}</dd>
+        </div>
+      </dl>
+      <div className="profile__actions">
+        <button type="submit" className="btn btn--primary" disabled={!dirty || saving || hasErrors}>
+          {saving ? "Salvataggio…" : "Salva"}
+        </button>
+        <button type="button" className="btn" onClick={exportData} disabled={exporting}>
+          {exporting ? "Esportazione…" : "Esporta i miei dati (JSON)"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { api, methods, readJson } from "~/server/api.server";
+import { friendsOverview, inviteFriend } from "~/server/friends.server";
+
+const inviteSchema = z.object({
+  handle: z
+    .string("Scrivi il nome utente o il codice dell'amico.")
+    .trim()
+    .min(2, "Scrivi il nome utente o il codice dell'amico.")
+    .max(40, "Nome utente o codice troppo lungo."),
+});
+
+// GET /api/friends: your share code, friends, invitations received and sent.
+export const loader = api({
+  access: "user",
+  handler: ({ db, user }) => friendsOverview(db, user.id),
+});
+
+// POST /api/friends {handle}: invite a student by username or share code.
+export const action = methods({
+  POST: api({
+    access: "user",
+    async handler({ request, db, user }) {
+      const { handle } = await readJson(request, inviteSchema);
+      return Response.json(await inviteFriend(db, user.id, handle), { status: 201 });
+    },
+  }),
+});

@@ -1,0 +1,153 @@
+// Student analytics (spec section 3, GET /api/me/analytics and /api/friend/analytics).
+// Per-student data comes from the student's own attempts (index attempts(user_id, started_at)) and
+// their answers; site-wide data comes only from the small aggregate tables maintained as attempts
+// land (stat_*), so the cost of a dashboard does not grow with the number of students.
+import { and, asc, eq, gte, sql } from "drizzle-orm";
+import {
+  fullHistogram,
+  histogramMean,
+  histogramPercentile,
+  improvementLastMonthPct,
+  round1,
+} from "~/lib/analytics";
+import type { StudentAnalytics, StudentAttempt, SubjectAnalytics, TopicCounts } from "~/lib/analytics-types";
+import { ANALYTICS_TREND_DAYS } from "~/lib/constants";
+import type { Db } from "./db/client.server";
+import {
+  attemptAnswers,
+  attempts,
+  questions,
+  statDailyScores,
+  statScoreHistogram,
+  statTopicAccuracy,
+  subjects,
+  topics,
+  users,
+} from "./db/schema";
+import { HttpError } from "./errors.server";
+
+export type { SiteAggregate, StudentAnalytics, StudentAttempt, SubjectAnalytics, TopicCounts } from "~/lib/analytics-types";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Everything the dashboard shows for one student, in five bounded reads sent as one batch. */
+export async function studentAnalytics(db: Db, userId: number, now = Date.now()): Promise<StudentAnalytics> {
+  const since = new Date(now - ANALYTICS_TREND_DAYS * DAY_MS).toISOString().slice(0, 10);
+  const completedOf = and(eq(attempts.userId, userId), eq(attempts.status, "completed"));
+  const [userRows, subjectRows, topicRows, attemptRows, answerRows, histogramRows, topicStatRows, dailyRows] =
+    await db.batch([
+      db.select({ firstName: users.firstName, name: users.name }).from(users).where(eq(users.id, userId)),
+      db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)),
+      db
+        .select({ id: topics.id, subjectId: topics.subjectId, name: topics.name })
+        .from(topics)
+        .orderBy(asc(topics.subjectId), asc(topics.id)),
+      db
+        .select({
+          id: attempts.id,
+          subjectId: attempts.subjectId,
+          startedAt: attempts.startedAt,
+          score: attempts.score,
+          correct: attempts.correct,
+          total: attempts.total,
+          timeTaken: attempts.timeTaken,
+        })
+        .from(attempts)
+        .where(completedOf)
+        .orderBy(asc(attempts.startedAt)),
+      db
+        .select({
+          attemptId: attemptAnswers.attemptId,
+          topicId: questions.topicId,
+          questions: sql<number>`count(*)`,
+          answered: sql<number>`sum(CASE WHEN ${attemptAnswers.correct} IS NOT NULL THEN 1 ELSE 0 END)`,
+          correct: sql<number>`sum(CASE WHEN ${attemptAnswers.correct} = 1 THEN 1 ELSE 0 END)`,
+        })
+        .from(attempts)
+        .innerJoin(attemptAnswers, eq(attemptAnswers.attemptId, attempts.id))
+        .innerJoin(questions, eq(questions.id, attemptAnswers.questionId))
+        .where(completedOf)
+        .groupBy(attemptAnswers.attemptId, questions.topicId),
+      db.select().from(statScoreHistogram),
+      db.select().from(statTopicAccuracy),
+      db
+        .select()
+        .from(statDailyScores)
+        .where(gte(statDailyScores.day, since))
+        .orderBy(asc(statDailyScores.day)),
+    ]);
+
+  const user = userRows[0];
+  if (!user) throw new HttpError(404, "Studente non trovato.");
+  const topicName = new Map(topicRows.map((t) => [t.id, t.name]));
+
+  // Per attempt: the topics touched and the dominant one; per subject: the student's topic counts.
+  const attemptTopics = new Map<number, { topicId: number; questions: number }[]>();
+  const studentTopics = new Map<number, TopicCounts>();
+  for (const row of answerRows) {
+    if (row.topicId == null) continue;
+    const list = attemptTopics.get(row.attemptId) ?? [];
+    list.push({ topicId: row.topicId, questions: Number(row.questions) });
+    attemptTopics.set(row.attemptId, list);
+    const counts = studentTopics.get(row.topicId) ?? { answered: 0, correct: 0 };
+    counts.answered += Number(row.answered ?? 0);
+    counts.correct += Number(row.correct ?? 0);
+    studentTopics.set(row.topicId, counts);
+  }
+
+  const allAttempts: (StudentAttempt & { subjectId: number | null })[] = attemptRows.map((a) => {
+    const touched = (attemptTopics.get(a.id) ?? []).sort((x, y) => y.questions - x.questions || x.topicId - y.topicId);
+    return {
+      id: a.id,
+      subjectId: a.subjectId,
+      date: a.startedAt.toISOString(),
+      score: a.score ?? 0,
+      correct: a.correct,
+      total: a.total,
+      timeSec: a.timeTaken ?? 0,
+      topic: touched[0] ? (topicName.get(touched[0].topicId) ?? null) : null,
+      topicIds: touched.map((t) => t.topicId).sort((x, y) => x - y),
+    };
+  });
+
+  const result: SubjectAnalytics[] = subjectRows.map((subject) => {
+    const subjectTopics = topicRows.filter((t) => t.subjectId === subject.id);
+    const bins = fullHistogram(
+      histogramRows.filter((h) => h.subjectId === subject.id).map((h) => ({ score: h.score, count: h.count })),
+    );
+    const mean = histogramMean(bins);
+    const topicAccuracy: Record<string, number> = {};
+    for (const row of topicStatRows) {
+      if (row.subjectId === subject.id && row.answered > 0) topicAccuracy[row.topicId] = Math.round((row.correct / row.answered) * 1000) / 1000;
+    }
+    const studentTopicAccuracy: Record<string, TopicCounts> = {};
+    for (const t of subjectTopics) {
+      const counts = studentTopics.get(t.id);
+      if (counts) studentTopicAccuracy[t.id] = counts;
+    }
+    return {
+      id: subject.id,
+      name: subject.name,
+      topics: Object.fromEntries(subjectTopics.map((t) => [String(t.id), t.name])),
+      studentAttempts: allAttempts.filter((a) => a.subjectId === subject.id).map(({ subjectId: _s, ...a }) => a),
+      studentTopicAccuracy,
+      siteAggregate: {
+        scoreDistribution: bins,
+        attemptsOverTime: dailyRows
+          .filter((d) => d.subjectId === subject.id && d.attempts > 0)
+          .map((d) => ({ date: d.day, avgScore: round1(d.scoreSum / d.attempts), attempts: d.attempts })),
+        topicAccuracy,
+        p80: histogramPercentile(bins, 80),
+        p90: histogramPercentile(bins, 90),
+        average: mean == null ? null : round1(mean),
+      },
+    };
+  });
+
+  return {
+    studentId: userId,
+    studentName: user.firstName || user.name,
+    improvementLastMonthPct: improvementLastMonthPct(allAttempts, now),
+    subjects: result,
+  };
+}

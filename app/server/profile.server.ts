@@ -1,0 +1,227 @@
+// The profile (spec section 2 'Profile', GET/POST /api/profile), the export of everything the
+// platform holds about a user, and account deletion (GDPR right to erasure).
+import { asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { isValidCap, isValidCodiceFiscale, isValidPhone } from "~/lib/italian-ids";
+import { PRIVACY } from "~/lib/constants";
+import type { Db } from "./db/client.server";
+import {
+  attemptAnswers,
+  attempts,
+  consentRecords,
+  friendships,
+  loginEvents,
+  pageViews,
+  reports,
+  rushProgress,
+  simulationAttempts,
+  users,
+  type User,
+} from "./db/schema";
+import { SCORE_BIN_SQL } from "./db/aggregate-sql";
+import { HttpError } from "./errors.server";
+
+export type Profile = {
+  username: string | null;
+  name: string;
+  phone: string | null;
+  bio: string | null;
+  goal: string | null;
+  city: string | null;
+  school: string | null;
+  schoolYear: number | null;
+  birth: string | null;
+  cf: string | null;
+  address: string | null;
+  zip: string | null;
+  email: string;
+  createdAt: string;
+  lastLogin: string | null;
+};
+
+export function toProfile(user: User): Profile {
+  return {
+    username: user.username,
+    name: user.name,
+    phone: user.phone,
+    bio: user.bio,
+    goal: user.goal,
+    city: user.city,
+    school: user.school,
+    schoolYear: user.schoolYear,
+    birth: user.birth,
+    cf: user.cf,
+    address: user.address,
+    zip: user.zip,
+    email: user.email,
+    createdAt: user.createdAt.toISOString(),
+    lastLogin: user.lastLogin ? user.lastLogin.toISOString() : null,
+  };
+}
+
+export async function getProfile(db: Db, userId: number): Promise<Profile> {
+  const user = await db.select().from(users).where(eq(users.id, userId)).get();
+  if (!user) throw new HttpError(404, "Profilo non trovato.");
+  return toProfile(user);
+}
+
+/** Empty or blank text means "no value". */
+const text = (max: number, label: string) =>
+  z
+    .string(`${label}: è atteso un testo.`)
+    .trim()
+    .max(max, `${label}: al massimo ${max} caratteri.`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+const checked = (label: string, test: (v: string) => boolean, message: string, max = 40) =>
+  text(max, label).refine((v) => v == null || test(v), message);
+
+function isAcceptableBirth(value: string, now = new Date()): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) return false;
+  const age = (now.getTime() - date.getTime()) / (365.25 * 24 * 3600 * 1000);
+  return age >= PRIVACY.minimumAge && age <= 100;
+}
+
+/**
+ * POST /api/profile: every editable field, each optional (absent = unchanged). username, email,
+ * createdAt and lastLogin are read only and ignored if sent (the email is the sign-in identity).
+ */
+export const profileUpdateSchema = z.object({
+  phone: checked("Telefono", isValidPhone, "Numero di telefono non valido: usa solo cifre (da 6 a 15), con + iniziale facoltativo.", 24),
+  bio: text(500, "Bio"),
+  goal: text(200, "Obiettivo"),
+  city: text(80, "Città"),
+  school: text(120, "Scuola"),
+  schoolYear: z
+    .union([z.number(), z.string()], "Anno scolastico: è atteso un numero da 1 a 5.")
+    .nullish()
+    .transform((v, ctx) => {
+      if (v == null || v === "") return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 5) {
+        ctx.addIssue({ code: "custom", message: "Anno scolastico non valido: scegli un anno da 1 a 5." });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  birth: checked(
+    "Data di nascita",
+    (v) => isAcceptableBirth(v),
+    `Data di nascita non valida: usa il formato AAAA-MM-GG; il servizio è per chi ha almeno ${PRIVACY.minimumAge} anni.`,
+    10,
+  ),
+  cf: text(16, "Codice fiscale")
+    .transform((v) => (v ? v.toUpperCase() : null))
+    .refine((v) => v == null || isValidCodiceFiscale(v), "Codice fiscale non valido: controlla i 16 caratteri e l'ultima lettera di controllo."),
+  address: text(200, "Indirizzo"),
+  zip: checked("CAP", isValidCap, "CAP non valido: servono esattamente 5 cifre.", 5),
+});
+
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+export async function updateProfile(db: Db, userId: number, patch: ProfileUpdate): Promise<Profile> {
+  const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  if (Object.keys(values).length === 0) return getProfile(db, userId);
+  const user = await db.update(users).set(values).where(eq(users.id, userId)).returning().get();
+  if (!user) throw new HttpError(404, "Profilo non trovato.");
+  return toProfile(user);
+}
+
+/** Everything the platform holds about the user: profile, attempts with answers, reports, and the rest. */
+export async function exportUserData(db: Db, userId: number, now = Date.now()) {
+  const [userRows, attemptRows, answerRows, reportRows, friendshipRows, simRows, rushRows, loginRows, consentRows] =
+    await db.batch([
+      db.select().from(users).where(eq(users.id, userId)),
+      db.select().from(attempts).where(eq(attempts.userId, userId)).orderBy(asc(attempts.startedAt)),
+      db
+        .select({
+          attemptId: attemptAnswers.attemptId,
+          position: attemptAnswers.position,
+          questionId: attemptAnswers.questionId,
+          optionId: attemptAnswers.optionId,
+          answerText: attemptAnswers.answerText,
+          correct: attemptAnswers.correct,
+          timeSec: attemptAnswers.timeSec,
+          answeredAt: attemptAnswers.answeredAt,
+        })
+        .from(attemptAnswers)
+        .innerJoin(attempts, eq(attempts.id, attemptAnswers.attemptId))
+        .where(eq(attempts.userId, userId))
+        .orderBy(asc(attemptAnswers.attemptId), asc(attemptAnswers.position)),
+      db.select().from(reports).where(eq(reports.userId, userId)).orderBy(asc(reports.createdAt)),
+      db
+        .select()
+        .from(friendships)
+        .where(sql`${friendships.requesterId} = ${userId} OR ${friendships.addresseeId} = ${userId}`),
+      db.select().from(simulationAttempts).where(eq(simulationAttempts.userId, userId)),
+      db.select().from(rushProgress).where(eq(rushProgress.userId, userId)),
+      db.select().from(loginEvents).where(eq(loginEvents.userId, userId)).orderBy(asc(loginEvents.at)),
+      db.select().from(consentRecords).where(eq(consentRecords.userId, userId)),
+    ]);
+  const user = userRows[0];
+  if (!user) throw new HttpError(404, "Profilo non trovato.");
+  const answersByAttempt = new Map<number, Omit<(typeof answerRows)[number], "attemptId">[]>();
+  for (const { attemptId, ...answer } of answerRows) {
+    const list = answersByAttempt.get(attemptId) ?? [];
+    list.push(answer);
+    answersByAttempt.set(attemptId, list);
+  }
+  const { googleSub: _googleSub, ...account } = user;
+  return {
+    exportedAt: new Date(now).toISOString(),
+    profile: account,
+    attempts: attemptRows.map(({ idempotencyKey: _k, ...a }) => ({ ...a, answers: answersByAttempt.get(a.id) ?? [] })),
+    reports: reportRows,
+    friendships: friendshipRows,
+    simulationAttempts: simRows,
+    rushProgress: rushRows,
+    logins: loginRows,
+    consents: consentRows,
+  };
+}
+
+const completed = (alias: string, userId: number) =>
+  `${alias}.user_id = ${userId} AND ${alias}.status = 'completed' AND ${alias}.subject_id IS NOT NULL`;
+
+/**
+ * Deletes the user's personal data and attempts (right to erasure). The site aggregates lose the
+ * user's contribution in the same batch; everything owned by the user goes with the row (cascades).
+ */
+export async function deleteAccount(db: Db, userId: number): Promise<void> {
+  const id = Number(userId);
+  if (!Number.isInteger(id)) throw new HttpError(400, "Utente non valido.");
+  const statements = [
+    `UPDATE stat_score_histogram SET count = count - (
+       SELECT count(*) FROM attempts a WHERE ${completed("a", id)} AND a.total > 0
+         AND a.subject_id = stat_score_histogram.subject_id AND ${SCORE_BIN_SQL} = stat_score_histogram.score)
+     WHERE (subject_id, score) IN (SELECT a.subject_id, ${SCORE_BIN_SQL} FROM attempts a WHERE ${completed("a", id)} AND a.total > 0)`,
+    `UPDATE stat_daily_scores SET
+       attempts = attempts - (SELECT count(*) FROM attempts a WHERE ${completed("a", id)} AND a.score IS NOT NULL
+         AND a.subject_id = stat_daily_scores.subject_id AND date(a.started_at / 1000, 'unixepoch') = stat_daily_scores.day),
+       score_sum = score_sum - (SELECT coalesce(sum(a.score), 0) FROM attempts a WHERE ${completed("a", id)} AND a.score IS NOT NULL
+         AND a.subject_id = stat_daily_scores.subject_id AND date(a.started_at / 1000, 'unixepoch') = stat_daily_scores.day)
+     WHERE (subject_id, day) IN (SELECT a.subject_id, date(a.started_at / 1000, 'unixepoch') FROM attempts a WHERE ${completed("a", id)})`,
+    `UPDATE stat_topic_accuracy SET
+       answered = answered - (SELECT count(*) FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
+         JOIN questions q ON q.id = aa.question_id
+         WHERE ${completed("a", id)} AND aa.correct IS NOT NULL AND q.topic_id = stat_topic_accuracy.topic_id),
+       correct = correct - (SELECT count(*) FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
+         JOIN questions q ON q.id = aa.question_id
+         WHERE ${completed("a", id)} AND aa.correct = 1 AND q.topic_id = stat_topic_accuracy.topic_id)
+     WHERE topic_id IN (SELECT q.topic_id FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
+         JOIN questions q ON q.id = aa.question_id WHERE ${completed("a", id)})`,
+    "DELETE FROM stat_score_histogram WHERE count <= 0",
+    "DELETE FROM stat_daily_scores WHERE attempts <= 0",
+  ].map((statement) => db.run(sql.raw(statement)));
+  await db.batch([
+    ...(statements as [ (typeof statements)[number], ...(typeof statements)[number][] ]),
+    db.delete(pageViews).where(eq(pageViews.userId, id)),
+    db.update(consentRecords).set({ userId: null }).where(eq(consentRecords.userId, id)),
+    // Cascades: sessions, login events, quizzes, attempts and answers, reports, friendships,
+    // simulation attempts and permissions, rush progress.
+    db.delete(users).where(eq(users.id, id)),
+  ]);
+}

@@ -1,0 +1,116 @@
+import AxeBuilder from "@axe-core/playwright";
+import { readFileSync } from "node:fs";
+import { expect, login, test } from "./fixtures";
+
+test.describe("profile", () => {
+  test("Save is enabled only after an edit; saving shows 'Profilo aggiornato!'", async ({ page }) => {
+    await login(page, "studente@example.com");
+    await page.goto("/profilo");
+    await expect(page.getByRole("heading", { name: "PROFILO" })).toBeVisible();
+    await expect(page.getByRole("link", { name: /Torna alla dashboard/ })).toHaveAttribute("href", "/dashboard");
+    await expect(page.getByLabel("Nome utente", { exact: true })).toHaveAttribute("readonly", "");
+    await expect(page.getByLabel("Nome utente", { exact: true })).toHaveValue("giulia.rossi");
+    await expect(page.getByTestId("created-at")).toHaveText(/\d{4}/);
+    await expect(page.getByTestId("last-login")).toHaveText(/\d{4}/);
+    const save = page.getByRole("button", { name: "Salva" });
+    await expect(save).toBeDisabled();
+
+    const goal = page.getByLabel("Obiettivo");
+    const original = await goal.inputValue();
+    await goal.fill("Medicina a Pavia");
+    await expect(save).toBeEnabled();
+    await goal.fill(original);
+    await expect(save).toBeDisabled();
+
+    await goal.fill("Medicina a Pavia");
+    await save.click();
+    await expect(page.getByText("Profilo aggiornato!")).toBeVisible();
+    await expect(save).toBeDisabled();
+    await page.reload();
+    await expect(page.getByLabel("Obiettivo")).toHaveValue("Medicina a Pavia");
+    // Restore the shared demo data.
+    await page.getByLabel("Obiettivo").fill(original);
+    await page.getByRole("button", { name: "Salva" }).click();
+    await expect(page.getByText("Profilo aggiornato!")).toBeVisible();
+
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+
+  test("the codice fiscale is forced uppercase and checked; a bad CAP blocks saving", async ({ page }) => {
+    await login(page, "studente@example.com");
+    await page.goto("/profilo");
+    const cf = page.getByLabel("Codice fiscale");
+    await cf.fill("rssmra85t10a562x");
+    await expect(cf).toHaveValue("RSSMRA85T10A562X");
+    await expect(page.getByText(/Codice fiscale non valido/)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Salva" })).toBeDisabled();
+    await cf.fill("rssmra85t10a562s");
+    await expect(page.getByText(/Codice fiscale non valido/)).toHaveCount(0);
+    await page.getByLabel("CAP").fill("201");
+    await expect(page.getByText(/CAP non valido/)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Salva" })).toBeDisabled();
+    await page.getByLabel("CAP").fill("");
+    await cf.fill("");
+
+    // The server refuses what only it checks (age at least 14): 'Salvataggio fallito' and its reason.
+    await page.getByLabel("Data di nascita").fill("2020-05-01");
+    await page.getByRole("button", { name: "Salva" }).click();
+    await expect(page.getByText("Salvataggio fallito")).toBeVisible();
+    await expect(page.getByRole("alert")).toContainText("almeno 14 anni");
+    await page.reload();
+    await expect(page.getByLabel("Data di nascita")).not.toHaveValue("2020-05-01");
+  });
+
+  test("the export downloads a JSON file with the user's attempts", async ({ page }) => {
+    await login(page, "studente@example.com");
+    await page.goto("/profilo");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Esporta i miei dati/ }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^unicum-dati-giulia\.rossi-\d{4}-\d{2}-\d{2}\.json$/);
+    const data = JSON.parse(readFileSync((await download.path())!, "utf8"));
+    expect(data.profile.email).toBe("studente@example.com");
+    expect(data.attempts.length).toBeGreaterThan(10);
+    expect(data.attempts.every((a: { userId: number }) => a.userId === 1)).toBe(true);
+  });
+
+  test("two students become friends from the profile, compare on the dashboard, then end it", async ({ page }) => {
+    await login(page, "studente01@demo.unicum.it");
+    await page.goto("/profilo");
+    await page.getByLabel("Nome utente o codice dell'amico").fill("studente02");
+    await page.getByRole("button", { name: "Invita" }).click();
+    await expect(page.getByRole("heading", { name: "Inviti in attesa" })).toBeVisible();
+
+    await page.context().clearCookies();
+    await login(page, "studente02@demo.unicum.it");
+    await page.goto("/dashboard");
+    await expect(page.getByText(/Vuoi confrontarti con un amico/)).toBeVisible();
+    await page.goto("/profilo");
+    await page.getByRole("button", { name: "Accetta" }).click();
+    const friends = page.locator("#amici li");
+    await expect(friends).toHaveCount(1);
+    await page.goto("/dashboard");
+    await page.getByLabel(/Confronta con/).check();
+    await expect(page.getByTestId("chart-compare").locator("rect[data-bar=friend]")).toHaveCount(1);
+
+    await page.goto("/profilo");
+    await page.getByRole("button", { name: "Termina amicizia" }).click();
+    await expect(page.getByText("Nessun amico collegato.")).toBeVisible();
+  });
+
+  test("'Elimina account' needs the typed confirmation, then signs the user out", async ({ page }) => {
+    await login(page, "studente50@demo.unicum.it");
+    await page.goto("/profilo");
+    await page.getByRole("button", { name: "Elimina account" }).click();
+    const dialog = page.getByRole("dialog", { name: "Eliminare l'account?" });
+    const confirm = dialog.getByRole("button", { name: "Elimina definitivamente" });
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel("Scrivi ELIMINA per confermare").fill("ELIMINA");
+    await confirm.click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login/);
+    const again = await page.request.post("/api/auth/dev", { data: { email: "studente50@demo.unicum.it" } });
+    expect(again.status()).toBe(404);
+  });
+});
