@@ -198,13 +198,13 @@ test.describe("live simulation", () => {
     await expect(page.getByLabel("Materia", { exact: true })).toHaveCount(3);
     await expect(page.getByLabel("Materia", { exact: true }).first()).toHaveValue("2");
     await expect(page.getByLabel("Minuti").first()).toHaveValue("45");
-    await expect(page.getByLabel("Domande").first()).toHaveValue("31");
+    await expect(page.getByLabel("Domande", { exact: true }).first()).toHaveValue("31");
     await expect(page.getByLabel("Pausa dopo (min)").first()).toHaveValue("15");
     await page.getByLabel("File domande (JSON)").first().setInputFiles({ name: "domande.json", mimeType: "application/json", buffer: Buffer.from("{}") });
     await expect(page.getByRole("alert").filter({ hasText: "File domande non valido" })).toBeVisible();
     await page.getByLabel("File domande (JSON)").first().setInputFiles({ name: "domande.json", mimeType: "application/json", buffer: Buffer.from("[2001, 2002, 2005]") });
-    await expect(page.getByLabel("Domande").first()).toHaveValue("3");
-    await expect(page.getByLabel("Domande").first()).toBeDisabled();
+    await expect(page.getByLabel("Domande", { exact: true }).first()).toHaveValue("3");
+    await expect(page.getByLabel("Domande", { exact: true }).first()).toBeDisabled();
     await page.getByRole("button", { name: "Crea simulazione" }).click();
     await expect(page.getByText("Simulazione creata")).toBeVisible();
     const row = page.getByTestId(`sim-row-${id}`);
