@@ -1,5 +1,5 @@
 // GET /api/rush/event: the published event whose window holds now, or an empty object.
-import { api } from "~/server/api.server";
+import { api, methods } from "~/server/api.server";
 import { currentRushEvent } from "~/server/rush.server";
 
 export const loader = api({
@@ -15,3 +15,6 @@ export const loader = api({
     };
   },
 });
+
+// Read-only: any write method is refused (a client can never send a rush score).
+export const action = methods({});

@@ -1,5 +1,5 @@
 // GET /api/rush/leaderboard: the signed-in user's positions per subject and overall in the active event.
-import { api } from "~/server/api.server";
+import { api, methods } from "~/server/api.server";
 import { activeRushEvent, rushLeaderboard } from "~/server/rush.server";
 
 export const loader = api({
@@ -10,3 +10,6 @@ export const loader = api({
     return { eventId: event.id, ...(await rushLeaderboard(db, user.id, event.id)) };
   },
 });
+
+// Read-only: any write method is refused (a client can never send a rush score).
+export const action = methods({});

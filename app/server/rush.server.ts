@@ -111,7 +111,7 @@ const NO_TIME = 2147483647;
 
 /** The user's positions in one event, computed by SQLite window functions over the graded slots. */
 export async function rushLeaderboard(db: Db, userId: number, eventId: number): Promise<RushLeaderboard> {
-  const [perSubject, overall] = await db.batch([
+  const [perSubject, overall] = await Promise.all([
     db.all<{ subject_id: number; position: number; participants: number }>(sql`
       SELECT subject_id, position, participants FROM (
         SELECT user_id, subject_id,
