@@ -56,7 +56,7 @@ export default function Rush() {
   const toast = useToast();
   const [params, setParams] = useSearchParams();
   const [alert, setAlert] = useState<string | null>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
+  const alertRef = useRef<HTMLParagraphElement>(null);
   const tooltipId = useId();
 
   // Server time: the loader's instant plus the time elapsed on this page (never the device clock).
@@ -151,8 +151,10 @@ export default function Rush() {
       </header>
 
       {alert ? (
-        <div className="alert alert--error rush-alert" role="alert" tabIndex={-1} ref={alertRef}>
-          <span>{alert}</span>
+        <div className="alert alert--error rush-alert">
+          <p role="alert" tabIndex={-1} ref={alertRef} className="rush-alert__text">
+            {alert}
+          </p>
           <button type="button" className="btn btn--ghost" onClick={() => setAlert(null)} aria-label="Chiudi avviso">
             ✕
           </button>
