@@ -1,5 +1,5 @@
 // GET /api/rush/event: the published event whose window holds now, or an empty object.
-import { api, methods } from "~/server/api.server";
+import { api } from "~/server/api.server";
 import { currentRushEvent } from "~/server/rush.server";
 
 export const loader = api({
@@ -17,4 +17,9 @@ export const loader = api({
 });
 
 // Read-only: any write method is refused (a client can never send a rush score).
-export const action = methods({});
+export const action = api({
+  access: "user",
+  async handler() {
+    return Response.json({ error: "Metodo non consentito per questo indirizzo." }, { status: 405 });
+  },
+});

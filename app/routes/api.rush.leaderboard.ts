@@ -1,5 +1,5 @@
 // GET /api/rush/leaderboard: the signed-in user's positions per subject and overall in the active event.
-import { api, methods } from "~/server/api.server";
+import { api } from "~/server/api.server";
 import { activeRushEvent, rushLeaderboard } from "~/server/rush.server";
 
 export const loader = api({
@@ -12,4 +12,9 @@ export const loader = api({
 });
 
 // Read-only: any write method is refused (a client can never send a rush score).
-export const action = methods({});
+export const action = api({
+  access: "user",
+  async handler() {
+    return Response.json({ error: "Metodo non consentito per questo indirizzo." }, { status: 405 });
+  },
+});

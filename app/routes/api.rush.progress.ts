@@ -1,6 +1,6 @@
 // GET /api/rush/progress: the signed-in user's graded rush subjects in the active event.
 // Read-only: scores are written only by the grading of a rush attempt (recordRushResultStatement).
-import { api, methods } from "~/server/api.server";
+import { api } from "~/server/api.server";
 import { activeRushEvent, rushProgressFor } from "~/server/rush.server";
 
 export const loader = api({
@@ -18,4 +18,9 @@ export const loader = api({
 });
 
 // Read-only: any write method is refused (a client can never send a rush score).
-export const action = methods({});
+export const action = api({
+  access: "user",
+  async handler() {
+    return Response.json({ error: "Metodo non consentito per questo indirizzo." }, { status: 405 });
+  },
+});

@@ -109,34 +109,44 @@ export type RushLeaderboard = {
 // 12.3 + 12.3 and 24.6 tie instead of differing in the last binary digit.
 const NO_TIME = 2147483647;
 
-/** The user's positions in one event, computed by SQLite window functions over the graded slots. */
+/**
+ * The user's positions in one event, in SQL. A position is 1 + the number of results strictly ahead
+ * (equal results share it). Per subject this walks only the rows at or above the user's score through
+ * rush_progress_rank_idx (event, subject, score) instead of ranking everybody.
+ */
 export async function rushLeaderboard(db: Db, userId: number, eventId: number): Promise<RushLeaderboard> {
   const [perSubject, overall] = await Promise.all([
     db.all<{ subject_id: number; position: number; participants: number }>(sql`
-      SELECT subject_id, position, participants FROM (
-        SELECT user_id, subject_id,
-          RANK() OVER (PARTITION BY subject_id ORDER BY score DESC, COALESCE(time_sec, ${NO_TIME}) ASC, finished_at ASC) AS position,
-          COUNT(*) OVER (PARTITION BY subject_id) AS participants
-        FROM rush_progress
-        WHERE event_id = ${eventId} AND finished_at IS NOT NULL AND score IS NOT NULL
-      ) WHERE user_id = ${userId} ORDER BY subject_id`),
-    db.all<{ position: number | null; participants: number; total: number | null }>(sql`
-      WITH totals AS (
+      SELECT me.subject_id,
+        1 + (SELECT COUNT(*) FROM rush_progress o
+             WHERE o.event_id = me.event_id AND o.subject_id = me.subject_id AND o.score >= me.score AND o.finished_at IS NOT NULL
+               AND (o.score > me.score
+                 OR COALESCE(o.time_sec, ${NO_TIME}) < COALESCE(me.time_sec, ${NO_TIME})
+                 OR (COALESCE(o.time_sec, ${NO_TIME}) = COALESCE(me.time_sec, ${NO_TIME}) AND o.finished_at < me.finished_at))) AS position,
+        (SELECT COUNT(*) FROM rush_progress o
+             WHERE o.event_id = me.event_id AND o.subject_id = me.subject_id AND o.score IS NOT NULL AND o.finished_at IS NOT NULL) AS participants
+      FROM rush_progress me
+      WHERE me.event_id = ${eventId} AND me.user_id = ${userId} AND me.finished_at IS NOT NULL AND me.score IS NOT NULL
+      ORDER BY me.subject_id`),
+    db.all<{ position: number; participants: number; total: number | null; ranked: number }>(sql`
+      WITH totals AS MATERIALIZED (
         SELECT user_id, ROUND(SUM(score), 1) AS total, SUM(COALESCE(time_sec, ${NO_TIME})) AS time_total, MAX(finished_at) AS last_finish
         FROM rush_progress
         WHERE event_id = ${eventId} AND finished_at IS NOT NULL AND score IS NOT NULL
         GROUP BY user_id
-      ), ranked AS (
-        SELECT user_id, total, RANK() OVER (ORDER BY total DESC, time_total ASC, last_finish ASC) AS position FROM totals
-      )
-      SELECT (SELECT position FROM ranked WHERE user_id = ${userId}) AS position,
-             (SELECT COUNT(*) FROM totals) AS participants,
-             (SELECT total FROM ranked WHERE user_id = ${userId}) AS total`),
+      ), me AS (SELECT * FROM totals WHERE user_id = ${userId})
+      SELECT
+        (SELECT 1 + COUNT(*) FROM totals t, me
+           WHERE t.total > me.total
+              OR (t.total = me.total AND (t.time_total < me.time_total OR (t.time_total = me.time_total AND t.last_finish < me.last_finish)))) AS position,
+        (SELECT COUNT(*) FROM totals) AS participants,
+        (SELECT total FROM me) AS total,
+        EXISTS (SELECT 1 FROM me) AS ranked`),
   ]);
   const head = overall[0];
   return {
     items: perSubject.map((r) => ({ subjectId: r.subject_id, position: r.position, participants: r.participants })),
-    overall: head?.position ?? null,
+    overall: head?.ranked ? head.position : null,
     participants: head?.participants ?? 0,
     totalScore: head?.total ?? 0,
   };
