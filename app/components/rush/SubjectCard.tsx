@@ -18,7 +18,7 @@ export function SubjectCard(props: {
   const { subject, state } = props;
   const titleId = `rush-subject-${subject.id}`;
   return (
-    <li className={`rush-subject rush-subject--${state.kind}`} aria-labelledby={titleId} data-subject-id={subject.id}>
+    <li className={`rush-subject rush-subject--${state.kind}`} data-subject-id={subject.id}>
       <div className="rush-subject__head">
         <SubjectIcon name={subject.name} />
         <h3 id={titleId} className="rush-subject__name">
