@@ -51,8 +51,7 @@ export function clearRushCache() {
     ls?.removeItem(RUSH_STORAGE.results);
     ls?.removeItem(RUSH_STORAGE.start);
     ls?.removeItem(RUSH_STORAGE.end);
-    window.sessionStorage.removeItem(RUSH_STORAGE.sessionSubject);
-    window.sessionStorage.removeItem(RUSH_STORAGE.sessionEvent);
+    // qr_subject / qr_event (session storage) stay: a rush quiz in progress still needs its event id.
   } catch {
     // Nothing to clear.
   }
