@@ -141,6 +141,10 @@ test.describe("Quiz Rush", () => {
       expect(await page.evaluate(() => localStorage.getItem("unicum_qr_results"))).toBeNull();
       await expect(biologia.getByRole("button", { name: "Completato" })).toBeVisible();
 
+      // /quiz-rush/start renders 'Preparazione quiz…' before it moves on (server-rendered page).
+      const startHtml = await (await page.request.get("/quiz-rush/start?subject=3")).text();
+      expect(startHtml).toContain("Preparazione quiz…");
+
       // Starting Chimica: /quiz-rush/start, then /test with the event id, replacing history.
       await subjectCard(page, "Chimica").getByRole("button", { name: "Avvia quiz" }).click();
       await expect(page).toHaveURL(new RegExp(`/test\\?subject=2&q=31&rushEventId=${event.id}$`));
@@ -208,7 +212,8 @@ test.describe("Quiz Rush", () => {
     await expect(editForm.getByLabel("Inizio (ora di Roma)")).toHaveValue("2030-12-20T18:00");
     await editForm.getByLabel("Pubblicato").check();
     await editForm.getByRole("button", { name: "Salva" }).click();
-    await expect(page.getByRole("status").getByText("Salvato")).toBeVisible();
+    // The first save's toast may still be showing (1.8 s): look at the newest one.
+    await expect(page.getByRole("status").getByText("Salvato").last()).toBeVisible();
     await expect(row.getByRole("cell").nth(3)).toHaveText("Sì");
 
     await expectNoSeriousA11yIssues(page);
