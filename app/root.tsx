@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -5,11 +6,18 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
+  useMatches,
+  useRouteLoaderData,
   type MetaFunction,
 } from "react-router";
+import { CookieConsent } from "~/components/CookieConsent";
 import { SessionOverlay, SessionOverlayHost } from "~/components/session/SessionOverlay";
 import { ToastProvider } from "~/components/ui/Toast";
 import { PRODUCT_NAME } from "~/lib/constants";
+import { parseConsent } from "~/lib/consent";
+import { devLoginEnabled } from "~/server/auth.server";
+import { getEnv } from "~/server/context";
 import type { Route } from "./+types/root";
 import "./app.css";
 
@@ -20,7 +28,26 @@ export const meta: MetaFunction = () => [
   { name: "description", content: "Simulatore gratuito per i test di Medicina e il semestre filtro." },
 ];
 
+/** Public settings every page needs: whether to show the consent banner, and how to sign in. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const env = getEnv(context);
+  return {
+    consentDecided: parseConsent(request.headers.get("Cookie")) !== null,
+    googleClientId: env.GOOGLE_CLIENT_ID || null,
+    devLogin: devLoginEnabled(env),
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+/** A route with `handle = { hydrate: false }` is plain server-rendered HTML: no React runtime is shipped. */
+function useHydrate(): boolean {
+  return !useMatches().some((m) => (m.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<RootData>("root");
+  const hydrate = useHydrate();
   return (
     <html lang="it" data-theme="dark">
       <head>
@@ -31,15 +58,38 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
+        <a className="skip-link" href="#contenuto">
+          Vai al contenuto
+        </a>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <CookieConsent decided={data?.consentDecided ?? true} />
+        <script src="/consent.js" defer />
+        {hydrate ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : null}
       </body>
     </html>
   );
 }
 
+/** Page views after the first load (consent.js sends the first one), only with analytics consent. */
+function usePageViews() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    (window as unknown as { unicumPageView?: () => void }).unicumPageView?.();
+  }, [pathname]);
+}
+
 export default function App() {
+  usePageViews();
   return (
     <SessionOverlayHost>
       <ToastProvider>

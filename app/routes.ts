@@ -36,6 +36,17 @@ export default [
   route("api/me", "routes/api.me.ts"),
 
   // -- Practice: subjects, quizzes, grading, attempts, reports, review
+  route("api/subjects", "routes/api.subjects.ts"),
+  route("api/subjects/:id/topics", "routes/api.subjects.$id.topics.ts"),
+  route("api/quiz", "routes/api.quiz.ts"),
+  route("api/quiz/:id", "routes/api.quiz.$id.ts"),
+  route("api/quiz/:id/attempt", "routes/api.quiz.$id.attempt.ts"),
+  route("api/grade", "routes/api.grade.ts"),
+  route("api/report-question", "routes/api.report-question.ts"),
+  route("api/attempts", "routes/api.attempts.ts"),
+  route("api/attempts/:id/summary", "routes/api.attempts.$id.summary.ts"),
+  route("api/me/wrong-questions", "routes/api.me.wrong-questions.ts"),
+  route("api/my/reports", "routes/api.my.reports.ts"),
 
   // -- Analytics, friends, profile
 
@@ -51,6 +62,8 @@ export default [
   // -- Admin console
 
   // -- Public: page views, consent
+  route("api/consent", "routes/api.consent.ts"),
+  route("api/page-view", "routes/api.page-view.ts"),
 
   // -- Fallbacks: JSON 404s (admin paths check the role first)
   route("api/admin/*", "routes/api.admin.$.ts"),

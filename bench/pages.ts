@@ -42,5 +42,8 @@ export async function benchPages(server: LocalServer) {
   }
   console.log("JavaScript each page loads (gzip -9 of every script and modulepreload):");
   console.table(weights);
+  const home = weights.find((w) => w.page === "/")!;
+  const homeKb = parseFloat(String(home["JS gzipped"]));
+  console.log(`Budget: / ships ${homeKb.toFixed(1)} KB of gzipped JS (goal: at most 50 KB): ${homeKb <= 50 ? "met" : "MISSED"}`);
   return { latency: results, weights };
 }

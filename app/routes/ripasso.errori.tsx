@@ -1,12 +1,211 @@
-import { ComingSoon } from "~/components/ComingSoon";
+import { useEffect, useId, useMemo, useState } from "react";
+import { useLoaderData, useNavigate } from "react-router";
+import { T } from "~/components/quiz/messages";
+import { StaleNotice } from "~/components/quiz/StaleNotice";
+import { DEFAULT_REVIEW_COUNT, MAX_QUESTIONS, MIN_QUESTIONS, REVIEW_PAUSED_SHOWN } from "~/lib/constants";
+import { saveCache, withOfflineCache } from "~/lib/offline-cache";
+import { formatCountdown, isReviewPaused, sample } from "~/lib/review";
+import { clampQuestionCount } from "~/lib/timer";
+import { getEnv } from "~/server/context";
+import { getDb } from "~/server/db/client.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import { listWrongQuestions } from "~/server/review.server";
+import "~/styles/quiz.css";
 import type { Route } from "./+types/ripasso.errori";
 
+const CACHE_KEY = "wrong_questions-all";
+
 export async function loader(args: Route.LoaderArgs) {
-  await requirePageUser(args);
-  return null;
+  const user = await requirePageUser(args);
+  return { items: await listWrongQuestions(getDb(getEnv(args.context).DB), user.id) };
 }
 
-export default function Screen() {
-  return <ComingSoon title="RIPASSO – DOMANDE SBAGLIATE" />;
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  return withOfflineCache(CACHE_KEY, serverLoader);
+}
+
+type StateFilter = "all" | "ready" | "paused";
+
+export default function ReviewMistakes() {
+  const data = useLoaderData<typeof clientLoader>();
+  const navigate = useNavigate();
+  const [now, setNow] = useState(() => Date.now());
+  const [subjectId, setSubjectId] = useState<number | null>(null);
+  const [topicId, setTopicId] = useState<number | null>(null);
+  const [state, setState] = useState<StateFilter>("all");
+  const [count, setCount] = useState(String(DEFAULT_REVIEW_COUNT));
+  const ids = { subject: useId(), topic: useId(), state: useId(), count: useId() };
+
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(id);
+  }, []);
+  useEffect(() => {
+    if (data.stale) return;
+    saveCache(CACHE_KEY, { items: data.items });
+    // Per-subject copies under the spec's key wrong_questions-{subjectId}.
+    const bySubject = new Map<number, typeof data.items>();
+    for (const item of data.items) bySubject.set(item.subjectId, [...(bySubject.get(item.subjectId) ?? []), item]);
+    for (const [id, items] of bySubject) saveCache(`wrong_questions-${id}`, { items });
+  }, [data]);
+
+  // The paused state follows the clock of this page, so the list changes while it stays open.
+  const items = useMemo(
+    () => data.items.map((i) => ({ ...i, paused: isReviewPaused(Date.parse(i.lastWrongAt), now) })),
+    [data.items, now],
+  );
+  const subjects = useMemo(() => {
+    const map = new Map<number, string>();
+    for (const i of items) map.set(i.subjectId, i.subjectName);
+    return [...map].sort((a, b) => a[0] - b[0]);
+  }, [items]);
+  const topics = useMemo(() => {
+    const map = new Map<number, string>();
+    for (const i of items) if (i.subjectId === subjectId && i.topicId != null) map.set(i.topicId, i.topicName ?? "");
+    return [...map].sort((a, b) => a[1].localeCompare(b[1]));
+  }, [items, subjectId]);
+
+  const filtered = items.filter(
+    (i) =>
+      (subjectId == null || i.subjectId === subjectId) &&
+      (topicId == null || i.topicId === topicId) &&
+      (state === "all" || (state === "paused" ? i.paused : !i.paused)),
+  );
+  const ready = filtered.filter((i) => !i.paused);
+  const paused = filtered.filter((i) => i.paused);
+  const nextReady = paused.length ? Math.min(...paused.map((i) => Date.parse(i.readyAt))) : null;
+  const canStart = subjectId != null && ready.length > 0;
+
+  const start = () => {
+    if (!canStart) return;
+    const picked = sample(ready, clampQuestionCount(count, DEFAULT_REVIEW_COUNT)).map((i) => i.id);
+    localStorage.setItem("redo_ids", JSON.stringify(picked));
+    localStorage.setItem("redo_subject", String(subjectId));
+    navigate("/test?redo=1");
+  };
+
+  return (
+    <section className="page practice-stack">
+      <h1 className="page__title">{T.reviewTitle}</h1>
+      <StaleNotice stale={data.stale} cachedAt={data.cachedAt} />
+      {items.length === 0 ? (
+        <p className="practice-card">{T.noRedo}</p>
+      ) : (
+        <>
+          <div className="practice-card filters">
+            <div className="field">
+              <label htmlFor={ids.subject}>Materia</label>
+              <select
+                id={ids.subject}
+                className="select"
+                value={subjectId ?? ""}
+                onChange={(e) => {
+                  setSubjectId(e.target.value ? Number(e.target.value) : null);
+                  setTopicId(null);
+                }}
+              >
+                <option value="">Tutte le materie</option>
+                {subjects.map(([id, name]) => (
+                  <option key={id} value={id}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={ids.topic}>Sotto-argomento</label>
+              <select id={ids.topic} className="select" value={topicId ?? ""} disabled={subjectId == null} onChange={(e) => setTopicId(e.target.value ? Number(e.target.value) : null)}>
+                <option value="">Tutti i sotto-argomenti</option>
+                {topics.map(([id, name]) => (
+                  <option key={id} value={id}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={ids.state}>Stato</label>
+              <select id={ids.state} className="select" value={state} onChange={(e) => setState(e.target.value as StateFilter)}>
+                <option value="all">Tutte</option>
+                <option value="ready">Pronte</option>
+                <option value="paused">In pausa</option>
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={ids.count}>{T.reviewCount}</label>
+              <input
+                id={ids.count}
+                className="input"
+                type="number"
+                min={MIN_QUESTIONS}
+                max={MAX_QUESTIONS}
+                value={count}
+                onChange={(e) => setCount(e.target.value)}
+                onBlur={() => setCount(String(clampQuestionCount(count, DEFAULT_REVIEW_COUNT)))}
+              />
+            </div>
+          </div>
+          <div className="row row--between">
+            <p className="muted" style={{ margin: 0 }} data-testid="review-counts">
+              {ready.length} pronte · {paused.length} in pausa
+              {nextReady != null ? ` · Prossima pronta tra ${formatCountdown(nextReady - now)}` : ""}
+            </p>
+            <button type="button" className="btn btn--primary" onClick={start} disabled={!canStart}>
+              {T.reviewStart}
+            </button>
+          </div>
+          {subjectId == null ? <p className="muted small" style={{ margin: 0 }}>Scegli una materia per avviare il ripasso.</p> : null}
+          {filtered.length === 0 ? (
+            <p className="practice-card">{T.reviewEmptyFilters}</p>
+          ) : (
+            <>
+              {ready.length > 0 ? (
+                <section className="practice-stack" aria-labelledby="ready-title">
+                  <h2 id="ready-title" style={{ fontSize: "1.1rem", margin: 0 }}>
+                    Pronte per il ripasso
+                  </h2>
+                  <ul className="list">
+                    {ready.map((i) => (
+                      <li key={i.id} className="list-item" data-testid="wrong-item">
+                        <div>
+                          <h3>{i.questionText}</h3>
+                          <p className="muted small" style={{ margin: 0 }}>
+                            {i.subjectName}
+                            {i.topicName ? ` · ${i.topicName}` : ""}
+                          </p>
+                        </div>
+                        <span className="chip chip--ok">pronta</span>
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ) : null}
+              {paused.length > 0 ? (
+                <section className="practice-stack" aria-labelledby="paused-title">
+                  <h2 id="paused-title" style={{ fontSize: "1.1rem", margin: 0 }}>
+                    In pausa (24 ore dall'ultimo errore)
+                  </h2>
+                  <ul className="list">
+                    {paused.slice(0, REVIEW_PAUSED_SHOWN).map((i) => (
+                      <li key={i.id} className="list-item" data-testid="wrong-item">
+                        <div>
+                          <h3>{i.questionText}</h3>
+                          <p className="muted small" style={{ margin: 0 }}>
+                            {i.subjectName}
+                            {i.topicName ? ` · ${i.topicName}` : ""} · pronta tra {formatCountdown(Date.parse(i.readyAt) - now)}
+                          </p>
+                        </div>
+                        <span className="chip chip--warn">{T.paused}</span>
+                      </li>
+                    ))}
+                  </ul>
+                  {paused.length > REVIEW_PAUSED_SHOWN ? <p className="muted">e altre {paused.length - REVIEW_PAUSED_SHOWN}</p> : null}
+                </section>
+              ) : null}
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
 }

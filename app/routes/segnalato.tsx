@@ -1,12 +1,73 @@
-import { ComingSoon } from "~/components/ComingSoon";
+import { useState } from "react";
+import { useLoaderData } from "react-router";
+import { formatDateTime, T } from "~/components/quiz/messages";
+import { Modal } from "~/components/ui/Modal";
+import { getEnv } from "~/server/context";
+import { getDb } from "~/server/db/client.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import { listMyReports, type MyReport } from "~/server/reports.server";
+import "~/styles/quiz.css";
 import type { Route } from "./+types/segnalato";
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePageUser(args);
-  return null;
+  const user = await requirePageUser(args);
+  return { reports: await listMyReports(getDb(getEnv(args.context).DB), user.id) };
 }
 
-export default function Screen() {
-  return <ComingSoon title="Le tue segnalazioni" />;
+export default function MyReports() {
+  const { reports } = useLoaderData<typeof loader>();
+  const [open, setOpen] = useState<MyReport | null>(null);
+  return (
+    <section className="page practice-stack">
+      <h1 className="page__title">{T.reportsTitle}</h1>
+      {reports.length === 0 ? (
+        <p className="practice-card">{T.reportsEmpty}</p>
+      ) : (
+        <ul className="list" aria-label={T.reportsTitle}>
+          {reports.map((r) => (
+            <li key={r.id} className="list-item" data-testid="report-item">
+              <div>
+                <h3>{r.title}</h3>
+                <p className="muted small" style={{ margin: 0 }}>
+                  {[r.subject, r.topic].filter(Boolean).join(" · ")} · {formatDateTime(r.createdAt)}
+                </p>
+              </div>
+              <div className="row">
+                <span className={`chip ${r.status === "resolved" ? "chip--ok" : "chip--warn"}`}>{r.statusLabel}</span>
+                <button type="button" className="btn btn--small" onClick={() => setOpen(r)} aria-label={`Dettagli della segnalazione ${r.id}`}>
+                  Dettagli
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {open ? (
+        <Modal title={`Segnalazione #${open.id}`} onClose={() => setOpen(null)}>
+          <dl className="details">
+            <dt>Domanda</dt>
+            <dd>{open.title}</dd>
+            <dt>Materia</dt>
+            <dd>{open.subject ?? "—"}</dd>
+            <dt>Argomento</dt>
+            <dd>{open.topic ?? "—"}</dd>
+            <dt>Stato</dt>
+            <dd>{open.statusLabel}</dd>
+            <dt>Messaggio</dt>
+            <dd>{open.message}</dd>
+            <dt>La tua risposta</dt>
+            <dd>{open.userAnswer || "—"}</dd>
+            <dt>Risposta corretta</dt>
+            <dd>{open.correctAnswer ?? "Visibile dopo aver consegnato un tentativo con questa domanda"}</dd>
+            <dt>Note dello staff</dt>
+            <dd>{open.adminNotes || "—"}</dd>
+            <dt>Inviata il</dt>
+            <dd>{formatDateTime(open.createdAt)}</dd>
+            <dt>Aggiornata il</dt>
+            <dd>{formatDateTime(open.updatedAt)}</dd>
+          </dl>
+        </Modal>
+      ) : null}
+    </section>
+  );
 }

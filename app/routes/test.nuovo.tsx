@@ -1,12 +1,206 @@
-import { ComingSoon } from "~/components/ComingSoon";
+import { useEffect, useId, useMemo, useState } from "react";
+import { useLoaderData, useNavigate, useSearchParams } from "react-router";
+import { T } from "~/components/quiz/messages";
+import { StaleNotice } from "~/components/quiz/StaleNotice";
+import { MAX_QUESTIONS, MIN_QUESTIONS, QUESTION_PRESETS, TIMER_LEVELS } from "~/lib/constants";
+import { saveCache, withOfflineCache } from "~/lib/offline-cache";
+import { clampQuestionCount, formatClock, TIMER_CHOICES, timerChoiceFromTotal, timerTotalSeconds, type TimerChoice } from "~/lib/timer";
+import { getDb } from "~/server/db/client.server";
+import { getEnv } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
+import { catalogue } from "~/server/quiz.server";
+import "~/styles/quiz.css";
 import type { Route } from "./+types/test.nuovo";
+
+const CACHE_KEY = "unicum_subjects";
+const DEFAULT_COUNT = 10;
 
 export async function loader(args: Route.LoaderArgs) {
   await requirePageUser(args);
-  return null;
+  return { subjects: await catalogue(getDb(getEnv(args.context).DB)) };
 }
 
-export default function Screen() {
-  return <ComingSoon title="Nuovo test" />;
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  return withOfflineCache(CACHE_KEY, serverLoader);
+}
+
+type Subject = Awaited<ReturnType<typeof loader>>["subjects"][number];
+
+/** Reads subject, topic (id or name), q and time from the query string. */
+function prefill(params: URLSearchParams, subjects: Subject[]) {
+  const subject = subjects.find((s) => String(s.id) === params.get("subject")) ?? null;
+  const topicParam = params.get("topic")?.trim().toLowerCase() ?? "";
+  const topic = subject && topicParam ? subject.topics.find((t) => String(t.id) === topicParam || t.name.toLowerCase() === topicParam) : undefined;
+  const q = params.has("q") ? clampQuestionCount(params.get("q"), DEFAULT_COUNT) : DEFAULT_COUNT;
+  const time = Number(params.get("time"));
+  return { subjectId: subject?.id ?? null, topicId: topic?.id ?? null, count: q, timer: timerChoiceFromTotal(Number.isFinite(time) ? time : null, q) };
+}
+
+export default function NewTest() {
+  const data = useLoaderData<typeof clientLoader>();
+  const { subjects } = data;
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const initial = useMemo(() => prefill(params, subjects), [params, subjects]);
+  const [subjectId, setSubjectId] = useState<number | null>(initial.subjectId);
+  const [topicId, setTopicId] = useState<number | null>(initial.topicId);
+  const [count, setCount] = useState<number>(initial.count);
+  const [countText, setCountText] = useState<string>(String(initial.count));
+  const [timer, setTimer] = useState<TimerChoice>(initial.timer);
+  const ids = { subject: useId(), topic: useId(), count: useId(), hint: useId() };
+
+  useEffect(() => {
+    if (!data.stale) saveCache(CACHE_KEY, { subjects });
+  }, [data.stale, subjects]);
+
+  useEffect(() => {
+    setSubjectId(initial.subjectId);
+    setTopicId(initial.topicId);
+    setCount(initial.count);
+    setCountText(String(initial.count));
+    setTimer(initial.timer);
+  }, [initial]);
+
+  const subject = subjects.find((s) => s.id === subjectId) ?? null;
+  const topic = subject?.topics.find((t) => t.id === topicId) ?? null;
+  const total = timerTotalSeconds(timer, count);
+
+  const setCountClamped = (value: unknown) => {
+    const n = clampQuestionCount(value, count);
+    setCount(n);
+    setCountText(String(n));
+  };
+
+  const timerText =
+    timer === "nessuno" ? "senza timer" : `timer ${formatClock(total!)} (${TIMER_LEVELS[timer]} s a domanda)`;
+  const summary = subject
+    ? `${subject.name} · ${topic?.name ?? T.allTopics} · ${count} ${count === 1 ? "domanda" : "domande"} · ${timerText}`
+    : "Scegli una materia per iniziare.";
+
+  const start = () => {
+    if (!subject) return;
+    const query = new URLSearchParams({ subject: String(subject.id) });
+    if (topic) query.set("topic", String(topic.id));
+    query.set("q", String(count));
+    if (total) query.set("time", String(total));
+    navigate(`/test?${query}`);
+  };
+
+  return (
+    <section className="page newtest practice-stack">
+      <h1 className="page__title">{T.newTestTitle}</h1>
+      <StaleNotice stale={data.stale} cachedAt={data.cachedAt} />
+      <form
+        className="practice-card practice-stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          start();
+        }}
+      >
+        <div className="field">
+          <label htmlFor={ids.subject}>{T.subject}</label>
+          <select
+            id={ids.subject}
+            className="select"
+            value={subjectId ?? ""}
+            onChange={(e) => {
+              setSubjectId(e.target.value ? Number(e.target.value) : null);
+              setTopicId(null);
+            }}
+          >
+            <option value="">{T.chooseSubject}</option>
+            {subjects.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.topic}>{T.topic}</label>
+          <select
+            id={ids.topic}
+            className="select"
+            value={topicId ?? ""}
+            disabled={!subject}
+            onChange={(e) => setTopicId(e.target.value ? Number(e.target.value) : null)}
+          >
+            <option value="">{T.allTopics}</option>
+            {subject?.topics.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.count}>{T.questionCount}</label>
+          <div className="stepper">
+            <button type="button" className="btn" aria-label={T.decrease} onClick={() => setCountClamped(count - 1)} disabled={count <= MIN_QUESTIONS}>
+              −
+            </button>
+            <input
+              id={ids.count}
+              className="input"
+              type="number"
+              inputMode="numeric"
+              min={MIN_QUESTIONS}
+              max={MAX_QUESTIONS}
+              value={countText}
+              aria-describedby={ids.hint}
+              onChange={(e) => {
+                setCountText(e.target.value);
+                if (e.target.value !== "") setCount(clampQuestionCount(e.target.value, count));
+              }}
+              onBlur={() => setCountClamped(countText === "" ? count : countText)}
+            />
+            <button type="button" className="btn" aria-label={T.increase} onClick={() => setCountClamped(count + 1)} disabled={count >= MAX_QUESTIONS}>
+              +
+            </button>
+          </div>
+          <input
+            className="range"
+            type="range"
+            min={MIN_QUESTIONS}
+            max={MAX_QUESTIONS}
+            value={count}
+            aria-label={T.questionCountSlider}
+            onChange={(e) => setCountClamped(e.target.value)}
+          />
+          <div className="row" role="group" aria-label="Scelte rapide">
+            {QUESTION_PRESETS.map((n) => (
+              <button key={n} type="button" className="btn btn--small" aria-pressed={count === n} onClick={() => setCountClamped(n)}>
+                {n}
+              </button>
+            ))}
+          </div>
+          <p id={ids.hint} className="muted small" style={{ margin: 0 }}>
+            {T.countHint}
+          </p>
+        </div>
+        <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }}>
+          <legend>{T.timer}</legend>
+          <div className="timer-choices">
+            {TIMER_CHOICES.map((c) => (
+              <label key={c.value} className="timer-choice">
+                <input type="radio" name="timer" value={c.value} checked={timer === c.value} onChange={() => setTimer(c.value)} />
+                <span>
+                  {c.label}
+                  {c.value !== "nessuno" ? <span className="muted small"> · {TIMER_LEVELS[c.value]} s</span> : null}
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <p className="summary-line" aria-live="polite" data-testid="summary-line">
+          {summary}
+        </p>
+        <div>
+          <button type="submit" className="btn btn--primary" disabled={!subject}>
+            {T.start}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
 }

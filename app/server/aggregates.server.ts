@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { listScore } from "~/lib/scoring";
 import type { Db } from "./db/client.server";
 import { REBUILD_AGGREGATES_SQL } from "./db/aggregate-sql";
+import { statDailyScores, statScoreHistogram, statTopicAccuracy } from "./db/schema";
 
 export type LandedAttempt = {
   subjectId: number | null;
@@ -15,15 +16,28 @@ export type LandedAttempt = {
   answers: { topicId: number | null; correct: boolean }[];
 };
 
-/** Statements that add one completed attempt to the aggregates; run them in the same batch as the attempt. */
+/**
+ * Statements that add one completed attempt to the aggregates; run them in the same batch as the attempt.
+ * Query builders, not `db.run(sql\`...\`)`: drizzle's D1 batch cannot bind a raw statement that has parameters.
+ */
 export function aggregateStatementsFor(db: Db, attempt: LandedAttempt) {
   if (attempt.subjectId == null || attempt.total <= 0) return [];
   const day = attempt.startedAt.toISOString().slice(0, 10);
   const statements = [
-    db.run(sql`INSERT INTO stat_score_histogram (subject_id, score, count) VALUES (${attempt.subjectId}, ${listScore(attempt.correct, attempt.total)}, 1)
-      ON CONFLICT (subject_id, score) DO UPDATE SET count = count + 1`),
-    db.run(sql`INSERT INTO stat_daily_scores (subject_id, day, attempts, score_sum) VALUES (${attempt.subjectId}, ${day}, 1, ${attempt.score ?? 0})
-      ON CONFLICT (subject_id, day) DO UPDATE SET attempts = attempts + 1, score_sum = score_sum + excluded.score_sum`),
+    db
+      .insert(statScoreHistogram)
+      .values({ subjectId: attempt.subjectId, score: listScore(attempt.correct, attempt.total), count: 1 })
+      .onConflictDoUpdate({
+        target: [statScoreHistogram.subjectId, statScoreHistogram.score],
+        set: { count: sql`${statScoreHistogram.count} + 1` },
+      }),
+    db
+      .insert(statDailyScores)
+      .values({ subjectId: attempt.subjectId, day, attempts: 1, scoreSum: attempt.score ?? 0 })
+      .onConflictDoUpdate({
+        target: [statDailyScores.subjectId, statDailyScores.day],
+        set: { attempts: sql`${statDailyScores.attempts} + 1`, scoreSum: sql`${statDailyScores.scoreSum} + excluded.score_sum` },
+      }),
   ];
   const perTopic = new Map<number, { answered: number; correct: number }>();
   for (const answer of attempt.answers) {
@@ -33,13 +47,19 @@ export function aggregateStatementsFor(db: Db, attempt: LandedAttempt) {
     if (answer.correct) t.correct++;
     perTopic.set(answer.topicId, t);
   }
-  for (const [topicId, t] of perTopic) {
-    statements.push(
-      db.run(sql`INSERT INTO stat_topic_accuracy (topic_id, subject_id, answered, correct) VALUES (${topicId}, ${attempt.subjectId}, ${t.answered}, ${t.correct})
-        ON CONFLICT (topic_id) DO UPDATE SET answered = answered + excluded.answered, correct = correct + excluded.correct`),
-    );
-  }
-  return statements;
+  const topicStatements = [...perTopic].map(([topicId, t]) =>
+    db
+      .insert(statTopicAccuracy)
+      .values({ topicId, subjectId: attempt.subjectId!, answered: t.answered, correct: t.correct })
+      .onConflictDoUpdate({
+        target: statTopicAccuracy.topicId,
+        set: {
+          answered: sql`${statTopicAccuracy.answered} + excluded.answered`,
+          correct: sql`${statTopicAccuracy.correct} + excluded.correct`,
+        },
+      }),
+  );
+  return [...statements, ...topicStatements];
 }
 
 /** Rebuilds every aggregate from the attempts (recalc-stats, after imports). */

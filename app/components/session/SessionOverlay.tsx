@@ -1,10 +1,15 @@
 import { useEffect, useState } from "react";
+import { useRouteLoaderData } from "react-router";
+import { ApiError } from "~/lib/api-client";
 import { SESSION_EVENT, type SessionProblem } from "~/lib/session-events";
 import { useFocusTrap } from "~/lib/use-focus-trap";
+import { GoogleSignInButton } from "./GoogleSignInButton";
 
 /** Full-screen overlay for an expired session or a suspended account (spec section 2). */
 export function SessionOverlay(props: { kind: "expired" } | { kind: "suspended"; reason: string }) {
   const trapRef = useFocusTrap<HTMLDivElement>(true);
+  const root = useRouteLoaderData("root") as { googleClientId?: string | null } | undefined;
+  const [error, setError] = useState<string | null>(null);
   return (
     <div className="session-overlay" role="alertdialog" aria-modal="true" aria-labelledby="session-overlay-title" ref={trapRef}>
       <div className="session-overlay__card">
@@ -17,9 +22,26 @@ export function SessionOverlay(props: { kind: "expired" } | { kind: "suspended";
           <>
             <h1 id="session-overlay-title">Sessione scaduta</h1>
             <p>Per continuare, accedi di nuovo con Google.</p>
-            <a className="btn btn--primary" href={`/login?next=${encodeURIComponent(typeof window === "undefined" ? "/dashboard" : window.location.pathname + window.location.search)}`}>
-              Accedi
-            </a>
+            {root?.googleClientId ? (
+              <GoogleSignInButton
+                clientId={root.googleClientId}
+                onSuccess={(result: { user: unknown }) => {
+                  localStorage.setItem("user", JSON.stringify(result.user));
+                  window.location.reload();
+                }}
+                onError={(err) =>
+                  setError(err instanceof ApiError && err.status === 423 ? `Account sospeso: ${String(err.body.reason ?? "")}` : null)
+                }
+              />
+            ) : (
+              <a
+                className="btn btn--primary"
+                href={`/login?next=${encodeURIComponent(typeof window === "undefined" ? "/dashboard" : window.location.pathname + window.location.search)}`}
+              >
+                Accedi
+              </a>
+            )}
+            {error ? <p role="alert">{error}</p> : null}
             <p className="muted">Se pensi sia un errore, ricarica la pagina.</p>
           </>
         )}

@@ -22,34 +22,24 @@ async function logout() {
 function NavItems({ active, collapsed, onNavigate }: { active: NavKey; collapsed: boolean; onNavigate?: () => void }) {
   return (
     <>
-      {NAV_ENTRIES.map((entry) =>
-        entry.to ? (
-          <Link
-            key={entry.key}
-            to={entry.to}
-            className="nav-item"
-            aria-current={active === entry.key ? "page" : undefined}
-            title={collapsed ? entry.label : undefined}
-            onClick={onNavigate}
-            data-nav={entry.key}
-          >
+      {NAV_ENTRIES.map((entry) => {
+        const common = { className: "nav-item", title: collapsed ? entry.label : undefined, "data-nav": entry.key };
+        const content = (
+          <>
             <NavIcon name={entry.key} />
             <span className="nav-item__label">{entry.label}</span>
+          </>
+        );
+        return entry.to ? (
+          <Link key={entry.key} to={entry.to} aria-current={active === entry.key ? "page" : undefined} onClick={onNavigate} {...common}>
+            {content}
           </Link>
         ) : (
-          <button
-            key={entry.key}
-            type="button"
-            className="nav-item"
-            title={collapsed ? entry.label : undefined}
-            onClick={logout}
-            data-nav={entry.key}
-          >
-            <NavIcon name={entry.key} />
-            <span className="nav-item__label">{entry.label}</span>
+          <button key={entry.key} type="button" onClick={logout} {...common}>
+            {content}
           </button>
-        ),
-      )}
+        );
+      })}
     </>
   );
 }

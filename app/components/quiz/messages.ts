@@ -1,0 +1,79 @@
+// Every Italian string of the practice screens, so a copy fix is a one-line change.
+// Texts quoted by the spec are used to the letter.
+export const T = {
+  newTestTitle: "Nuovo test",
+  subject: "Materia",
+  chooseSubject: "Scegli una materia",
+  topic: "Sotto-argomento",
+  allTopics: "Tutti i sotto-argomenti",
+  questionCount: "Numero di domande",
+  questionCountSlider: "Numero di domande (cursore)",
+  countHint: "Seleziona tra 1 e 31",
+  decrease: "Diminuisci il numero di domande",
+  increase: "Aumenta il numero di domande",
+  timer: "Timer",
+  start: "Avvia test",
+  loading: "Caricamento…",
+  loadError: "Errore caricamento quiz",
+  noRedo: "Nessuna domanda per il ripasso",
+  quizTitle: "QUIZ",
+  remaining: "Tempo residuo",
+  previous: "Domanda precedente",
+  next: "Domanda successiva",
+  submit: "Consegna",
+  submitting: "Invio in corso…",
+  submitError: "Errore invio tentativo",
+  report: "Segnala",
+  alreadyReported: "già segnalata",
+  reportTitle: "Segnala domanda all'amministratore",
+  reportMessage: "Descrivi il problema (facoltativo)",
+  reportSend: "Invia segnalazione",
+  reportSent: "Segnalazione inviata. Grazie!",
+  reportFailedPrefix: "Errore: ",
+  reportFailedDefault: "Invio fallito",
+  gapHint: "Scrivi una parola (caselle singole)",
+  navigator: "Naviga",
+  summaryTitle: "Riepilogo tentativo",
+  notFound: "Tentativo non trovato",
+  loadFailed: "Errore caricamento",
+  summaryReportTitle: "Segnala domanda",
+  summaryReason: "Motivo (facoltativo)",
+  summaryReportSent: "Segnalazione inviata ✓",
+  summaryReportFailedPrefix: "Errore invio segnalazione: ",
+  summaryReportFailedDefault: "Risposta non valida",
+  attemptsTitle: "Tentativi passati",
+  attemptsEmpty: "Nessun tentativo trovato con i filtri correnti.",
+  search: "Cerca",
+  searchPlaceholder: "Argomento, materia o numero del tentativo",
+  from: "Dal",
+  to: "Al",
+  completed: "Completati",
+  abandoned: "Interrotti",
+  sort: "Ordina per",
+  repeat: "Ripeti",
+  reportsTitle: "Le tue segnalazioni",
+  reportsEmpty: "Nessuna segnalazione trovata.",
+  reviewTitle: "RIPASSO – DOMANDE SBAGLIATE",
+  reviewEmptyFilters: "Nessuna domanda corrisponde ai filtri.",
+  paused: "in pausa",
+  reviewCount: "Numero di domande",
+  reviewStart: "Avvia ripasso",
+  staleNotice: "Sei offline o il server non risponde: questi dati sono l'ultima copia salvata su questo dispositivo e potrebbero non essere aggiornati.",
+} as const;
+
+export const TYPE_LABELS = { mc: "Risposta multipla", gap: "Completamento" } as const;
+
+export const LETTERS = ["A", "B", "C", "D", "E", "F", "G", "H"];
+
+export function formatDuration(totalSec: number): string {
+  const s = Math.max(0, Math.round(totalSec));
+  const m = Math.floor(s / 60);
+  const sec = s % 60;
+  if (m === 0) return `${sec} s`;
+  return `${m} min ${String(sec).padStart(2, "0")} s`;
+}
+
+export function formatDateTime(iso: string | null): string {
+  if (!iso) return "—";
+  return new Date(iso).toLocaleString("it-IT", { dateStyle: "medium", timeStyle: "short" });
+}

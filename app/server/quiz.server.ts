@@ -1,0 +1,210 @@
+// Practice quizzes: the subject/topic catalogue, drawing a quiz (random, redo, rush) and reading it back.
+// A drawn quiz is stored (quizzes + quiz_questions) together with its attempt row 'in_progress', so
+// the submission is graded against what was drawn and a never-submitted quiz can become 'abandoned'.
+// Questions leave the server WITHOUT the correct option, accepted answers or explanation.
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { DEFAULT_DIFFICULTY } from "~/lib/constants";
+import type { Db } from "./db/client.server";
+import { attempts, questions, quizQuestions, quizzes, subjects, topics, type Question } from "./db/schema";
+import { HttpError } from "./errors.server";
+import { claimRushStart } from "./rush.server";
+
+export type PublicQuestion = {
+  id: number;
+  type: "mc" | "gap";
+  question_text: string;
+  options: { id: number; option_text: string }[];
+  difficulty: number;
+  subjectId: number;
+  topicId: number | null;
+  topic: string | null;
+};
+
+export type DrawnQuiz = {
+  quizId: number;
+  kind: "random" | "redo" | "rush";
+  subjectId: number | null;
+  subjectName: string | null;
+  topicId: number | null;
+  timeLimitSec: number | null;
+  rushEventId: number | null;
+  startedAt: string;
+  /** Seconds left on the timer at the moment of the answer (null without a timer). */
+  remainingSec: number | null;
+  /** Seconds since the quiz was drawn. */
+  elapsedSec: number;
+  status: "in_progress" | "completed" | "abandoned";
+  attemptId: number | null;
+  questions: PublicQuestion[];
+};
+
+export async function listSubjects(db: Db) {
+  return db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)).all();
+}
+
+export async function listTopics(db: Db, subjectId: number) {
+  const subject = await db.select({ id: subjects.id }).from(subjects).where(eq(subjects.id, subjectId)).get();
+  if (!subject) throw new HttpError(404, "Materia non trovata.");
+  return db
+    .select({ id: topics.id, name: topics.name, parentId: topics.parentId })
+    .from(topics)
+    .where(eq(topics.subjectId, subjectId))
+    .orderBy(asc(topics.id))
+    .all();
+}
+
+/** Subjects with their topics, for the New test form (one query each, the catalogue is small). */
+export async function catalogue(db: Db) {
+  const [subjectRows, topicRows] = await Promise.all([
+    listSubjects(db),
+    db.select({ id: topics.id, name: topics.name, subjectId: topics.subjectId }).from(topics).orderBy(asc(topics.id)).all(),
+  ]);
+  return subjectRows.map((s) => ({
+    ...s,
+    topics: topicRows.filter((t) => t.subjectId === s.id).map((t) => ({ id: t.id, name: t.name })),
+  }));
+}
+
+/** The browser's copy of a question: never the correct option, accepted answers or explanation. */
+export function publicQuestion(q: Question, topicName: string | null): PublicQuestion {
+  return {
+    id: q.id,
+    type: q.type,
+    question_text: q.stem,
+    options: q.type === "mc" ? (q.options ?? []).map((text, id) => ({ id, option_text: text })) : [],
+    difficulty: q.difficulty ?? DEFAULT_DIFFICULTY,
+    subjectId: q.subjectId,
+    topicId: q.topicId,
+    topic: topicName,
+  };
+}
+
+type DrawArgs = {
+  userId: number;
+  subjectId?: number;
+  topicId?: number;
+  count?: number;
+  ids?: number[];
+  timeLimitSec?: number | null;
+  rushEventId?: number | null;
+  now?: number;
+};
+
+/** Draws a random quiz (subject, optional topic with its sub-topics, count 1-31) or a redo of given ids. */
+export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
+  const now = args.now ?? Date.now();
+  let questionIds: number[];
+  let subjectId: number | null;
+  let kind: DrawnQuiz["kind"] = "random";
+
+  if (args.ids) {
+    kind = "redo";
+    const unique = [...new Set(args.ids)];
+    const rows = await db
+      .select({ id: questions.id, subjectId: questions.subjectId })
+      .from(questions)
+      .where(inArray(questions.id, unique))
+      .all();
+    const found = new Set(rows.map((r) => r.id));
+    const missing = unique.filter((id) => !found.has(id));
+    if (missing.length) throw new HttpError(404, `Domanda non trovata: ${missing.join(", ")}.`);
+    questionIds = unique;
+    const subjectIds = new Set(rows.map((r) => r.subjectId));
+    subjectId = subjectIds.size === 1 ? rows[0]!.subjectId : null;
+  } else {
+    subjectId = args.subjectId!;
+    const subject = await db.select({ id: subjects.id }).from(subjects).where(eq(subjects.id, subjectId)).get();
+    if (!subject) throw new HttpError(404, "Materia non trovata.");
+    let topicFilter = sql`1 = 1`;
+    if (args.topicId) {
+      const topic = await db.select().from(topics).where(eq(topics.id, args.topicId)).get();
+      if (!topic || topic.subjectId !== subjectId) {
+        throw new HttpError(404, "Sotto-argomento non trovato per questa materia.");
+      }
+      topicFilter = sql`(${questions.topicId} = ${args.topicId} OR ${questions.topicId} IN (SELECT id FROM topics WHERE parent_id = ${args.topicId}))`;
+    }
+    const rows = await db
+      .select({ id: questions.id })
+      .from(questions)
+      .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), topicFilter))
+      .orderBy(sql`random()`)
+      .limit(args.count!)
+      .all();
+    if (rows.length === 0) {
+      throw new HttpError(404, "Nessuna domanda disponibile per questa materia e questo sotto-argomento.");
+    }
+    questionIds = rows.map((r) => r.id);
+  }
+
+  if (args.rushEventId) {
+    if (subjectId == null || args.ids) throw new HttpError(400, "Un quiz Rush si avvia da una materia, non da un ripasso.");
+    await claimRushStart(db, { userId: args.userId, eventId: args.rushEventId, subjectId, now });
+    kind = "rush";
+  }
+
+  const startedAt = new Date(now);
+  const newQuizId = sql<number>`(SELECT max(id) FROM quizzes)`;
+  // One transaction: the quiz, its questions and the attempt 'in_progress' (the quiz's id is the
+  // largest, as D1 runs the batch alone).
+  const [inserted] = await db.batch([
+    db
+      .insert(quizzes)
+      .values({
+        userId: args.userId,
+        subjectId,
+        topicId: args.topicId ?? null,
+        kind,
+        timeLimitSec: args.timeLimitSec ?? null,
+        rushEventId: args.rushEventId ?? null,
+        createdAt: startedAt,
+      })
+      .returning({ id: quizzes.id }),
+    db.insert(quizQuestions).values(questionIds.map((questionId, position) => ({ quizId: newQuizId, position, questionId }))),
+    db.insert(attempts).values({
+      userId: args.userId,
+      quizId: newQuizId,
+      subjectId,
+      status: "in_progress",
+      startedAt,
+      total: questionIds.length,
+      rushEventId: args.rushEventId ?? null,
+    }),
+  ]);
+  return getQuiz(db, args.userId, inserted[0]!.id, now);
+}
+
+/** A stored quiz of this user, in drawn order; 404 for someone else's or a missing one. */
+export async function getQuiz(db: Db, userId: number, quizId: number, now = Date.now()): Promise<DrawnQuiz> {
+  const quiz = await db.select().from(quizzes).where(eq(quizzes.id, quizId)).get();
+  if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
+  const [rows, attempt, subject] = await Promise.all([
+    db
+      .select({ question: questions, topicName: topics.name })
+      .from(quizQuestions)
+      .innerJoin(questions, eq(questions.id, quizQuestions.questionId))
+      .leftJoin(topics, eq(topics.id, questions.topicId))
+      .where(eq(quizQuestions.quizId, quizId))
+      .orderBy(asc(quizQuestions.position))
+      .all(),
+    db.select({ id: attempts.id, status: attempts.status, startedAt: attempts.startedAt }).from(attempts).where(eq(attempts.quizId, quizId)).get(),
+    quiz.subjectId != null ? db.select().from(subjects).where(eq(subjects.id, quiz.subjectId)).get() : undefined,
+  ]);
+  const startedAt = attempt?.startedAt ?? quiz.createdAt;
+  const remainingSec =
+    quiz.timeLimitSec != null ? Math.max(0, Math.round(quiz.timeLimitSec - (now - startedAt.getTime()) / 1000)) : null;
+  return {
+    quizId: quiz.id,
+    kind: quiz.kind,
+    subjectId: quiz.subjectId,
+    subjectName: subject?.name ?? null,
+    topicId: quiz.topicId,
+    timeLimitSec: quiz.timeLimitSec,
+    rushEventId: quiz.rushEventId,
+    startedAt: startedAt.toISOString(),
+    remainingSec,
+    elapsedSec: Math.max(0, Math.round((now - startedAt.getTime()) / 1000)),
+    status: attempt?.status ?? "abandoned",
+    attemptId: attempt?.id ?? null,
+    questions: rows.map((r) => publicQuestion(r.question, r.topicName)),
+  };
+}

@@ -1,0 +1,72 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, login, test } from "./fixtures";
+
+// Every route of the spec's route table, as the roles that can see it. No serious or critical violation.
+const PUBLIC = ["/", "/policy", "/terms", "/login"];
+const STUDENT = [
+  "/dashboard",
+  "/profilo",
+  "/rush",
+  "/test/nuovo",
+  "/test?subject=1&q=5",
+  "/ripasso/errori",
+  "/tentativi",
+  "/segnalato",
+  "/test/riepilogo",
+  "/simulazione",
+  "/simulazione?id=non-esiste",
+  "/simulazione/riepilogo/non-esiste/1",
+];
+
+async function expectNoSeriousViolations(page: import("@playwright/test").Page, path: string) {
+  await page.goto(path);
+  await page.waitForLoadState("networkidle");
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`);
+  expect(serious, `${path}\n${serious.join("\n")}`).toEqual([]);
+}
+
+test.describe("accessibility (axe-core)", () => {
+  test.describe.configure({ timeout: 120_000 });
+  test("public pages, with and without the consent banner", async ({ page }) => {
+    for (const path of PUBLIC) await expectNoSeriousViolations(page, path);
+    await page.getByRole("region", { name: "Cookie e privacy" }).getByRole("button", { name: "Rifiuta" }).click();
+    await page.getByRole("link", { name: /Accedi|Vai alla dashboard/ }).first().isVisible();
+    for (const path of PUBLIC) await expectNoSeriousViolations(page, path);
+  });
+
+  test("student pages", async ({ page }) => {
+    await login(page, "studente@example.com");
+    for (const path of STUDENT) await expectNoSeriousViolations(page, path);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expectNoSeriousViolations(page, "/dashboard");
+    await page.getByRole("region", { name: "Cookie e privacy" }).getByRole("button", { name: "Rifiuta" }).click();
+    await page.getByRole("button", { name: "Menu" }).click();
+    const results = await new AxeBuilder({ page }).include(".menu-modal").analyze();
+    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  });
+
+  test("admin console as admin (every tab) and as moderator", async ({ page }) => {
+    await login(page, "admin@example.com");
+    for (const tab of ["analytics", "utenti", "tentativi", "segnalazioni", "database", "simulazioni", "rush"]) {
+      await expectNoSeriousViolations(page, `/admin?tab=${tab}`);
+    }
+    await page.context().clearCookies();
+    await login(page, "moderatore@example.com");
+    await expectNoSeriousViolations(page, "/admin");
+  });
+
+  test("keyboard: skip link, visible focus on the first controls", async ({ page }) => {
+    await login(page, "studente@example.com");
+    await page.goto("/dashboard");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Vai al contenuto" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press("Tab");
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).not.toBe("none");
+  });
+});
