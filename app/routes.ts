@@ -60,6 +60,25 @@ export default [
   route("api/admin/rush-events/:id", "routes/api.admin.rush-events.$id.ts"),
 
   // -- Admin console
+  route("api/admin/users", "routes/api.admin.users.ts"),
+  route("api/admin/users/:id", "routes/api.admin.users.$id.ts"),
+  route("api/admin/users/:id/ban", "routes/api.admin.users.$id.ban.ts"),
+  route("api/admin/reports", "routes/api.admin.reports.ts"),
+  route("api/admin/reports/:id", "routes/api.admin.reports.$id.ts"),
+  route("api/admin/reports/:id/resolve", "routes/api.admin.reports.$id.resolve.ts"),
+  route("api/admin/questions/:id", "routes/api.admin.questions.$id.ts"),
+  route("api/admin/analytics", "routes/api.admin.analytics.ts"),
+  route("api/admin/attempts", "routes/api.admin.attempts.ts"),
+  route("api/admin/search", "routes/api.admin.search.ts"),
+  route("api/admin/audit", "routes/api.admin.audit.ts"),
+  route("api/admin/import", "routes/api.admin.import.ts"),
+  route("api/admin/import-taxonomy", "routes/api.admin.import-taxonomy.ts"),
+  route("api/admin/import-difficulty", "routes/api.admin.import-difficulty.ts"),
+  route("api/admin/import-users", "routes/api.admin.import-users.ts"),
+  route("api/admin/import-attempts", "routes/api.admin.import-attempts.ts"),
+  route("api/admin/reprocess-attempt-answers", "routes/api.admin.reprocess-attempt-answers.ts"),
+  route("api/admin/recalc-stats", "routes/api.admin.recalc-stats.ts"),
+  route("api/admin/reset-db", "routes/api.admin.reset-db.ts"),
 
   // -- Public: page views, consent
   route("api/consent", "routes/api.consent.ts"),

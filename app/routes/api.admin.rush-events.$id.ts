@@ -1,4 +1,5 @@
 // PUT and DELETE /api/admin/rush-events/{id}: admins only.
+import { unsupportedMethod } from "~/server/admin/route.server";
 import { api, idParam, methods, readJson } from "~/server/api.server";
 import { deleteRushEvent, rushEventInputSchema, updateRushEvent } from "~/server/rush.server";
 
@@ -20,9 +21,4 @@ export const action = methods({
 });
 
 // A GET on one event is not part of the contract; the role is still checked first.
-export const loader = api({
-  access: "admin",
-  async handler() {
-    return Response.json({ error: "Metodo non consentito per questo indirizzo." }, { status: 405 });
-  },
-});
+export const loader = unsupportedMethod("admin");

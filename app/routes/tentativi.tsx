@@ -86,7 +86,7 @@ export default function PastAttempts() {
             ))}
           </select>
         </div>
-        <fieldset className="row" style={{ border: "none", padding: 0, margin: 0 }}>
+        <fieldset className="row filters__full" style={{ border: "none", padding: 0, margin: 0 }}>
           <legend className="visually-hidden">Stato</legend>
           <label className="timer-choice">
             <input type="checkbox" checked={completed} onChange={(e) => setCompleted(e.target.checked)} /> {T.completed}

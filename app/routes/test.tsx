@@ -3,6 +3,8 @@ import { Link, redirect, useLoaderData, useNavigate, useSearchParams } from "rea
 import { T } from "~/components/quiz/messages";
 import { QuizRunner } from "~/components/quiz/QuizRunner";
 import { ApiError, apiFetch } from "~/lib/api-client";
+import { UNTIMED_ABANDON_MS } from "~/lib/constants";
+import { attemptDeadline } from "~/lib/timer";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { HttpError } from "~/server/errors.server";
@@ -21,7 +23,8 @@ export async function loader(args: Route.LoaderArgs) {
   try {
     const quiz = await getQuiz(getDb(getEnv(args.context).DB), user.id, id);
     if (quiz.status === "completed" && quiz.attemptId) throw redirect(`/test/riepilogo/${quiz.attemptId}`);
-    if (quiz.status === "abandoned" || (quiz.remainingSec === 0 && quiz.timeLimitSec != null && quiz.elapsedSec > quiz.timeLimitSec + 60)) {
+    const deadline = attemptDeadline(Date.parse(quiz.startedAt), quiz.timeLimitSec, UNTIMED_ABANDON_MS);
+    if (quiz.status === "abandoned" || Date.now() > deadline) {
       return { quiz: null, error: "Tempo scaduto: questo quiz è stato interrotto. Avviane uno nuovo." };
     }
     return { quiz, error: null };
@@ -68,10 +71,12 @@ function drawQuery(params: URLSearchParams): { query: string; error: string | nu
   if (time) q.set("time", String(time));
   // Quiz Rush: the event id from the query or from session storage (only a positive integer, and only
   // for the subject the rush screen started).
+  // The stored id is consumed by this one draw, whatever its outcome, so a leftover never turns a
+  // later ordinary quiz into a rush.
   const qrSubject = sessionStorage.getItem("qr_subject");
-  const rushEventId =
-    positiveInt(params.get("rushEventId")) ??
-    (!qrSubject || qrSubject === String(subject) ? positiveInt(sessionStorage.getItem("qr_event")) : null);
+  const storedEvent = !qrSubject || qrSubject === String(subject) ? positiveInt(sessionStorage.getItem("qr_event")) : null;
+  if (storedEvent) sessionStorage.removeItem("qr_event");
+  const rushEventId = positiveInt(params.get("rushEventId")) ?? storedEvent;
   if (rushEventId) q.set("rushEventId", String(rushEventId));
   return { query: q.toString(), error: null };
 }
@@ -100,7 +105,6 @@ export default function TestScreen() {
     setError(null);
     apiFetch<DrawnQuiz>(`/api/quiz?${query}`)
       .then((drawn) => {
-        if (drawn.rushEventId) sessionStorage.removeItem("qr_event");
         navigate(`/test?id=${drawn.quizId}`, { replace: true });
       })
       .catch((err: unknown) => setError(err instanceof ApiError && err.message !== "Errore di rete" ? `${T.loadError}: ${err.message}` : T.loadError));

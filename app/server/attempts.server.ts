@@ -341,10 +341,14 @@ export async function latestCompletedAttemptId(db: Db, userId: number): Promise<
   return row?.id ?? null;
 }
 
-/** Marks the user's drawn-but-never-submitted attempts whose time has passed as abandoned. */
-export function abandonExpiredStatement(db: Db, userId: number, now: number) {
+/**
+ * Marks drawn-but-never-submitted attempts whose time has passed (timer plus grace, or 3 hours without
+ * a timer) as abandoned: one user's, or everybody's when `userId` is omitted (admin lists, analytics).
+ */
+export function abandonExpiredStatement(db: Db, now: number, userId?: number) {
+  const owner = userId == null ? sql`1 = 1` : sql`user_id = ${userId}`;
   return db.run(sql`UPDATE attempts SET status = 'abandoned'
-    WHERE user_id = ${userId} AND status = 'in_progress'
+    WHERE ${owner} AND status = 'in_progress'
       AND started_at + COALESCE((SELECT time_limit_sec * 1000 + ${SUBMIT_GRACE_MS} FROM quizzes WHERE quizzes.id = attempts.quiz_id), ${UNTIMED_ABANDON_MS}) < ${now}`);
 }
 
@@ -369,7 +373,7 @@ export type AttemptListItem = {
 
 /** GET /api/attempts: completed and abandoned attempts, newest first (in-progress ones are still running). */
 export async function listAttempts(db: Db, userId: number, limit = ATTEMPT_LIST_LIMIT, now = Date.now()): Promise<AttemptListItem[]> {
-  await abandonExpiredStatement(db, userId, now);
+  await abandonExpiredStatement(db, now, userId);
   const rows = await db
     .select({
       id: attempts.id,

@@ -4,7 +4,8 @@ import { and, asc, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { fromRomeInputValue, RUSH_TEXT } from "~/lib/rush";
 import type { Db } from "./db/client.server";
-import { auditLog, rushEvents, rushProgress, subjects } from "./db/schema";
+import { auditEntry, type AuditAction } from "./audit.server";
+import { rushEvents, rushProgress, subjects } from "./db/schema";
 import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
 
@@ -188,16 +189,8 @@ export async function listRushEvents(db: Db) {
   return rows.map(eventRow);
 }
 
-function audit(db: Db, actor: SessionUser, action: string, targetId: number | null, details: Record<string, unknown>) {
-  return db.insert(auditLog).values({
-    actorId: actor.id,
-    actorEmail: actor.email,
-    action,
-    targetType: "rush_event",
-    targetId: targetId == null ? null : String(targetId),
-    details,
-    at: new Date(),
-  });
+function audit(db: Db, actor: SessionUser, action: AuditAction, targetId: number, details: Record<string, unknown>) {
+  return auditEntry(db, actor, action, { type: "rush_event", id: targetId }, details);
 }
 
 const auditDetails = (input: RushEventInput) => ({

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, login, test } from "./fixtures";
+import { expect, forgetConsent, login, test } from "./fixtures";
 
 // Every route of the spec's route table, as the roles that can see it. No serious or critical violation.
 const PUBLIC = ["/", "/policy", "/terms", "/login"];
@@ -31,6 +31,7 @@ async function expectNoSeriousViolations(page: import("@playwright/test").Page, 
 test.describe("accessibility (axe-core)", () => {
   test.describe.configure({ timeout: 120_000 });
   test("public pages, with and without the consent banner", async ({ page }) => {
+    await forgetConsent(page);
     for (const path of PUBLIC) await expectNoSeriousViolations(page, path);
     await page.getByRole("region", { name: "Cookie e privacy" }).getByRole("button", { name: "Rifiuta" }).click();
     await page.getByRole("link", { name: /Accedi|Vai alla dashboard/ }).first().isVisible();
@@ -42,7 +43,6 @@ test.describe("accessibility (axe-core)", () => {
     for (const path of STUDENT) await expectNoSeriousViolations(page, path);
     await page.setViewportSize({ width: 375, height: 800 });
     await expectNoSeriousViolations(page, "/dashboard");
-    await page.getByRole("region", { name: "Cookie e privacy" }).getByRole("button", { name: "Rifiuta" }).click();
     await page.getByRole("button", { name: "Menu" }).click();
     const results = await new AxeBuilder({ page }).include(".menu-modal").analyze();
     expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);

@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { expect, login, test } from "./fixtures";
+import { expect, forgetConsent, login, test } from "./fixtures";
 
 const acceptNothing = async (page: import("@playwright/test").Page) => {
   // Hide the consent banner for tests that are not about it (a real choice, made like a visitor would).
@@ -95,6 +95,7 @@ test.describe("cookie consent and page views", () => {
         pageViews.push({ path, stored });
       }
     });
+    await forgetConsent(page);
     await page.goto("/policy");
     const banner = page.getByRole("region", { name: "Cookie e privacy" });
     await expect(banner).toBeVisible();
@@ -126,6 +127,7 @@ test.describe("cookie consent and page views", () => {
   test("rejecting sends nothing, and the choice can be changed from the policy page", async ({ page }) => {
     const sent: string[] = [];
     page.on("request", (r) => r.url().endsWith("/api/page-view") && sent.push(r.url()));
+    await forgetConsent(page);
     await page.goto("/policy");
     await page.getByRole("region", { name: "Cookie e privacy" }).getByRole("button", { name: "Rifiuta" }).click();
     await page.goto("/terms");

@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { CONSENT_COOKIE, serializeConsent } from "../../app/lib/consent";
 import { expect, login, test } from "./fixtures";
 
 const HOUR = 3_600_000;
@@ -55,12 +54,6 @@ async function expectNoSeriousA11yIssues(page: Page) {
 const subjectCard = (page: Page, name: string) => page.locator("li.rush-subject").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
 test.describe("Quiz Rush", () => {
-  // A cookie choice already made (all optional cookies refused), so the consent banner stays out of the way.
-  test.beforeEach(async ({ page, baseURL }) => {
-    const value = serializeConsent({ preferences: false, analytics: false, marketing: false, visitorId: crypto.randomUUID() });
-    await page.context().addCookies([{ name: CONSENT_COOKIE, value: encodeURIComponent(value), url: baseURL! }]);
-  });
-
   test("without an active event /rush says so and nothing can be started", async ({ page }) => {
     await login(page, "studente@example.com");
     await page.goto("/rush");

@@ -272,6 +272,14 @@ describe("past attempts", () => {
     expect(list.some((a) => a.id === quiz.attemptId)).toBe(false); // still running
     await env.DB.prepare("UPDATE attempts SET started_at = started_at - 3 * 3600 * 1000 - 1000 WHERE id = ?").bind(quiz.attemptId).run();
     list = await json(await call("GET", "/api/attempts?limit=500", { token: friend }));
+    // A timed quiz is abandoned once its timer and the minute of grace have passed.
+    const timed = await draw(friend, "subjectId=2&count=2&time=80");
+    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 135000 WHERE id = ?").bind(timed.attemptId).run();
+    list = await json(await call("GET", "/api/attempts?limit=500", { token: friend }));
+    expect(list.some((a) => a.id === timed.attemptId)).toBe(false); // 80 s + 60 s grace not over yet
+    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 10000 WHERE id = ?").bind(timed.attemptId).run();
+    list = await json(await call("GET", "/api/attempts?limit=500", { token: friend }));
+    expect(list.find((a) => a.id === timed.attemptId)?.status).toBe("abandoned");
     const item = list.find((a) => a.id === quiz.attemptId) as Record<string, unknown>;
     expect(item).toMatchObject({ status: "abandoned", subjectId: 1, subjectName: "Biologia", total: 4, score: null });
     expect((item.topics as string[]).length).toBeGreaterThan(0);
@@ -389,5 +397,37 @@ describe("Quiz Rush integration", () => {
     const inactive = await call("GET", `/api/quiz?subjectId=1&count=5&rushEventId=987`, { token: friend });
     expect(inactive.status).toBe(409);
     await env.DB.prepare("UPDATE rush_events SET published = 0 WHERE id = ?").bind(event!.id).run();
+  });
+});
+
+describe("screens read the same services", () => {
+  it("guards every practice screen and serves its data to the signed-in user", async () => {
+    for (const path of ["/test/nuovo", "/test", "/test/riepilogo", "/tentativi", "/segnalato", "/ripasso/errori"]) {
+      const anonymous = await call("GET", path);
+      expect(anonymous.status, path).toBe(302);
+      expect(anonymous.headers.get("Location"), path).toMatch(/^\/login\?next=/);
+    }
+    const nuovo = (await (await call("GET", "/test/nuovo", { token: student })).json()) as { subjects: { name: string; topics: unknown[] }[] };
+    expect(nuovo.subjects).toHaveLength(5);
+    expect(nuovo.subjects[0]!.topics.length).toBeGreaterThan(0);
+    const tentativi = (await (await call("GET", "/tentativi", { token: student })).json()) as { attempts: { id: number }[] };
+    const api = await json<{ id: number }[]>(await call("GET", "/api/attempts", { token: student }));
+    expect(tentativi.attempts.map((a) => a.id)).toEqual(api.map((a) => a.id));
+    const segnalato = (await (await call("GET", "/segnalato", { token: student })).json()) as { reports: unknown[] };
+    expect(segnalato.reports.length).toBeGreaterThanOrEqual(2);
+    const ripasso = (await (await call("GET", "/ripasso/errori", { token: student })).json()) as { items: { paused: boolean }[] };
+    expect(ripasso.items.length).toBeGreaterThan(0);
+    const latest = (await (await call("GET", "/test/riepilogo", { token: student })).json()) as { summary: { attemptId: number } };
+    expect(latest.summary.attemptId).toBeGreaterThan(0);
+  });
+
+  it("the runner's loader never carries answer keys either", async () => {
+    const quiz = await draw(student, "subjectId=1&count=31");
+    const page = await call("GET", `/test?id=${quiz.quizId}`, { token: student });
+    const text = await page.text();
+    expect(text).toContain(String(quiz.questions[0]!.id));
+    expect(text).not.toMatch(/correct|accepted|explanation/i);
+    expect((await call("GET", `/test?id=${quiz.quizId}`, { token: friend })).status).toBe(200); // an error text, no data
+    expect(await (await call("GET", `/test?id=${quiz.quizId}`, { token: friend })).text()).toContain("Quiz non trovato.");
   });
 });

@@ -1,4 +1,245 @@
-/** Admin console tab 'Segnalazioni'. */
+// Admin console tab 'Segnalazioni' (moderators see only this one): filter Aperta/Risolta, open first
+// then newest, CSV export, 'Segna risolta', 'Apri' (edit the question and the report), bulk delete.
+import { useState } from "react";
+import { Modal } from "~/components/ui/Modal";
+import { useToast } from "~/components/ui/Toast";
+import { ApiError, apiFetch } from "~/lib/api-client";
+import { downloadCsv, toCsv } from "~/lib/csv";
+import { ErrorText, formatDateTime, Loading, T, useApi, TableWrap } from "./admin-shared";
+import { QuestionFields, saveQuestion, useQuestion, type EditableQuestion } from "./QuestionEditor";
+
+export type AdminReport = {
+  id: number;
+  questionId: number;
+  attemptId: number | null;
+  byUser: string;
+  reason: string;
+  message: string;
+  status: string;
+  state: "open" | "resolved";
+  createdAt: string;
+  updatedAt: string | null;
+  userAnswerKey: string | null;
+  assignedScore: number | null;
+  adminNotes: string | null;
+  questionText: string;
+};
+
+const STATE_LABEL = { open: "Aperta", resolved: "Risolta" } as const;
+const STATUS_DETAIL: Record<string, string> = { open: "Aperta", in_review: "In revisione", resolved: "Risolta" };
+
+const CSV_COLUMNS = [
+  { key: "id", label: "ID" },
+  { key: "questionId", label: "Domanda" },
+  { key: "questionText", label: "Testo domanda" },
+  { key: "byUser", label: "Utente" },
+  { key: "message", label: "Messaggio" },
+  { key: "stateLabel", label: "Stato" },
+  { key: "createdAt", label: "Creata il" },
+  { key: "userAnswerKey", label: "Risposta utente" },
+  { key: "assignedScore", label: "Punteggio assegnato" },
+] as const;
+
+function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClose: () => void; onSaved: () => void }) {
+  const toast = useToast();
+  const { question, setQuestion, error } = useQuestion(report.questionId);
+  const [original, setOriginal] = useState<string | null>(null);
+  const [answerKey, setAnswerKey] = useState(report.userAnswerKey ?? "");
+  const [score, setScore] = useState(report.assignedScore == null ? "" : String(report.assignedScore));
+  const [status, setStatus] = useState("");
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (question && original === null) setOriginal(JSON.stringify(question));
+
+  const save = async () => {
+    setBusy(true);
+    setSaveError(null);
+    try {
+      if (question && JSON.stringify(question) !== original) await saveQuestion(report.questionId, question as EditableQuestion);
+      // Without a forced status, saving moves an open report to in_review (spec section 4).
+      await apiFetch(`/api/admin/reports/${report.id}`, {
+        method: "PUT",
+        json: { userAnswerKey: answerKey.trim() || null, assignedScore: score.trim() === "" ? null : Number(score.replace(",", ".")), status: status || null },
+      });
+      toast(T.reportUpdated, "success");
+      onSaved();
+    } catch (e) {
+      setSaveError(e instanceof ApiError ? e.message : T.saveError);
+      toast(T.saveError, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      title={`Segnalazione ${report.id} – domanda ${report.questionId}`}
+      onClose={onClose}
+      maxWidth={860}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>Annulla</button>
+          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={busy}>Salva</button>
+        </>
+      }
+    >
+      <p>
+        <strong>{report.byUser}</strong> · {formatDateTime(report.createdAt)} · {STATUS_DETAIL[report.status] ?? report.status}
+      </p>
+      <blockquote className="alert">{report.message}</blockquote>
+      <h3>Domanda</h3>
+      {error ? <ErrorText message={error} /> : null}
+      {!question && !error ? <Loading /> : null}
+      {question ? <QuestionFields id={report.questionId} value={question} onChange={setQuestion} /> : null}
+      <h3>Segnalazione</h3>
+      <div className="adm-form">
+        <label className="adm-field">
+          <span>Risposta dell'utente (userAnswerKey)</span>
+          <input value={answerKey} onChange={(e) => setAnswerKey(e.target.value)} maxLength={200} />
+        </label>
+        <label className="adm-field">
+          <span>Punteggio assegnato (0-31)</span>
+          <input type="number" min={0} max={31} step={0.1} value={score} onChange={(e) => setScore(e.target.value)} />
+        </label>
+        <label className="adm-field">
+          <span>Stato</span>
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">{report.status === "open" ? "Automatico (passa a In revisione)" : "Invariato"}</option>
+            <option value="open">Aperta</option>
+            <option value="in_review">In revisione</option>
+            <option value="resolved">Risolta</option>
+          </select>
+        </label>
+      </div>
+      {saveError ? <ErrorText message={saveError} /> : null}
+    </Modal>
+  );
+}
+
 export function SegnalazioniTab() {
-  return <p className="muted">In arrivo</p>;
+  const toast = useToast();
+  const [filter, setFilter] = useState<"" | "open" | "resolved">("");
+  const reports = useApi<AdminReport[]>(`/api/admin/reports${filter ? `?status=${filter}` : ""}`);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [opened, setOpened] = useState<AdminReport | null>(null);
+  const list = reports.data ?? [];
+  const allSelected = list.length > 0 && list.every((r) => selected.has(r.id));
+
+  const resolve = async (report: AdminReport) => {
+    try {
+      await apiFetch(`/api/admin/reports/${report.id}/resolve`, { method: "POST" });
+      toast(T.reportResolved, "success");
+      reports.reload();
+    } catch {
+      toast(T.saveError, "error");
+    }
+  };
+
+  const bulkDelete = async () => {
+    const ids = [...selected];
+    const results = await Promise.allSettled(ids.map((id) => apiFetch(`/api/admin/reports/${id}`, { method: "DELETE" })));
+    const failed = results.some((r) => r.status === "rejected");
+    toast(failed ? T.deleteError : T.deleted, failed ? "error" : "success");
+    setSelected(new Set());
+    reports.reload();
+  };
+
+  const exportCsv = () => {
+    downloadCsv("segnalazioni.csv", toCsv(list.map((r) => ({ ...r, stateLabel: STATE_LABEL[r.state] })), [...CSV_COLUMNS]));
+  };
+
+  return (
+    <div>
+      <div className="adm-toolbar">
+        <label className="adm-field">
+          <span>Stato</span>
+          <select value={filter} onChange={(e) => setFilter(e.target.value as typeof filter)}>
+            <option value="">Tutte</option>
+            <option value="open">Aperta</option>
+            <option value="resolved">Risolta</option>
+          </select>
+        </label>
+        <span className="adm-toolbar__spacer" />
+        <button type="button" className="btn" onClick={exportCsv} disabled={!list.length}>Esporta CSV</button>
+        <button type="button" className="btn" onClick={() => void bulkDelete()} disabled={!selected.size}>
+          Elimina selezionate{selected.size ? ` (${selected.size})` : ""}
+        </button>
+      </div>
+      {reports.loading && !reports.data ? <Loading /> : null}
+      {reports.error ? <ErrorText message={reports.error} /> : null}
+      {reports.data ? (
+        <TableWrap label="Tabella segnalazioni">
+          <table className="adm-table" aria-label="Segnalazioni">
+            <thead>
+              <tr>
+                <th>
+                  <input type="checkbox" aria-label="Seleziona tutte" checked={allSelected} onChange={(e) => setSelected(e.target.checked ? new Set(list.map((r) => r.id)) : new Set())} />
+                </th>
+                <th className="num">ID</th>
+                <th>Domanda</th>
+                <th>Utente</th>
+                <th>Messaggio</th>
+                <th>Stato</th>
+                <th>Data</th>
+                <th>Azioni</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.length === 0 ? (
+                <tr><td colSpan={8} className="muted">{T.noReports}</td></tr>
+              ) : null}
+              {list.map((r) => (
+                <tr key={r.id} data-report-id={r.id}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Seleziona la segnalazione ${r.id}`}
+                      checked={selected.has(r.id)}
+                      onChange={(e) =>
+                        setSelected((s) => {
+                          const next = new Set(s);
+                          if (e.target.checked) next.add(r.id);
+                          else next.delete(r.id);
+                          return next;
+                        })
+                      }
+                    />
+                  </td>
+                  <td className="num">{r.id}</td>
+                  <td>
+                    <span className="muted">#{r.questionId}</span> {r.questionText.length > 80 ? `${r.questionText.slice(0, 80)}…` : r.questionText}
+                  </td>
+                  <td>{r.byUser}</td>
+                  <td>{r.message}</td>
+                  <td>
+                    <span className={`adm-badge ${r.state === "open" ? "adm-badge--warn" : "adm-badge--ok"}`}>{STATE_LABEL[r.state]}</span>
+                    {r.status === "in_review" ? <div className="muted small">In revisione</div> : null}
+                  </td>
+                  <td>{formatDateTime(r.createdAt)}</td>
+                  <td>
+                    <div className="adm-actions">
+                      {r.state === "open" ? (
+                        <button type="button" className="btn" onClick={() => void resolve(r)} aria-label={`Segna risolta la segnalazione ${r.id}`}>Segna risolta</button>
+                      ) : null}
+                      <button type="button" className="btn" onClick={() => setOpened(r)} aria-label={`Apri la segnalazione ${r.id}`}>Apri</button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      ) : null}
+      {opened ? (
+        <ReportDialog
+          report={opened}
+          onClose={() => setOpened(null)}
+          onSaved={() => {
+            setOpened(null);
+            reports.reload();
+          }}
+        />
+      ) : null}
+    </div>
+  );
 }

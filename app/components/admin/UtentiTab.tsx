@@ -1,4 +1,263 @@
-/** Admin console tab 'Utenti'. */
+// Admin console tab 'Utenti': filters, 'Nuovo utente', Modifica, Sospendi/Riattiva, CSV export,
+// bulk delete, the detail dialog, and the read-only audit log at the bottom.
+import { useState } from "react";
+import { useSearchParams } from "react-router";
+import { useToast } from "~/components/ui/Toast";
+import { apiFetch } from "~/lib/api-client";
+import { downloadCsv, toCsv } from "~/lib/csv";
+import { ErrorText, formatDateTime, Loading, ROLE_LABEL, STATUS_LABEL, T, useApi, TableWrap } from "./admin-shared";
+import { SuspendDialog, UserDetailDialog, UserFormDialog, type AdminUser } from "./UserDialogs";
+
+type AuditEntry = { id: number; at: string; actorEmail: string; action: string; targetType: string | null; targetId: string | null; details: Record<string, unknown> };
+
+const ACTION_LABEL: Record<string, string> = {
+  "user.create": "Utente creato",
+  "user.update": "Utente modificato",
+  "user.role": "Ruolo cambiato",
+  "user.ban": "Utente sospeso",
+  "user.unban": "Utente riattivato",
+  "user.delete": "Utente eliminato",
+  "report.update": "Segnalazione aggiornata",
+  "report.resolve": "Segnalazione risolta",
+  "report.delete": "Segnalazione eliminata",
+  "question.update": "Domanda modificata",
+  import: "Importazione",
+  "import.taxonomy": "Import materie/argomenti",
+  "import.difficulty": "Import difficoltà",
+  "import.users": "Import utenti/tentativi",
+  "import.attempts": "Import tentativi",
+  "reprocess.answers": "Riprocesso risposte",
+  "recalc.stats": "Ricalcolo statistiche",
+  "reset.db": "Reset database",
+};
+
+const CSV_COLUMNS = [
+  { key: "id", label: "ID" },
+  { key: "name", label: "Nome" },
+  { key: "email", label: "Email" },
+  { key: "phone", label: "Telefono" },
+  { key: "username", label: "Username" },
+  { key: "city", label: "Città" },
+  { key: "school", label: "Scuola" },
+  { key: "year", label: "Anno" },
+  { key: "roleLabel", label: "Ruolo" },
+  { key: "statusLabel", label: "Stato" },
+  { key: "suspensionReason", label: "Motivo sospensione" },
+  { key: "attempts", label: "Tentativi" },
+  { key: "createdAt", label: "Registrato il" },
+  { key: "lastLogin", label: "Ultimo accesso" },
+] as const;
+
+function describe(entry: AuditEntry) {
+  const d = entry.details ?? {};
+  const parts: string[] = [];
+  if (typeof d.email === "string") parts.push(d.email);
+  if (typeof d.reason === "string") parts.push(`motivo: ${d.reason}`);
+  if (d.from !== undefined && d.to !== undefined) parts.push(`${String(d.from)} → ${String(d.to)}`);
+  for (const key of ["importedQuestions", "importedUsers", "importedAttempts", "importedReports", "importedSubjects", "importedTopics", "importedSubtopics", "updatedQuestions", "updatedAttempts", "attempts"]) {
+    if (typeof d[key] === "number") parts.push(`${key}: ${d[key]}`);
+  }
+  return parts.join(" · ");
+}
+
 export function UtentiTab() {
-  return <p className="muted">In arrivo</p>;
+  const toast = useToast();
+  const [status, setStatus] = useState("");
+  const [role, setRole] = useState("");
+  const query = new URLSearchParams();
+  if (status) query.set("status", status);
+  if (role) query.set("role", role);
+  const users = useApi<AdminUser[]>(`/api/admin/users${query.size ? `?${query}` : ""}`);
+  const audit = useApi<AuditEntry[]>("/api/admin/audit?limit=50");
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [editing, setEditing] = useState<AdminUser | "new" | null>(null);
+  const [suspending, setSuspending] = useState<AdminUser | null>(null);
+  const [params, setParams] = useSearchParams();
+  const detailId = Number(params.get("user")) || null;
+  const openDetail = (id: number | null) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (id) next.set("user", String(id));
+        else next.delete("user");
+        return next;
+      },
+      { replace: true },
+    );
+
+  const refresh = () => {
+    users.reload();
+    audit.reload();
+  };
+
+  const toggleBan = async (user: AdminUser, reason?: string) => {
+    try {
+      await apiFetch(`/api/admin/users/${user.id}/ban`, { method: "POST", json: reason ? { reason } : {} });
+      toast(T.userSaved, "success");
+      setSuspending(null);
+      refresh();
+    } catch {
+      toast(T.saveError, "error");
+    }
+  };
+
+  const bulkDelete = async () => {
+    // Bulk delete has no confirmation (spec section 5).
+    const ids = [...selected];
+    const results = await Promise.allSettled(ids.map((id) => apiFetch(`/api/admin/users/${id}`, { method: "DELETE" })));
+    const failed = results.filter((r) => r.status === "rejected").length;
+    toast(failed ? T.deleteError : T.deleted, failed ? "error" : "success");
+    setSelected(new Set());
+    refresh();
+  };
+
+  const exportCsv = () => {
+    const rows = (users.data ?? []).map((u) => ({ ...u, roleLabel: ROLE_LABEL[u.role], statusLabel: STATUS_LABEL[u.status] }));
+    downloadCsv("utenti.csv", toCsv(rows, [...CSV_COLUMNS]));
+  };
+
+  const list = users.data ?? [];
+  const allSelected = list.length > 0 && list.every((u) => selected.has(u.id));
+
+  return (
+    <div>
+      <div className="adm-toolbar">
+        <label className="adm-field">
+          <span>Stato</span>
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">Tutti</option>
+            <option value="attivo">Attivo</option>
+            <option value="sospeso">Sospeso</option>
+          </select>
+        </label>
+        <label className="adm-field">
+          <span>Ruolo</span>
+          <select value={role} onChange={(e) => setRole(e.target.value)}>
+            <option value="">Tutti</option>
+            <option value="studente">Studente</option>
+            <option value="moderator">Moderatore</option>
+            <option value="admin">Admin</option>
+          </select>
+        </label>
+        <span className="adm-toolbar__spacer" />
+        <button type="button" className="btn btn--primary" onClick={() => setEditing("new")}>Nuovo utente</button>
+        <button type="button" className="btn" onClick={exportCsv} disabled={!list.length}>Esporta CSV</button>
+        <button type="button" className="btn" onClick={() => void bulkDelete()} disabled={!selected.size}>
+          Elimina selezionati{selected.size ? ` (${selected.size})` : ""}
+        </button>
+      </div>
+
+      {users.loading && !users.data ? <Loading /> : null}
+      {users.error ? <ErrorText message={users.error} /> : null}
+      {users.data ? (
+        <TableWrap label="Tabella utenti">
+          <table className="adm-table" aria-label="Utenti">
+            <thead>
+              <tr>
+                <th>
+                  <input
+                    type="checkbox"
+                    aria-label="Seleziona tutti"
+                    checked={allSelected}
+                    onChange={(e) => setSelected(e.target.checked ? new Set(list.map((u) => u.id)) : new Set())}
+                  />
+                </th>
+                <th>Nome</th>
+                <th>Email</th>
+                <th>Ruolo</th>
+                <th>Stato</th>
+                <th className="num">Tentativi</th>
+                <th>Azioni</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.length === 0 ? (
+                <tr><td colSpan={7} className="muted">Nessun utente con questi filtri.</td></tr>
+              ) : null}
+              {list.map((u) => (
+                <tr key={u.id} data-user-email={u.email}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Seleziona ${u.name}`}
+                      checked={selected.has(u.id)}
+                      onChange={(e) =>
+                        setSelected((s) => {
+                          const next = new Set(s);
+                          if (e.target.checked) next.add(u.id);
+                          else next.delete(u.id);
+                          return next;
+                        })
+                      }
+                    />
+                  </td>
+                  <td>{u.name}</td>
+                  <td>{u.email}</td>
+                  <td>{ROLE_LABEL[u.role]}</td>
+                  <td>
+                    <span className={`adm-badge ${u.status === "attivo" ? "adm-badge--ok" : "adm-badge--danger"}`} title={u.suspensionReason ?? undefined}>
+                      {STATUS_LABEL[u.status]}
+                    </span>
+                  </td>
+                  <td className="num">{u.attempts ?? 0}</td>
+                  <td>
+                    <div className="adm-actions">
+                      <button type="button" className="btn" onClick={() => openDetail(u.id)} aria-label={`Dettagli di ${u.name}`}>Dettagli</button>
+                      <button type="button" className="btn" onClick={() => setEditing(u)} aria-label={`Modifica ${u.name}`}>Modifica</button>
+                      {u.status === "attivo" ? (
+                        <button type="button" className="btn" onClick={() => setSuspending(u)} aria-label={`Sospendi ${u.name}`}>Sospendi</button>
+                      ) : (
+                        <button type="button" className="btn" onClick={() => void toggleBan(u)} aria-label={`Riattiva ${u.name}`}>Riattiva</button>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      ) : null}
+
+      <section className="adm-card" style={{ marginTop: "1.5rem" }} aria-labelledby="adm-audit">
+        <h2 id="adm-audit">Registro attività</h2>
+        <p className="muted small">Ogni modifica di amministratori e moderatori: chi, quando, cosa. Sola lettura.</p>
+        {audit.error ? <ErrorText message={audit.error} /> : null}
+        {audit.data && audit.data.length === 0 ? <p className="muted">Nessuna attività registrata.</p> : null}
+        {audit.data && audit.data.length ? (
+          <TableWrap label="Tabella registro attività">
+            <table className="adm-table" aria-label="Registro attività">
+              <thead>
+                <tr><th>Quando</th><th>Chi</th><th>Azione</th><th>Oggetto</th><th>Dettagli</th></tr>
+              </thead>
+              <tbody>
+                {audit.data.map((a) => (
+                  <tr key={a.id}>
+                    <td>{formatDateTime(a.at)}</td>
+                    <td>{a.actorEmail}</td>
+                    <td>{ACTION_LABEL[a.action] ?? a.action}</td>
+                    <td>{a.targetType ? `${a.targetType}${a.targetId ? ` #${a.targetId}` : ""}` : "—"}</td>
+                    <td>{describe(a)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        ) : null}
+      </section>
+
+      {editing ? (
+        <UserFormDialog
+          user={editing === "new" ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            toast(T.userSaved, "success");
+            setEditing(null);
+            refresh();
+          }}
+        />
+      ) : null}
+      {suspending ? <SuspendDialog user={suspending} onCancel={() => setSuspending(null)} onConfirm={(reason) => toggleBan(suspending, reason)} /> : null}
+      {detailId ? <UserDetailDialog userId={detailId} onClose={() => openDetail(null)} /> : null}
+    </div>
+  );
 }

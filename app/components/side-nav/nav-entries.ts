@@ -12,6 +12,7 @@ export const NAV_ENTRIES: { key: NavKey; label: string; to: string | null }[] = 
 
 const PREFIXES: [string, NavKey][] = [
   ["/test/nuovo", "newtest"],
+  ["/test", "newtest"], // the runner and its summary belong to "Nuovo test"
   ["/tentativi", "tentativi"],
   ["/ripasso", "errori"],
   ["/profilo", "settings"],

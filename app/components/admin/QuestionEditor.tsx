@@ -1,0 +1,127 @@
+// The question editor of 'Apri' (and of the global search): stem, options with the first one correct,
+// explanation, difficulty, type. Loaded from GET /api/admin/questions/{id}, saved with PUT.
+import { useEffect, useState } from "react";
+import { Modal } from "~/components/ui/Modal";
+import { useToast } from "~/components/ui/Toast";
+import { ApiError, apiFetch } from "~/lib/api-client";
+import { DIFFICULTY_LABELS } from "~/lib/constants";
+import { ErrorText, Loading, T } from "./admin-shared";
+
+export type EditableQuestion = { stem: string; explanation: string; options: { text: string }[]; difficulty: number; type: "mc" | "gap" };
+
+export function useQuestion(id: number) {
+  const [question, setQuestion] = useState<EditableQuestion | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let alive = true;
+    apiFetch<EditableQuestion>(`/api/admin/questions/${id}`)
+      .then((q) => alive && setQuestion({ stem: q.stem, explanation: q.explanation ?? "", options: q.options, difficulty: q.difficulty, type: q.type }))
+      .catch((e: Error) => alive && setError(e.message));
+    return () => {
+      alive = false;
+    };
+  }, [id]);
+  return { question, setQuestion, error };
+}
+
+export async function saveQuestion(id: number, q: EditableQuestion) {
+  return apiFetch(`/api/admin/questions/${id}`, {
+    method: "PUT",
+    json: { ...q, options: q.options.map((o) => ({ text: o.text.trim() })).filter((o) => o.text) },
+  });
+}
+
+/** The editable fields; controlled by the parent. */
+export function QuestionFields({ id, value, onChange }: { id: number; value: EditableQuestion; onChange: (q: EditableQuestion) => void }) {
+  const set = <K extends keyof EditableQuestion>(key: K, v: EditableQuestion[K]) => onChange({ ...value, [key]: v });
+  const setOption = (i: number, text: string) => set("options", value.options.map((o, j) => (j === i ? { text } : o)));
+  return (
+    <fieldset className="adm-form" style={{ border: "none", padding: 0, margin: 0 }}>
+      <legend className="sr-only">Domanda {id}</legend>
+      <label className="adm-field adm-field--wide">
+        <span>Testo della domanda</span>
+        <textarea value={value.stem} onChange={(e) => set("stem", e.target.value)} />
+      </label>
+      <label className="adm-field">
+        <span>Tipo</span>
+        <select value={value.type} onChange={(e) => set("type", e.target.value as EditableQuestion["type"])}>
+          <option value="mc">Scelta multipla</option>
+          <option value="gap">Completamento</option>
+        </select>
+      </label>
+      <label className="adm-field">
+        <span>Difficoltà</span>
+        <select value={value.difficulty} onChange={(e) => set("difficulty", Number(e.target.value))}>
+          {[1, 2, 3, 4, 5].map((d) => (
+            <option key={d} value={d}>{d} – {DIFFICULTY_LABELS[d]}</option>
+          ))}
+        </select>
+      </label>
+      <div className="adm-field--wide adm-options">
+        <p className="muted small" style={{ margin: 0 }}>
+          {value.type === "mc" ? "La prima opzione è sempre quella corretta." : "Risposte accettate (una parola o un valore ciascuna): tutte corrette."}
+        </p>
+        {value.options.map((o, i) => (
+          <div className="adm-option" key={i}>
+            <label className="adm-field">
+              <span>{value.type === "mc" ? (i === 0 ? "Opzione 1 (corretta)" : `Opzione ${i + 1}`) : `Risposta accettata ${i + 1}`}</span>
+              <input value={o.text} onChange={(e) => setOption(i, e.target.value)} />
+            </label>
+            <button type="button" className="btn" onClick={() => set("options", value.options.filter((_, j) => j !== i))} disabled={value.options.length <= 1} aria-label={`Rimuovi opzione ${i + 1}`}>
+              Rimuovi
+            </button>
+          </div>
+        ))}
+        <div>
+          <button type="button" className="btn" onClick={() => set("options", [...value.options, { text: "" }])} disabled={value.options.length >= 10}>
+            Aggiungi opzione
+          </button>
+        </div>
+      </div>
+      <label className="adm-field adm-field--wide">
+        <span>Spiegazione</span>
+        <textarea value={value.explanation} onChange={(e) => set("explanation", e.target.value)} />
+      </label>
+    </fieldset>
+  );
+}
+
+/** Question-only editor (from the global search). */
+export function QuestionEditorDialog({ id, onClose }: { id: number; onClose: () => void }) {
+  const { question, setQuestion, error } = useQuestion(id);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const toast = useToast();
+  const save = async () => {
+    if (!question) return;
+    setBusy(true);
+    try {
+      await saveQuestion(id, question);
+      toast("Domanda salvata", "success");
+      onClose();
+    } catch (e) {
+      setSaveError(e instanceof ApiError ? e.message : T.saveError);
+      toast(T.saveError, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      title={`Domanda ${id}`}
+      onClose={onClose}
+      maxWidth={820}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>Annulla</button>
+          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={!question || busy}>Salva</button>
+        </>
+      }
+    >
+      {error ? <ErrorText message={error} /> : null}
+      {!question && !error ? <Loading /> : null}
+      {question ? <QuestionFields id={id} value={question} onChange={setQuestion} /> : null}
+      {saveError ? <ErrorText message={saveError} /> : null}
+    </Modal>
+  );
+}

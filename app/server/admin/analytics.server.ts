@@ -1,0 +1,79 @@
+// Site analytics for the admin console (spec section 3, "Admin analytics").
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../db/client.server";
+
+export const analyticsQuery = z.object({
+  days: z.coerce.number().int().min(7, "Il periodo va da 7 a 365 giorni").max(365, "Il periodo va da 7 a 365 giorni").optional().default(60),
+  top: z.coerce.number().int().min(1).max(100).optional().default(10),
+});
+
+const DAY = 86_400_000;
+// In analytics a score of 1 or less is a fraction of the scale (spec section 9).
+const SCORE31 = sql.raw("(CASE WHEN score <= 1 THEN score * 31 ELSE score END)");
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+function dayList(from: number, days: number): string[] {
+  return Array.from({ length: days }, (_, i) => new Date(from + i * DAY).toISOString().slice(0, 10));
+}
+
+export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuery>, now = Date.now()) {
+  const summary = await db.get<{ users: number; attempts: number; avg_score: number | null; avg_time: number | null; time: number | null; questions: number | null }>(
+    sql`SELECT count(DISTINCT user_id) AS users, count(*) AS attempts, avg(${SCORE31}) AS avg_score, avg(time_taken) AS avg_time,
+               sum(time_taken) AS time, sum(total) AS questions
+        FROM attempts WHERE status = 'completed'`,
+  );
+  const userCount = summary?.users ?? 0;
+  const attempts = summary?.attempts ?? 0;
+
+  const topUsers = await db.all<{ name: string; email: string; user_id: number; attempts: number; avg_score: number; time: number; questions: number }>(
+    sql`SELECT u.name, u.email, a.user_id, count(*) AS attempts, avg(${sql.raw("CASE WHEN a.score <= 1 THEN a.score * 31 ELSE a.score END")}) AS avg_score,
+               sum(a.time_taken) AS time, sum(a.total) AS questions
+        FROM attempts a JOIN users u ON u.id = a.user_id
+        WHERE a.status = 'completed'
+        GROUP BY a.user_id ORDER BY attempts DESC, avg_score DESC LIMIT ${query.top}`,
+  );
+
+  const distribution = await db.all<{ attempts: number; users: number }>(
+    sql`SELECT n AS attempts, count(*) AS users FROM (SELECT count(*) AS n FROM attempts WHERE status = 'completed' GROUP BY user_id)
+        GROUP BY n ORDER BY n`,
+  );
+
+  const from = Date.parse(new Date(now - (query.days - 1) * DAY).toISOString().slice(0, 10));
+  const perDay = await db.all<{ d: string; n: number }>(
+    sql`SELECT date(started_at / 1000, 'unixepoch') AS d, count(*) AS n FROM attempts
+        WHERE status = 'completed' AND started_at >= ${from} GROUP BY d`,
+  );
+  const logins = await db.all<{ d: string; existing: number; fresh: number }>(
+    sql`SELECT date(at / 1000, 'unixepoch') AS d, sum(CASE WHEN is_new_user = 1 THEN 0 ELSE 1 END) AS existing,
+               sum(CASE WHEN is_new_user = 1 THEN 1 ELSE 0 END) AS fresh
+        FROM login_events WHERE at >= ${from} GROUP BY d`,
+  );
+  const days = dayList(from, query.days);
+  const perDayMap = new Map(perDay.map((r) => [r.d, r.n]));
+  const loginMap = new Map(logins.map((r) => [r.d, r]));
+
+  return {
+    userCount,
+    attempts,
+    avgScore: round1(((summary?.avg_score ?? 0) / 31) * 100),
+    avgTimeAttempt: Math.round(summary?.avg_time ?? 0),
+    avgTimeQuestion: summary?.questions ? round1((summary.time ?? 0) / summary.questions) : 0,
+    avgAttemptsPerUser: userCount ? round1(attempts / userCount) : 0,
+    topUsers: topUsers.map((u) => ({
+      userId: u.user_id,
+      name: u.name || u.email,
+      attempts: u.attempts,
+      avgScore: round1(u.avg_score ?? 0),
+      avgTimeQuestion: u.questions ? round1((u.time ?? 0) / u.questions) : 0,
+    })),
+    attemptsDistribution: distribution,
+    attemptsPerDay: days.map((date) => ({ date, count: perDayMap.get(date) ?? 0 })),
+    loginsPerDay: days.map((date) => ({ date, existing: loginMap.get(date)?.existing ?? 0, new: loginMap.get(date)?.fresh ?? 0 })),
+  };
+}
+
+/** Users with at least N completed attempts, from the distribution (the slider 'Utenti con almeno N quiz'). */
+export function usersWithAtLeast(distribution: { attempts: number; users: number }[], n: number): number {
+  return distribution.filter((d) => d.attempts >= n).reduce((s, d) => s + d.users, 0);
+}

@@ -1,0 +1,43 @@
+// The admin console's global search: users by name or email, questions by text or id, attempts by id.
+import { desc, eq, like, or } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../db/client.server";
+import { attempts, questions, subjects, users } from "../db/schema";
+
+export const searchQuery = z.object({
+  q: z.string().trim().min(1, "Scrivi almeno un carattere da cercare").max(100, "Ricerca troppo lunga (massimo 100 caratteri)"),
+});
+
+const LIMIT = 8;
+
+export async function adminSearch(db: Db, q: string) {
+  const pattern = `%${q.replace(/[%_]/g, "")}%`;
+  const id = /^#?\d+$/.test(q) ? Number(q.replace("#", "")) : null;
+  const foundUsers = await db
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role, status: users.status })
+    .from(users)
+    .where(or(like(users.name, pattern), like(users.email, pattern), id ? eq(users.id, id) : undefined))
+    .orderBy(users.id)
+    .limit(LIMIT);
+  const foundQuestions = await db
+    .select({ id: questions.id, stem: questions.stem, subjectId: questions.subjectId, type: questions.type })
+    .from(questions)
+    .where(id ? or(eq(questions.id, id), like(questions.stem, pattern)) : like(questions.stem, pattern))
+    .orderBy(questions.id)
+    .limit(LIMIT);
+  const foundAttempts = id
+    ? await db
+        .select({ id: attempts.id, userId: attempts.userId, userName: users.name, subjectName: subjects.name, date: attempts.startedAt, score: attempts.score })
+        .from(attempts)
+        .innerJoin(users, eq(users.id, attempts.userId))
+        .leftJoin(subjects, eq(subjects.id, attempts.subjectId))
+        .where(eq(attempts.id, id))
+        .orderBy(desc(attempts.id))
+        .limit(LIMIT)
+    : [];
+  return {
+    users: foundUsers,
+    questions: foundQuestions,
+    attempts: foundAttempts.map((a) => ({ ...a, date: a.date.toISOString() })),
+  };
+}
