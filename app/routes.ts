@@ -67,6 +67,11 @@ export default [
   route("api/admin/simulations/:id/attempts", "routes/api.admin.simulations.$id.attempts.ts"),
 
   // -- Quiz Rush
+  route("api/rush/event", "routes/api.rush.event.ts"),
+  route("api/rush/progress", "routes/api.rush.progress.ts"),
+  route("api/rush/leaderboard", "routes/api.rush.leaderboard.ts"),
+  route("api/admin/rush-events", "routes/api.admin.rush-events.ts"),
+  route("api/admin/rush-events/:id", "routes/api.admin.rush-events.$id.ts"),
 
   // -- Admin console
   route("api/admin/users", "routes/api.admin.users.ts"),

@@ -7,6 +7,7 @@ import { benchDashboard } from "./dashboard.ts";
 import { benchLcp } from "./lcp.ts";
 import { benchPages } from "./pages.ts";
 import { benchPractice } from "./practice.ts";
+import { benchRush } from "./rush.ts";
 import { benchSimulation } from "./simulation.ts";
 import { startProductionServer, type LocalServer } from "./lib/server.ts";
 
@@ -17,6 +18,7 @@ const SUITES: Record<string, (server: LocalServer) => Promise<unknown>> = {
   lcp: benchLcp,
   practice: benchPractice,
   admin: benchAdmin,
+  rush: benchRush,
   simulation: benchSimulation,
   dashboard: benchDashboard,
 };

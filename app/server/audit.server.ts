@@ -25,7 +25,10 @@ export type AuditAction =
   | "import.attempts"
   | "reprocess.answers"
   | "recalc.stats"
-  | "reset.db";
+  | "reset.db"
+  | "rush_event.create"
+  | "rush_event.update"
+  | "rush_event.delete";
 
 export function auditEntry(
   db: Db,

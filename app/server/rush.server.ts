@@ -1,12 +1,16 @@
 // Quiz Rush: the server decides whether a rush quiz may start and records its score from the
 // graded attempt (never from the client).
-import { and, eq, gt, isNull, lte } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { z } from "zod";
+import { fromRomeInputValue, RUSH_TEXT } from "~/lib/rush";
 import type { Db } from "./db/client.server";
-import { rushEvents, rushProgress } from "./db/schema";
+import { auditEntry, type AuditAction } from "./audit.server";
+import { rushEvents, rushProgress, subjects } from "./db/schema";
 import { HttpError } from "./errors.server";
+import type { SessionUser } from "./session.server";
 
-export const RUSH_DUPLICATE_MESSAGE = "Hai già completato il quiz per questa materia nella sessione Rush attiva.";
-export const RUSH_INACTIVE_MESSAGE = "Nessun evento Rush attivo";
+export const RUSH_DUPLICATE_MESSAGE: string = RUSH_TEXT.duplicate;
+export const RUSH_INACTIVE_MESSAGE: string = RUSH_TEXT.noEvent;
 
 /** The published event whose window holds `now` (start inclusive, end exclusive), if any. */
 export async function activeRushEvent(db: Db, now = Date.now()) {
@@ -54,3 +58,212 @@ export function recordRushResultStatement(
       ),
     );
 }
+
+// --- Reading the event, the user's progress and the rankings ---
+
+export type RushEventView = { id: number; title: string; startsAt: number; endsAt: number };
+
+/** The active event as the student sees it (epoch ms), or null. */
+export async function currentRushEvent(db: Db, now = Date.now()): Promise<RushEventView | null> {
+  const event = await activeRushEvent(db, now);
+  if (!event) return null;
+  return { id: event.id, title: event.title, startsAt: event.startsAt.getTime(), endsAt: event.endsAt.getTime() };
+}
+
+export type RushProgressItem = { subjectId: number; score: number; at: number; timeSec: number | null };
+export type RushProgress = { items: RushProgressItem[]; pending: number[] };
+
+/**
+ * The user's rush slots in one event: `items` are the graded ones (score and finish time, from the
+ * server's records), `pending` the subjects started but not yet graded (they cannot be started again).
+ */
+export async function rushProgressFor(db: Db, userId: number, eventId: number): Promise<RushProgress> {
+  const rows = await db
+    .select({ subjectId: rushProgress.subjectId, score: rushProgress.score, finishedAt: rushProgress.finishedAt, timeSec: rushProgress.timeSec })
+    .from(rushProgress)
+    .where(and(eq(rushProgress.eventId, eventId), eq(rushProgress.userId, userId)))
+    .orderBy(asc(rushProgress.subjectId));
+  const items: RushProgressItem[] = [];
+  const pending: number[] = [];
+  for (const row of rows) {
+    if (row.finishedAt && row.score != null) {
+      items.push({ subjectId: row.subjectId, score: row.score, at: row.finishedAt.getTime(), timeSec: row.timeSec });
+    } else {
+      pending.push(row.subjectId);
+    }
+  }
+  return { items, pending };
+}
+
+export type RushLeaderboard = {
+  /** Position per graded subject: score desc, then shorter time, then earlier finish. */
+  items: { subjectId: number; position: number; participants: number }[];
+  /** Overall position by the sum over subjects (a missing subject counts 0), same tie-breaks; null before any result. */
+  overall: number | null;
+  /** How many users have at least one graded subject in the event. */
+  participants: number;
+  /** The user's sum of scores. */
+  totalScore: number;
+};
+
+// A slot without a time sorts after every timed one; sums are rounded to tenths so that
+// 12.3 + 12.3 and 24.6 tie instead of differing in the last binary digit.
+const NO_TIME = 2147483647;
+
+/**
+ * The user's positions in one event, in SQL. A position is 1 + the number of results strictly ahead
+ * (equal results share it). Per subject this walks only the rows at or above the user's score through
+ * rush_progress_rank_idx (event, subject, score) instead of ranking everybody.
+ */
+export async function rushLeaderboard(db: Db, userId: number, eventId: number): Promise<RushLeaderboard> {
+  const [perSubject, overall] = await Promise.all([
+    db.all<{ subject_id: number; position: number; participants: number }>(sql`
+      SELECT me.subject_id,
+        1 + (SELECT COUNT(*) FROM rush_progress o
+             WHERE o.event_id = me.event_id AND o.subject_id = me.subject_id AND o.score >= me.score AND o.finished_at IS NOT NULL
+               AND (o.score > me.score
+                 OR COALESCE(o.time_sec, ${NO_TIME}) < COALESCE(me.time_sec, ${NO_TIME})
+                 OR (COALESCE(o.time_sec, ${NO_TIME}) = COALESCE(me.time_sec, ${NO_TIME}) AND o.finished_at < me.finished_at))) AS position,
+        (SELECT COUNT(*) FROM rush_progress o
+             WHERE o.event_id = me.event_id AND o.subject_id = me.subject_id AND o.score IS NOT NULL AND o.finished_at IS NOT NULL) AS participants
+      FROM rush_progress me
+      WHERE me.event_id = ${eventId} AND me.user_id = ${userId} AND me.finished_at IS NOT NULL AND me.score IS NOT NULL
+      ORDER BY me.subject_id`),
+    db.all<{ position: number; participants: number; total: number | null; ranked: number }>(sql`
+      WITH totals AS MATERIALIZED (
+        SELECT user_id, ROUND(SUM(score), 1) AS total, SUM(COALESCE(time_sec, ${NO_TIME})) AS time_total, MAX(finished_at) AS last_finish
+        FROM rush_progress
+        WHERE event_id = ${eventId} AND finished_at IS NOT NULL AND score IS NOT NULL
+        GROUP BY user_id
+      ), me AS (SELECT * FROM totals WHERE user_id = ${userId})
+      SELECT
+        (SELECT 1 + COUNT(*) FROM totals t, me
+           WHERE t.total > me.total
+              OR (t.total = me.total AND (t.time_total < me.time_total OR (t.time_total = me.time_total AND t.last_finish < me.last_finish)))) AS position,
+        (SELECT COUNT(*) FROM totals) AS participants,
+        (SELECT total FROM me) AS total,
+        EXISTS (SELECT 1 FROM me) AS ranked`),
+  ]);
+  const head = overall[0];
+  return {
+    items: perSubject.map((r) => ({ subjectId: r.subject_id, position: r.position, participants: r.participants })),
+    overall: head?.ranked ? head.position : null,
+    participants: head?.participants ?? 0,
+    totalScore: head?.total ?? 0,
+  };
+}
+
+/** Subjects shown as rush cards, in id order. */
+export function rushSubjects(db: Db) {
+  return db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id));
+}
+
+/**
+ * Where /quiz-rush/start sends the student: refuses (without claiming anything; the quiz draw claims)
+ * outside the window and for a subject already started in the active event.
+ */
+export async function checkRushStart(db: Db, args: { userId: number; subjectId: number; now?: number }) {
+  const event = await activeRushEvent(db, args.now ?? Date.now());
+  if (!event) throw new HttpError(409, RUSH_INACTIVE_MESSAGE);
+  const subject = await db.select({ id: subjects.id }).from(subjects).where(eq(subjects.id, args.subjectId)).get();
+  if (!subject) throw new HttpError(404, "Materia inesistente.");
+  const taken = await db
+    .select({ id: rushProgress.id })
+    .from(rushProgress)
+    .where(and(eq(rushProgress.eventId, event.id), eq(rushProgress.userId, args.userId), eq(rushProgress.subjectId, args.subjectId)))
+    .get();
+  if (taken) throw new HttpError(409, RUSH_DUPLICATE_MESSAGE);
+  return event;
+}
+
+// --- Admin: events ---
+
+export type RushEventInput = { title: string; startsAt: number; endsAt: number; published: boolean };
+
+function eventRow(e: typeof rushEvents.$inferSelect) {
+  return { id: e.id, title: e.title, startsAt: e.startsAt.toISOString(), endsAt: e.endsAt.toISOString(), published: e.published };
+}
+
+export async function listRushEvents(db: Db) {
+  const rows = await db.select().from(rushEvents).orderBy(desc(rushEvents.startsAt), desc(rushEvents.id));
+  return rows.map(eventRow);
+}
+
+function audit(db: Db, actor: SessionUser, action: AuditAction, targetId: number, details: Record<string, unknown>) {
+  return auditEntry(db, actor, action, { type: "rush_event", id: targetId }, details);
+}
+
+const auditDetails = (input: RushEventInput) => ({
+  title: input.title,
+  startsAt: new Date(input.startsAt).toISOString(),
+  endsAt: new Date(input.endsAt).toISOString(),
+  published: input.published,
+});
+
+export async function createRushEvent(db: Db, actor: SessionUser, input: RushEventInput) {
+  const row = await db
+    .insert(rushEvents)
+    .values({ title: input.title, startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt), published: input.published })
+    .returning()
+    .get();
+  await audit(db, actor, "rush_event.create", row.id, auditDetails(input));
+  return eventRow(row);
+}
+
+export async function updateRushEvent(db: Db, actor: SessionUser, id: number, input: RushEventInput) {
+  const existing = await db.select({ id: rushEvents.id }).from(rushEvents).where(eq(rushEvents.id, id)).get();
+  if (!existing) throw new HttpError(404, "Evento Rush inesistente.");
+  const [updated] = await db.batch([
+    db
+      .update(rushEvents)
+      .set({ title: input.title, startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt), published: input.published })
+      .where(eq(rushEvents.id, id))
+      .returning(),
+    audit(db, actor, "rush_event.update", id, auditDetails(input)),
+  ]);
+  return eventRow(updated[0]!);
+}
+
+export async function deleteRushEvent(db: Db, actor: SessionUser, id: number) {
+  const existing = await db.select().from(rushEvents).where(eq(rushEvents.id, id)).get();
+  if (!existing) throw new HttpError(404, "Evento Rush inesistente.");
+  // Its progress rows go with it (foreign key on delete cascade); delete them explicitly too.
+  await db.batch([
+    db.delete(rushProgress).where(eq(rushProgress.eventId, id)),
+    db.delete(rushEvents).where(eq(rushEvents.id, id)),
+    audit(db, actor, "rush_event.delete", id, { title: existing.title }),
+  ]);
+  return { ok: true };
+}
+
+// --- Admin input ---
+
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An instant given as epoch ms, as ISO 8601 with a zone, or as a Europe/Rome wall-clock time. */
+function instant(label: string) {
+  return z.union([z.number(), z.string()], { error: `${label}: data e ora mancanti o non valide.` }).transform((value, ctx) => {
+    let t: number | null = null;
+    if (typeof value === "number") t = Number.isFinite(value) ? value : null;
+    else if (ISO_WITH_ZONE.test(value.trim())) t = Date.parse(value.trim());
+    else t = fromRomeInputValue(value);
+    if (t == null || Number.isNaN(t) || t < Date.UTC(2000, 0, 1) || t > Date.UTC(2100, 0, 1)) {
+      ctx.addIssue({ code: "custom", message: `${label}: data e ora non valide (formato atteso AAAA-MM-GGTHH:MM, ora di Roma).` });
+      return z.NEVER;
+    }
+    return t;
+  });
+}
+
+export const rushEventInputSchema = z
+  .object({
+    title: z
+      .string({ error: "Il titolo è obbligatorio." })
+      .trim()
+      .min(1, "Il titolo è obbligatorio.")
+      .max(120, "Il titolo può avere al massimo 120 caratteri."),
+    startsAt: instant("Inizio"),
+    endsAt: instant("Fine"),
+    published: z.boolean({ error: "Pubblicato deve essere vero o falso." }).default(false),
+  })
+  .refine((e) => e.endsAt > e.startsAt, { message: "La fine deve essere successiva all'inizio.", path: ["endsAt"] });

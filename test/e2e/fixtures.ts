@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 
 /** Signs in through the development sign-in call (the same one the /login buttons use). */
 export async function login(page: Page, email: string) {
@@ -18,6 +18,18 @@ export async function forgetConsent(page: Page) {
 
 const BASE_URL = `http://localhost:${process.env.E2E_PORT ?? 4319}`;
 
+/** Adds the decided choice; a plain clearCookies() (switching user) keeps it, forgetConsent() removes it. */
+async function withDecidedConsent(context: BrowserContext, url: string) {
+  const add = () => context.addCookies([{ name: "unicum_consent", value: DECIDED_CONSENT, url }]);
+  const clearCookies = context.clearCookies.bind(context);
+  context.clearCookies = async (options?: Parameters<BrowserContext["clearCookies"]>[0]) => {
+    await clearCookies(options);
+    if (!options) await add();
+  };
+  await add();
+  return context;
+}
+
 // Every browser context starts with that choice: the test's own and any a test opens itself
 // (several students in one test use browser.newContext()).
 export const test = base.extend<object, { consentOnEveryContext: void }>({
@@ -25,17 +37,14 @@ export const test = base.extend<object, { consentOnEveryContext: void }>({
     async ({ browser }, use) => {
       const newContext = browser.newContext.bind(browser);
       browser.newContext = async (options) => {
-        const context = await newContext(options);
-        await context.addCookies([{ name: "unicum_consent", value: DECIDED_CONSENT, url: options?.baseURL ?? BASE_URL }]);
-        return context;
+        return withDecidedConsent(await newContext(options), options?.baseURL ?? BASE_URL);
       };
       await use();
     },
     { scope: "worker", auto: true },
   ],
   context: async ({ context, baseURL }, use) => {
-    await context.addCookies([{ name: "unicum_consent", value: DECIDED_CONSENT, url: baseURL! }]);
-    await use(context);
+    await use(await withDecidedConsent(context, baseURL!));
   },
 });
 export { expect };

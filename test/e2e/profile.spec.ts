@@ -86,7 +86,7 @@ test.describe("profile", () => {
     await page.goto("/dashboard");
     await expect(page.getByText(/Vuoi confrontarti con un amico/)).toBeVisible();
     await page.goto("/profilo");
-    await page.getByRole("button", { name: "Accetta" }).click();
+    await page.locator("#amici").getByRole("button", { name: "Accetta" }).click();
     const friends = page.locator("#amici li");
     await expect(friends).toHaveCount(1);
     await page.goto("/dashboard");

@@ -52,6 +52,13 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/consent": { POST: "public" },
   "api/page-view": { POST: "public" },
 
+  // Quiz Rush (POST on the student calls only answers 405: a client never sends a rush score)
+  "api/rush/event": { GET: "user", POST: "user" },
+  "api/rush/progress": { GET: "user", POST: "user" },
+  "api/rush/leaderboard": { GET: "user", POST: "user" },
+  "api/admin/rush-events": { GET: "admin", POST: "admin" },
+  "api/admin/rush-events/:id": { PUT: "admin", DELETE: "admin" },
+
   // Admin console
   "api/admin/users": { GET: "admin", POST: "admin" },
   "api/admin/users/:id": { GET: "admin", PUT: "admin", DELETE: "admin" },
