@@ -90,6 +90,10 @@ function usePageViews() {
 
 export default function App() {
   usePageViews();
+  // Marks the document as interactive (tests wait for it before clicking server-rendered controls).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "1";
+  }, []);
   return (
     <SessionOverlayHost>
       <ToastProvider>

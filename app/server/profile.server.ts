@@ -20,24 +20,10 @@ import {
 } from "./db/schema";
 import { SCORE_BIN_SQL } from "./db/aggregate-sql";
 import { HttpError } from "./errors.server";
+import type { Profile } from "~/lib/profile";
 
-export type Profile = {
-  username: string | null;
-  name: string;
-  phone: string | null;
-  bio: string | null;
-  goal: string | null;
-  city: string | null;
-  school: string | null;
-  schoolYear: number | null;
-  birth: string | null;
-  cf: string | null;
-  address: string | null;
-  zip: string | null;
-  email: string;
-  createdAt: string;
-  lastLogin: string | null;
-};
+export type { Profile };
+
 
 export function toProfile(user: User): Profile {
   return {

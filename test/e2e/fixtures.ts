@@ -8,6 +8,11 @@ export async function login(page: Page, email: string) {
   return user as { id: number; name: string; role: string };
 }
 
+/** Waits until React has hydrated the page, so clicks reach their handlers. */
+export async function hydrated(page: Page) {
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "1");
+}
+
 /** A decided (all rejected) cookie choice, so the consent banner does not cover the page under test. */
 export const DECIDED_CONSENT = encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000");
 

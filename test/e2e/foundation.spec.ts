@@ -1,4 +1,4 @@
-import { expect, login, test } from "./fixtures";
+import { expect, hydrated, login, test } from "./fixtures";
 
 test.describe("sign-in and app shell", () => {
   test("the demo student signs in from /login and reaches the dashboard with the side navigation", async ({ page }) => {
@@ -18,6 +18,7 @@ test.describe("sign-in and app shell", () => {
     await expect.poll(async () => Math.round((await nav.boundingBox())!.width)).toBe(260);
 
     // Collapse: icons only, 84 px, toggle hidden; the logo expands it again.
+    await hydrated(page);
     await nav.getByRole("button", { name: "Riduci il menu" }).click();
     await expect(nav.getByRole("button", { name: "Riduci il menu" })).toHaveCount(0);
     await expect.poll(async () => Math.round((await nav.boundingBox())!.width)).toBe(84);
@@ -34,6 +35,7 @@ test.describe("sign-in and app shell", () => {
     await page.setViewportSize({ width: 375, height: 700 });
     await login(page, "studente@example.com");
     await page.goto("/dashboard");
+    await hydrated(page);
     await expect(page.getByRole("navigation", { name: "Navigazione principale" })).toBeHidden();
     // Make the page taller than the viewport so scrolling would be possible.
     await page.evaluate(() => {
@@ -67,6 +69,7 @@ test.describe("sign-in and app shell", () => {
     await login(page, "studente@example.com");
     await page.goto("/dashboard");
     await page.evaluate(() => localStorage.setItem("user", JSON.stringify({ id: 1 })));
+    await hydrated(page);
     await page.getByRole("navigation", { name: "Navigazione principale" }).getByRole("button", { name: "Esci" }).click();
     await expect(page).toHaveURL(/\/$/);
     expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();

@@ -1,28 +1,13 @@
 // The profile form (spec section 2 'Profile'): username and email read only, cf forced uppercase,
 // CAP, phone and birth checked as you type (the server checks again); Save only when something
 // changed and no save is running; export of all your data as a JSON file.
+import type { Profile } from "~/lib/profile";
 import { useMemo, useState } from "react";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
 import { isValidCap, isValidCodiceFiscale, isValidPhone } from "~/lib/italian-ids";
 
-export type ProfileData = {
-  username: string | null;
-  name: string;
-  phone: string | null;
-  bio: string | null;
-  goal: string | null;
-  city: string | null;
-  school: string | null;
-  schoolYear: number | null;
-  birth: string | null;
-  cf: string | null;
-  address: string | null;
-  zip: string | null;
-  email: string;
-  createdAt: string;
-  lastLogin: string | null;
-};
+export type ProfileData = Profile;
 
 const EDITABLE = ["phone", "bio", "goal", "city", "school", "schoolYear", "birth", "cf", "address", "zip"] as const;
 type Editable = (typeof EDITABLE)[number];
