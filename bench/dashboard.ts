@@ -6,12 +6,11 @@
 // The synthetic rows are written straight into a copy of the bench's local D1 (node:sqlite) while the
 // server is stopped. The machine is shared, so the two databases are measured in alternating phases
 // (seed, enlarged, seed, enlarged), each served by the same production build, and pooled.
-import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
-import { devCookie, type LocalServer } from "./lib/server.ts";
+import { devCookie, servePreview, type LocalServer } from "./lib/server.ts";
 import { ms, percentile, timeRequests } from "./lib/stats.ts";
 
 const STATE = join(".wrangler", "bench-state");
@@ -117,38 +116,6 @@ function loadSyntheticAttempts(file: string): { attempts: number; answers: numbe
   for (const statement of REBUILD_AGGREGATES_SQL) db.exec(statement);
   db.close();
   return { attempts: attemptId - firstAttempt, answers: answerId - firstAnswer, seconds: (performance.now() - started) / 1000 };
-}
-
-/** Serves the already built app on a given state, without rebuilding or reseeding it. */
-async function servePreview(port: number, state: string): Promise<LocalServer> {
-  const child: ChildProcess = spawn(join("node_modules", ".bin", "vite"), ["preview", "--port", String(port), "--strictPort"], {
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-    env: { ...process.env, UNICUM_STATE_DIR: state, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-  });
-  const baseUrl = `http://localhost:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`preview exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${baseUrl}/login`)).ok) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error("preview did not start in 120 s");
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return {
-    baseUrl,
-    stop: async () => {
-      try {
-        process.kill(-child.pid!, "SIGTERM");
-      } catch {
-        // already gone
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    },
-  };
 }
 
 /** Runs last: it stops `server` and serves the same build on the seed and on the enlarged database. */

@@ -4,23 +4,18 @@ import { join } from "node:path";
 
 export type LocalServer = { baseUrl: string; stop: () => Promise<void> };
 
-export async function startProductionServer(port = Number(process.env.BENCH_PORT ?? 4329)): Promise<LocalServer> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["test/e2e/serve.ts", "--port", String(port), "--state", join(".wrangler", "bench-state")],
-    { stdio: ["ignore", "ignore", "inherit"], detached: true },
-  );
+/** Waits until a spawned server answers /login, and returns how to reach and stop it (its process group). */
+async function whenServing(child: ChildProcess, port: number, timeoutMs: number): Promise<LocalServer> {
   const baseUrl = `http://localhost:${port}`;
-  const deadline = Date.now() + 240_000;
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
-      const response = await fetch(`${baseUrl}/login`);
-      if (response.ok) break;
+      if ((await fetch(`${baseUrl}/login`)).ok) break;
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error("server did not start in 240 s");
+    if (Date.now() > deadline) throw new Error(`server did not start in ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 500));
   }
   return {
@@ -31,9 +26,28 @@ export async function startProductionServer(port = Number(process.env.BENCH_PORT
       } catch {
         // already gone
       }
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, 500));
     },
   };
+}
+
+/** Builds, seeds a fresh .wrangler/bench-state and serves the production build. */
+export async function startProductionServer(port = Number(process.env.BENCH_PORT ?? 4329)): Promise<LocalServer> {
+  const child = spawn(process.execPath, ["test/e2e/serve.ts", "--port", String(port), "--state", join(".wrangler", "bench-state")], {
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  return whenServing(child, port, 240_000);
+}
+
+/** Serves the already built app on a given state, without rebuilding or reseeding it. */
+export async function servePreview(port: number, state: string): Promise<LocalServer> {
+  const child = spawn(join("node_modules", ".bin", "vite"), ["preview", "--port", String(port), "--strictPort"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+    env: { ...process.env, UNICUM_STATE_DIR: state, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+  });
+  return whenServing(child, port, 120_000);
 }
 
 /** Signs in a demo account (development sign-in) and returns its cookie header. */
