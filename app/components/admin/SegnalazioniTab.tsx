@@ -5,7 +5,7 @@ import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, Loading, T, useApi, TableWrap } from "./admin-shared";
+import { ErrorText, formatDateTime, Loading, T, TableWrap, useApi, useBulkSelection } from "./admin-shared";
 import { QuestionFields, saveQuestion, useQuestion, type EditableQuestion } from "./QuestionEditor";
 
 export type AdminReport = {
@@ -120,10 +120,9 @@ export function SegnalazioniTab() {
   const toast = useToast();
   const [filter, setFilter] = useState<"" | "open" | "resolved">("");
   const reports = useApi<AdminReport[]>(`/api/admin/reports${filter ? `?status=${filter}` : ""}`);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
   const [opened, setOpened] = useState<AdminReport | null>(null);
   const list = reports.data ?? [];
-  const allSelected = list.length > 0 && list.every((r) => selected.has(r.id));
+  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(list, (id) => `/api/admin/reports/${id}`, reports.reload);
 
   const resolve = async (report: AdminReport) => {
     try {
@@ -133,15 +132,6 @@ export function SegnalazioniTab() {
     } catch {
       toast(T.saveError, "error");
     }
-  };
-
-  const bulkDelete = async () => {
-    const ids = [...selected];
-    const results = await Promise.allSettled(ids.map((id) => apiFetch(`/api/admin/reports/${id}`, { method: "DELETE" })));
-    const failed = results.some((r) => r.status === "rejected");
-    toast(failed ? T.deleteError : T.deleted, failed ? "error" : "success");
-    setSelected(new Set());
-    reports.reload();
   };
 
   const exportCsv = () => {
@@ -161,7 +151,7 @@ export function SegnalazioniTab() {
         </label>
         <span className="adm-toolbar__spacer" />
         <button type="button" className="btn" onClick={exportCsv} disabled={!list.length}>Esporta CSV</button>
-        <button type="button" className="btn" onClick={() => void bulkDelete()} disabled={!selected.size}>
+        <button type="button" className="btn" onClick={() => void deleteSelected()} disabled={!selected.size}>
           Elimina selezionate{selected.size ? ` (${selected.size})` : ""}
         </button>
       </div>
@@ -173,7 +163,7 @@ export function SegnalazioniTab() {
             <thead>
               <tr>
                 <th>
-                  <input type="checkbox" aria-label="Seleziona tutte" checked={allSelected} onChange={(e) => setSelected(e.target.checked ? new Set(list.map((r) => r.id)) : new Set())} />
+                  <input type="checkbox" aria-label="Seleziona tutte" checked={allSelected} onChange={(e) => toggleAll(e.target.checked)} />
                 </th>
                 <th className="num">ID</th>
                 <th>Domanda</th>
@@ -195,14 +185,7 @@ export function SegnalazioniTab() {
                       type="checkbox"
                       aria-label={`Seleziona la segnalazione ${r.id}`}
                       checked={selected.has(r.id)}
-                      onChange={(e) =>
-                        setSelected((s) => {
-                          const next = new Set(s);
-                          if (e.target.checked) next.add(r.id);
-                          else next.delete(r.id);
-                          return next;
-                        })
-                      }
+                      onChange={(e) => toggle(r.id, e.target.checked)}
                     />
                   </td>
                   <td className="num">{r.id}</td>

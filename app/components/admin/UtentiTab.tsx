@@ -5,7 +5,7 @@ import { useSearchParams } from "react-router";
 import { useToast } from "~/components/ui/Toast";
 import { apiFetch } from "~/lib/api-client";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, Loading, ROLE_LABEL, STATUS_LABEL, T, useApi, TableWrap } from "./admin-shared";
+import { ErrorText, formatDateTime, Loading, ROLE_LABEL, STATUS_LABEL, T, TableWrap, useApi, useBulkSelection } from "./admin-shared";
 import { SuspendDialog, UserDetailDialog, UserFormDialog, type AdminUser } from "./UserDialogs";
 
 type AuditEntry = { id: number; at: string; actorEmail: string; action: string; targetType: string | null; targetId: string | null; details: Record<string, unknown> };
@@ -69,7 +69,6 @@ export function UtentiTab() {
   if (role) query.set("role", role);
   const users = useApi<AdminUser[]>(`/api/admin/users${query.size ? `?${query}` : ""}`);
   const audit = useApi<AuditEntry[]>("/api/admin/audit?limit=50");
-  const [selected, setSelected] = useState<Set<number>>(new Set());
   const [editing, setEditing] = useState<AdminUser | "new" | null>(null);
   const [suspending, setSuspending] = useState<AdminUser | null>(null);
   const [params, setParams] = useSearchParams();
@@ -101,23 +100,13 @@ export function UtentiTab() {
     }
   };
 
-  const bulkDelete = async () => {
-    // Bulk delete has no confirmation (spec section 5).
-    const ids = [...selected];
-    const results = await Promise.allSettled(ids.map((id) => apiFetch(`/api/admin/users/${id}`, { method: "DELETE" })));
-    const failed = results.filter((r) => r.status === "rejected").length;
-    toast(failed ? T.deleteError : T.deleted, failed ? "error" : "success");
-    setSelected(new Set());
-    refresh();
-  };
-
   const exportCsv = () => {
     const rows = (users.data ?? []).map((u) => ({ ...u, roleLabel: ROLE_LABEL[u.role], statusLabel: STATUS_LABEL[u.status] }));
     downloadCsv("utenti.csv", toCsv(rows, [...CSV_COLUMNS]));
   };
 
   const list = users.data ?? [];
-  const allSelected = list.length > 0 && list.every((u) => selected.has(u.id));
+  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(list, (id) => `/api/admin/users/${id}`, refresh);
 
   return (
     <div>
@@ -142,7 +131,7 @@ export function UtentiTab() {
         <span className="adm-toolbar__spacer" />
         <button type="button" className="btn btn--primary" onClick={() => setEditing("new")}>Nuovo utente</button>
         <button type="button" className="btn" onClick={exportCsv} disabled={!list.length}>Esporta CSV</button>
-        <button type="button" className="btn" onClick={() => void bulkDelete()} disabled={!selected.size}>
+        <button type="button" className="btn" onClick={() => void deleteSelected()} disabled={!selected.size}>
           Elimina selezionati{selected.size ? ` (${selected.size})` : ""}
         </button>
       </div>
@@ -159,7 +148,7 @@ export function UtentiTab() {
                     type="checkbox"
                     aria-label="Seleziona tutti"
                     checked={allSelected}
-                    onChange={(e) => setSelected(e.target.checked ? new Set(list.map((u) => u.id)) : new Set())}
+                    onChange={(e) => toggleAll(e.target.checked)}
                   />
                 </th>
                 <th>Nome</th>
@@ -181,14 +170,7 @@ export function UtentiTab() {
                       type="checkbox"
                       aria-label={`Seleziona ${u.name}`}
                       checked={selected.has(u.id)}
-                      onChange={(e) =>
-                        setSelected((s) => {
-                          const next = new Set(s);
-                          if (e.target.checked) next.add(u.id);
-                          else next.delete(u.id);
-                          return next;
-                        })
-                      }
+                      onChange={(e) => toggle(u.id, e.target.checked)}
                     />
                   </td>
                   <td>{u.name}</td>

@@ -1,5 +1,6 @@
 // Shared pieces of the admin console tabs of issue 7: data loading, formatting, the Italian texts.
 import { useCallback, useEffect, useState } from "react";
+import { useToast } from "~/components/ui/Toast";
 import { apiFetch, ApiError } from "~/lib/api-client";
 import { reportSessionProblem } from "~/lib/session-events";
 import "~/styles/admin-console.css";
@@ -100,4 +101,30 @@ export function TableWrap({ label, children }: { label: string; children: React.
       {children}
     </div>
   );
+}
+
+/**
+ * Row checkboxes and 'Elimina selezionati' of a console table: select all, toggle one, delete every
+ * selected row (no confirmation, spec section 5), then one toast and a reload.
+ */
+export function useBulkSelection<Row extends { id: number }>(list: Row[], deletePath: (id: number) => string, reload: () => void) {
+  const toast = useToast();
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const allSelected = list.length > 0 && list.every((row) => selected.has(row.id));
+  const toggleAll = (checked: boolean) => setSelected(checked ? new Set(list.map((row) => row.id)) : new Set());
+  const toggle = (id: number, checked: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (checked) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const deleteSelected = async () => {
+    const results = await Promise.allSettled([...selected].map((id) => apiFetch(deletePath(id), { method: "DELETE" })));
+    const failed = results.some((r) => r.status === "rejected");
+    toast(failed ? T.deleteError : T.deleted, failed ? "error" : "success");
+    setSelected(new Set());
+    reload();
+  };
+  return { selected, allSelected, toggleAll, toggle, deleteSelected };
 }
