@@ -110,9 +110,19 @@ export async function verifyGoogleCredential(credential: string, env: Env): Prom
 
 export type SignInResult = { token: string; user: PublicUser };
 
-function usernameFromEmail(email: string): string {
+/**
+ * A free username for a new account: the email's local part and four digits. Two people with the
+ * same local part (mario@gmail.com, mario@studenti.unipd.it) must not collide on the unique index,
+ * so taken candidates are skipped; after a few misses the suffix grows to six digits.
+ */
+async function freeUsername(db: ReturnType<typeof getDb>, email: string): Promise<string> {
   const base = email.split("@")[0]!.toLowerCase().replace(/[^a-z0-9._]/g, "").slice(0, 20) || "studente";
-  return `${base}${Math.floor(1000 + Math.random() * 9000)}`;
+  for (let attempt = 0; ; attempt++) {
+    const digits = attempt < 5 ? 1000 + Math.floor(Math.random() * 9000) : 100000 + Math.floor(Math.random() * 900000);
+    const candidate = `${base}${digits}`;
+    const taken = await db.select({ id: users.id }).from(users).where(eq(users.username, candidate)).get();
+    if (!taken) return candidate;
+  }
 }
 
 /**
@@ -154,7 +164,7 @@ export async function signIn(
         lastName: identity.lastName,
         avatarUrl: identity.avatarUrl,
         googleSub: identity.googleSub,
-        username: usernameFromEmail(identity.email),
+        username: await freeUsername(db, identity.email),
         verified: true,
         createdAt: new Date(now),
         lastLogin: new Date(now),

@@ -29,6 +29,19 @@ describe("POST /api/auth/google", () => {
     expect(viaCookie.status).toBe(200);
   });
 
+  it("gives a new user a free username even when every four-digit name for that email is taken", async () => {
+    // Someone else already holds mario1000 … mario9999: a second "mario" must still get in.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(x) AS (SELECT 1000 UNION ALL SELECT x + 1 FROM n WHERE x < 9999)
+       INSERT INTO users (email, name, username, created_at) SELECT 'mario' || x || '@altro.it', 'Mario', 'mario' || x, 0 FROM n`,
+    ).run();
+    const credential = await googleToken({ email: "mario@gmail.com", name: "Mario Bianchi", sub: "g-mario" });
+    const response = await call("POST", "/api/auth/google", { json: { credential } });
+    expect(response.status).toBe(200);
+    const row = await env.DB.prepare("SELECT username FROM users WHERE email = 'mario@gmail.com'").first<{ username: string }>();
+    expect(row!.username).toMatch(/^mario\d{6}$/);
+  });
+
   it("updates an existing user on a later sign-in instead of creating another", async () => {
     const credential = await googleToken({ email: "studente@example.com", name: "Giulia Rossi", sub: "g-giulia", picture: "https://example.com/g.png" });
     const users = await count("users");
