@@ -88,12 +88,16 @@ function usePageViews() {
   }, [pathname]);
 }
 
-export default function App() {
-  usePageViews();
-  // Marks the document as interactive (tests wait for it before clicking server-rendered controls).
+/** Marks the document as interactive (the e2e tests wait for it before using server-rendered controls). */
+function useHydratedMarker() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "1";
   }, []);
+}
+
+export default function App() {
+  usePageViews();
+  useHydratedMarker();
   return (
     <SessionOverlayHost>
       <ToastProvider>
@@ -104,6 +108,7 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  useHydratedMarker();
   if (isRouteErrorResponse(error)) {
     // The page guard answers 423 for a suspended account: show the overlay with the reason.
     if (error.status === 423) return <SessionOverlay kind="suspended" reason={error.data?.reason ?? ""} />;

@@ -13,6 +13,36 @@ export async function hydrated(page: Page) {
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "1");
 }
 
+/**
+ * After a full page load (goto, reload, back, forward) waits until React has hydrated, so the test's
+ * first click or select reaches its handler instead of racing the hydration (an event fired before
+ * hydration is lost: a subject picked on /dashboard would not refresh its sub-topics). Pages without
+ * the React runtime (the landing page, JSON answers) do not wait. Never fails by itself: a page that
+ * does not hydrate fails on the test's own assertions.
+ */
+async function untilHydrated(page: Page) {
+  const ready = () =>
+    page
+      .evaluate(() => document.documentElement.dataset.hydrated === "1" || !document.querySelector('script[type="module"]'))
+      .catch(() => false); // the document was replaced meanwhile: ask again
+  await expect.poll(ready, { timeout: 15_000 }).toBe(true).catch(() => undefined);
+}
+
+const patched = new WeakSet<Page>();
+function waitForHydrationOnLoad(page: Page) {
+  if (patched.has(page)) return page;
+  patched.add(page);
+  for (const name of ["goto", "reload", "goBack", "goForward"] as const) {
+    const original = (page[name] as (...args: unknown[]) => Promise<unknown>).bind(page);
+    (page as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      const response = await original(...args);
+      await untilHydrated(page);
+      return response;
+    };
+  }
+  return page;
+}
+
 /** A decided (all rejected) cookie choice, so the consent banner does not cover the page under test. */
 export const DECIDED_CONSENT = encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000");
 
@@ -32,6 +62,7 @@ async function withDecidedConsent(context: BrowserContext, url: string) {
     if (!options) await add();
   };
   await add();
+  context.on("page", waitForHydrationOnLoad);
   return context;
 }
 
@@ -50,6 +81,9 @@ export const test = base.extend<object, { consentOnEveryContext: void }>({
   ],
   context: async ({ context, baseURL }, use) => {
     await use(await withDecidedConsent(context, baseURL!));
+  },
+  page: async ({ page }, use) => {
+    await use(waitForHydrationOnLoad(page));
   },
 });
 export { expect };
