@@ -1,7 +1,7 @@
 // Admin console: server time of the analytics and reports calls next to a static asset, and the time
 // to import a 3,500-question bank (a ministerial bank's size) through POST /api/admin/import.
 import { devCookie, type LocalServer } from "./lib/server.ts";
-import { ms, percentile, timeRequests } from "./lib/stats.ts";
+import { latencyAgainstAsset, latencyRows, ms } from "./lib/stats.ts";
 
 const REQUESTS = 100;
 const BANK_SIZE = 3500;
@@ -17,24 +17,20 @@ function bank(size: number, offset: number) {
 export async function benchAdmin(server: LocalServer) {
   const { baseUrl } = server;
   const cookie = await devCookie(baseUrl, "admin@example.com");
-  const rows: Record<string, string | number>[] = [];
-  const measure = async (label: string, path: string, withCookie: boolean) => {
-    const times = await timeRequests(REQUESTS, () => fetch(`${baseUrl}${path}`, { headers: withCookie ? { cookie } : {} }));
-    return { label, p50: percentile(times, 50), p95: percentile(times, 95) };
-  };
-  const asset = await measure("static asset /favicon.svg", "/favicon.svg", false);
-  const results = [
-    asset,
-    await measure("GET /api/admin/analytics", "/api/admin/analytics", true),
-    await measure("GET /api/admin/reports", "/api/admin/reports", true),
-    await measure("GET /api/admin/attempts?page=1", "/api/admin/attempts?page=1", true),
-    await measure("GET /admin (SSR)", "/admin", true),
-  ];
-  for (const r of results) {
-    rows.push({ what: r.label, requests: REQUESTS, p50: ms(r.p50), p95: ms(r.p95), "p50 / asset p50": (r.p50 / asset.p50).toFixed(1) + "x" });
-  }
+  const results = await latencyAgainstAsset(
+    baseUrl,
+    REQUESTS,
+    [
+      ["GET /api/admin/analytics", "/api/admin/analytics"],
+      ["GET /api/admin/reports", "/api/admin/reports"],
+      ["GET /api/admin/attempts?page=1", "/api/admin/attempts?page=1"],
+      ["GET /api/admin/users?page=1", "/api/admin/users?page=1"],
+      ["GET /admin (SSR)", "/admin"],
+    ],
+    cookie,
+  );
   console.log("\nAdmin console, server time over loopback (sequential requests):");
-  console.table(rows);
+  console.table(latencyRows(results, REQUESTS));
 
   const imports: number[] = [];
   for (let run = 0; run < 3; run++) {

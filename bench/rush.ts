@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { devCookie, type LocalServer } from "./lib/server.ts";
-import { ms, percentile, timeRequests } from "./lib/stats.ts";
+import { latencyAgainstAsset, latencyRows } from "./lib/stats.ts";
 
 const REQUESTS = 200;
 const STUDENTS = 2000;
@@ -57,21 +57,18 @@ export async function benchRush(server: LocalServer) {
   const board = (await (await fetch(`${baseUrl}/api/rush/leaderboard`, { headers: { cookie } })).json()) as { overall: number; participants: number };
   if (!(board.participants > STUDENTS)) throw new Error(`unexpected leaderboard ${JSON.stringify(board)}`);
 
-  const measure = async (label: string, path: string, withCookie: boolean) => {
-    const times = await timeRequests(REQUESTS, () => fetch(`${baseUrl}${path}`, { headers: withCookie ? { cookie } : {} }));
-    return { label, p50: percentile(times, 50), p95: percentile(times, 95) };
-  };
-  const asset = await measure("static asset /favicon.svg", "/favicon.svg", false);
-  const results = [
-    asset,
-    await measure("GET /rush (SSR, signed in)", "/rush", true),
-    await measure("GET /api/rush/leaderboard", "/api/rush/leaderboard", true),
-    await measure("GET /api/rush/progress", "/api/rush/progress", true),
-    await measure("GET /api/rush/event", "/api/rush/event", true),
-  ];
-  console.log(`\nQuiz Rush with ${board.participants} ranked students × 5 subjects (demo student overall #${board.overall}):`);
-  console.table(
-    results.map((r) => ({ what: r.label, requests: REQUESTS, p50: ms(r.p50), p95: ms(r.p95), "p50 / asset p50": (r.p50 / asset.p50).toFixed(1) + "x" })),
+  const results = await latencyAgainstAsset(
+    baseUrl,
+    REQUESTS,
+    [
+      ["GET /rush (SSR, signed in)", "/rush"],
+      ["GET /api/rush/leaderboard", "/api/rush/leaderboard"],
+      ["GET /api/rush/progress", "/api/rush/progress"],
+      ["GET /api/rush/event", "/api/rush/event"],
+    ],
+    cookie,
   );
+  console.log(`\nQuiz Rush with ${board.participants} ranked students × 5 subjects (demo student overall #${board.overall}):`);
+  console.table(latencyRows(results, REQUESTS));
   return { participants: board.participants, latency: results };
 }

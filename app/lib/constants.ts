@@ -86,3 +86,6 @@ export const SEMESTRE_FILTRO_TEMPLATE = {
 export const ANALYTICS_TREND_DAYS = 60;
 /** Text the student types to confirm deleting the account. */
 export const DELETE_ACCOUNT_CONFIRMATION = "ELIMINA";
+/** Rows per page of the admin console's server-paginated lists (Tentativi, Utenti). */
+export const ADMIN_ATTEMPTS_PAGE_SIZE = 25;
+export const ADMIN_USERS_PAGE_SIZE = 50;

@@ -136,6 +136,24 @@ test.describe("admin console", () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(bytes.toString("utf8")).toContain("Città");
 
+    // The list is paginated on the server (50 per page); the export holds every user, not one page.
+    const usersTable = page.getByRole("table", { name: "Utenti" });
+    await expect(usersTable.locator("tbody tr")).toHaveCount(50);
+    const pager = page.getByRole("navigation", { name: "Pagine degli utenti" });
+    const totalUsers = Number((await pager.textContent())!.match(/· (\d+) utenti/)![1]);
+    expect(totalUsers).toBeGreaterThan(50);
+    expect(bytes.toString("utf8").trim().split("\n")).toHaveLength(totalUsers + 1);
+    await expect(pager).toContainText(`Pagina 1 di ${Math.ceil(totalUsers / 50)}`);
+    await pager.getByRole("button", { name: "Successiva" }).click();
+    await expect(pager).toContainText("Pagina 2 di");
+    await expect(usersTable.locator("tbody tr")).toHaveCount(Math.min(50, totalUsers - 50));
+    await expect(usersTable).not.toContainText("studente@example.com");
+    // Searching asks the server and starts again from page 1.
+    await page.getByRole("searchbox", { name: "Nome o email" }).fill("amico@");
+    await expect(usersTable.locator("tbody tr")).toHaveCount(1);
+    await expect(usersTable).toContainText("amico@example.com");
+    await expect(pager).toContainText("Pagina 1 di 1 · 1 utente");
+
     await page.getByRole("tab", { name: "Tentativi" }).click();
     await expect(page.getByRole("table", { name: "Tentativi" }).getByRole("link", { name: /Riepilogo del tentativo/ }).first()).toHaveAttribute("href", /^\/test\/riepilogo\/\d+$/);
 
@@ -189,6 +207,8 @@ test.describe("admin console", () => {
     await form.getByLabel("Anno").fill("4");
     await form.getByRole("button", { name: "Salva" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Utente salvato" })).toBeVisible();
+    // The list pages by id, so the new user is shown by a search for their email.
+    await expect(page.getByRole("searchbox", { name: "Nome o email" })).toHaveValue(email);
     const row = page.locator(`tr[data-user-email="${email}"]`);
     await expect(row).toContainText("Ilaria Test E2e");
     // Bulk delete of the user this test created (no confirmation).

@@ -26,6 +26,34 @@ describe("admin users", () => {
     expect((await json(bad)).error).toMatch(/ruolo/i);
   });
 
+  it("pages the list on the server: X-Total-Count, the filters across pages, attempt counts as in the full list; bad paging is a 400", async () => {
+    const all = await json<U[]>(await call("GET", "/api/admin/users", { token: admin }));
+    const first = await call("GET", "/api/admin/users?page=1&pageSize=20", { token: admin });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("X-Total-Count")).toBe(String(all.length));
+    const page1 = await json<U[]>(first);
+    const page3 = await json<U[]>(await call("GET", "/api/admin/users?page=3&pageSize=20", { token: admin }));
+    expect(page1.map((u) => u.id)).toEqual(all.slice(0, 20).map((u) => u.id));
+    expect(page3.map((u) => u.id)).toEqual(all.slice(40, 60).map((u) => u.id));
+    // Attempt counts on a page are the same as in the full list (and the demo student has some).
+    expect(page1).toEqual(all.slice(0, 20));
+    expect(page1.find((u) => u.email === "studente@example.com")!.attempts).toBeGreaterThanOrEqual(20);
+    // Filters and search apply before paging; the total counts the matches.
+    const students = await call("GET", "/api/admin/users?role=studente&q=example.com&page=1&pageSize=2", { token: admin });
+    const matching = all.filter((u) => u.role === "studente" && u.email.includes("example.com"));
+    expect(students.headers.get("X-Total-Count")).toBe(String(matching.length));
+    expect((await json<U[]>(students)).map((u) => u.id)).toEqual(matching.slice(0, 2).map((u) => u.id));
+    // Past the end: an empty page, still with the total.
+    const past = await call("GET", "/api/admin/users?page=999&pageSize=50", { token: admin });
+    expect(await json(past)).toEqual([]);
+    expect(past.headers.get("X-Total-Count")).toBe(String(all.length));
+    for (const bad of ["page=0", "page=abc", "page=1&pageSize=101", "page=1&pageSize=0"]) {
+      const response = await call("GET", `/api/admin/users?${bad}`, { token: admin });
+      expect(response.status, bad).toBe(400);
+      expect((await json(response)).error, bad).toMatch(/Pagina non valida|Dimensione pagina da 1 a 100/);
+    }
+  });
+
   it("creates a user, and refuses one without name or email with 'Compila nome ed email'", async () => {
     const before = await count("users");
     for (const body of [{ name: "Solo Nome" }, { email: "solo@example.com" }, { name: "  ", email: "x@example.com" }]) {

@@ -1,11 +1,9 @@
 // Admin console tab 'Tentativi': every user's attempts, paginated on the server, with the summary link.
-import { useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { apiFetchWithHeaders, ErrorText, formatDateTime, formatNumber, Loading, T, TableWrap } from "./admin-shared";
+import { ADMIN_ATTEMPTS_PAGE_SIZE } from "~/lib/constants";
+import { ErrorText, formatDateTime, formatNumber, Loading, Pager, T, TableWrap, usePage, usePagedApi } from "./admin-shared";
 
 type AdminAttempt = { id: number; date: string; userId: number; userName: string; subjectId: number | null; subjectName: string | null; status: string; score: number | null };
-
-export const ADMIN_ATTEMPTS_PAGE_SIZE = 25;
 
 /** The attempt summary any admin may open (the summary screen lets admins read every user's attempt). */
 export const attemptSummaryPath = (attemptId: number) => `/test/riepilogo/${attemptId}`;
@@ -13,32 +11,12 @@ export const attemptSummaryPath = (attemptId: number) => `/test/riepilogo/${atte
 export function TentativiTab() {
   const [params] = useSearchParams();
   const userId = Number(params.get("userId")) || null;
-  const [page, setPage] = useState(1);
-  const [state, setState] = useState<{ items: AdminAttempt[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-
-  useEffect(() => {
-    let alive = true;
-    setLoading(true);
-    const query = new URLSearchParams({ page: String(page), pageSize: String(ADMIN_ATTEMPTS_PAGE_SIZE) });
-    if (userId) query.set("userId", String(userId));
-    // The total travels in X-Total-Count (the body is the spec's plain array).
-    apiFetchWithHeaders<AdminAttempt[]>(`/api/admin/attempts?${query}`)
-      .then(({ body: items, headers }) => {
-        if (alive) {
-          setState({ items, total: Number(headers.get("X-Total-Count") ?? items.length) });
-          setError(null);
-        }
-      })
-      .catch((e: Error) => alive && setError(e.message || T.loadError))
-      .finally(() => alive && setLoading(false));
-    return () => {
-      alive = false;
-    };
-  }, [page, userId]);
-
-  const pages = Math.max(1, Math.ceil((state?.total ?? 0) / ADMIN_ATTEMPTS_PAGE_SIZE));
+  const filters = new URLSearchParams(userId ? { userId: String(userId) } : {});
+  const [page, setPage] = usePage(filters.toString());
+  const query = new URLSearchParams(filters);
+  query.set("page", String(page));
+  query.set("pageSize", String(ADMIN_ATTEMPTS_PAGE_SIZE));
+  const { data: state, error, loading } = usePagedApi<AdminAttempt>(`/api/admin/attempts?${query}`);
 
   return (
     <div>
@@ -84,11 +62,7 @@ export function TentativiTab() {
               </tbody>
             </table>
           </TableWrap>
-          <nav className="adm-pager" aria-label="Pagine dei tentativi">
-            <button type="button" className="btn" onClick={() => setPage((p) => Math.max(1, p - 1))} disabled={page <= 1 || loading}>Precedente</button>
-            <span>Pagina {page} di {pages} · {state.total} tentativi</span>
-            <button type="button" className="btn" onClick={() => setPage((p) => Math.min(pages, p + 1))} disabled={page >= pages || loading}>Successiva</button>
-          </nav>
+          <Pager label="Pagine dei tentativi" page={page} pageSize={ADMIN_ATTEMPTS_PAGE_SIZE} total={state.total} noun={["tentativo", "tentativi"]} loading={loading} onPage={setPage} />
         </>
       ) : null}
     </div>

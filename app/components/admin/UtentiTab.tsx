@@ -1,11 +1,12 @@
 // Admin console tab 'Utenti': filters, 'Nuovo utente', Modifica, Sospendi/Riattiva, CSV export,
 // bulk delete, the detail dialog, and the read-only audit log at the bottom.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useToast } from "~/components/ui/Toast";
 import { apiFetch } from "~/lib/api-client";
+import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, Loading, ROLE_LABEL, STATUS_LABEL, T, TableWrap, useApi, useBulkSelection } from "./admin-shared";
+import { ErrorText, formatDateTime, Loading, Pager, ROLE_LABEL, STATUS_LABEL, T, TableWrap, useApi, useBulkSelection, usePage, usePagedApi } from "./admin-shared";
 import { SuspendDialog, UserDetailDialog, UserFormDialog, type AdminUser } from "./UserDialogs";
 
 type AuditEntry = { id: number; at: string; actorEmail: string; action: string; targetType: string | null; targetId: string | null; details: Record<string, unknown> };
@@ -60,14 +61,38 @@ function describe(entry: AuditEntry) {
   return parts.join(" · ");
 }
 
+/** `value`, once it has stopped changing for `ms` (the search box asks the server after typing stops). */
+function useSettled(value: string, ms = 300) {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
 export function UtentiTab() {
   const toast = useToast();
   const [status, setStatus] = useState("");
   const [role, setRole] = useState("");
-  const query = new URLSearchParams();
-  if (status) query.set("status", status);
-  if (role) query.set("role", role);
-  const users = useApi<AdminUser[]>(`/api/admin/users${query.size ? `?${query}` : ""}`);
+  const [search, setSearch] = useState("");
+  const q = useSettled(search.trim());
+  const filters = new URLSearchParams();
+  if (status) filters.set("status", status);
+  if (role) filters.set("role", role);
+  if (q) filters.set("q", q);
+  const [page, setPage] = usePage(filters.toString());
+  const query = new URLSearchParams(filters);
+  query.set("page", String(page));
+  query.set("pageSize", String(ADMIN_USERS_PAGE_SIZE));
+  // The server pages the list: a console with tens of thousands of students loads 50 at a time.
+  const users = usePagedApi<AdminUser>(`/api/admin/users?${query}`);
+  // Deleting the last users of the last page: step back to the page that still has some.
+  const total = users.data?.total ?? 0;
+  const emptyPage = Boolean(users.data && users.data.items.length === 0 && page > 1);
+  useEffect(() => {
+    if (emptyPage) setPage(Math.max(1, Math.ceil(total / ADMIN_USERS_PAGE_SIZE)));
+  }, [emptyPage, total, setPage]);
   const audit = useApi<AuditEntry[]>("/api/admin/audit?limit=50");
   const [editing, setEditing] = useState<AdminUser | "new" | null>(null);
   const [suspending, setSuspending] = useState<AdminUser | null>(null);
@@ -100,12 +125,22 @@ export function UtentiTab() {
     }
   };
 
-  const exportCsv = () => {
-    const rows = (users.data ?? []).map((u) => ({ ...u, roleLabel: ROLE_LABEL[u.role], statusLabel: STATUS_LABEL[u.status] }));
-    downloadCsv("utenti.csv", toCsv(rows, [...CSV_COLUMNS]));
+  // The export holds every user matching the filters, not only the page on screen.
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const all = await apiFetch<AdminUser[]>(`/api/admin/users${filters.size ? `?${filters}` : ""}`);
+      const rows = all.map((u) => ({ ...u, roleLabel: ROLE_LABEL[u.role], statusLabel: STATUS_LABEL[u.status] }));
+      downloadCsv("utenti.csv", toCsv(rows, [...CSV_COLUMNS]));
+    } catch {
+      toast(T.loadError, "error");
+    } finally {
+      setExporting(false);
+    }
   };
 
-  const list = users.data ?? [];
+  const list = users.data?.items ?? [];
   const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(list, (id) => `/api/admin/users/${id}`, refresh);
 
   return (
@@ -128,9 +163,13 @@ export function UtentiTab() {
             <option value="admin">Admin</option>
           </select>
         </label>
+        <label className="adm-field">
+          <span>Nome o email</span>
+          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Cerca…" maxLength={100} />
+        </label>
         <span className="adm-toolbar__spacer" />
         <button type="button" className="btn btn--primary" onClick={() => setEditing("new")}>Nuovo utente</button>
-        <button type="button" className="btn" onClick={exportCsv} disabled={!list.length}>Esporta CSV</button>
+        <button type="button" className="btn" onClick={() => void exportCsv()} disabled={!list.length || exporting}>Esporta CSV</button>
         <button type="button" className="btn" onClick={() => void deleteSelected()} disabled={!selected.size}>
           Elimina selezionati{selected.size ? ` (${selected.size})` : ""}
         </button>
@@ -199,6 +238,9 @@ export function UtentiTab() {
           </table>
         </TableWrap>
       ) : null}
+      {users.data ? (
+        <Pager label="Pagine degli utenti" page={page} pageSize={ADMIN_USERS_PAGE_SIZE} total={users.data.total} noun={["utente", "utenti"]} loading={users.loading} onPage={setPage} />
+      ) : null}
 
       <section className="adm-card" style={{ marginTop: "1.5rem" }} aria-labelledby="adm-audit">
         <h2 id="adm-audit">Registro attività</h2>
@@ -231,8 +273,10 @@ export function UtentiTab() {
         <UserFormDialog
           user={editing === "new" ? null : editing}
           onClose={() => setEditing(null)}
-          onSaved={() => {
+          onSaved={(saved) => {
             toast(T.userSaved, "success");
+            // A new user would sit on the last page: show them by searching their email.
+            if (editing === "new") setSearch(saved.email);
             setEditing(null);
             refresh();
           }}

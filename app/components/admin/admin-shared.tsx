@@ -32,9 +32,9 @@ export const T = {
 export const ROLE_LABEL: Record<string, string> = { admin: "Admin", moderator: "Moderatore", studente: "Studente" };
 export const STATUS_LABEL: Record<string, string> = { attivo: "Attivo", sospeso: "Sospeso" };
 
-/** Loads a JSON call and keeps it fresh; `reload()` after a change. */
-export function useApi<T>(path: string | null) {
-  const [data, setData] = useState<T | null>(null);
+/** Loads `path` with `load` and keeps it fresh; `reload()` after a change. */
+function useLoaded<R>(path: string | null, load: (path: string) => Promise<R>) {
+  const [data, setData] = useState<R | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(Boolean(path));
   const [tick, setTick] = useState(0);
@@ -42,16 +42,22 @@ export function useApi<T>(path: string | null) {
     if (!path) return;
     let alive = true;
     setLoading(true);
-    apiFetch<T>(path)
+    load(path)
       .then((d) => alive && (setData(d), setError(null)))
       .catch((e: Error) => alive && setError(e.message || T.loadError))
       .finally(() => alive && setLoading(false));
     return () => {
       alive = false;
     };
+    // `load` is one of the module-level loaders below, so it never changes.
   }, [path, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data, error, loading, reload, setData };
+}
+
+/** Loads a JSON call and keeps it fresh; `reload()` after a change. */
+export function useApi<T>(path: string | null) {
+  return useLoaded<T>(path, apiFetch<T>);
 }
 
 const dateTime = new Intl.DateTimeFormat("it-IT", { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Rome" });
@@ -92,6 +98,38 @@ export async function apiFetchWithHeaders<T>(path: string): Promise<{ body: T; h
     throw new ApiError(response.status, typeof body.error === "string" ? body.error : "Errore di rete");
   }
   return { body, headers: response.headers };
+}
+
+/**
+ * One page of a list the server paginates: the body is the spec's plain JSON array, the total
+ * travels in X-Total-Count. Keeps the previous page on screen while the next one loads.
+ */
+export function usePagedApi<T>(path: string) {
+  return useLoaded(path, loadPage<T>);
+}
+async function loadPage<T>(path: string): Promise<{ items: T[]; total: number }> {
+  const { body: items, headers } = await apiFetchWithHeaders<T[]>(path);
+  return { items, total: Number(headers.get("X-Total-Count") ?? items.length) };
+}
+
+/** The page number of a list, back to 1 whenever `filters` (the list's query without the page) change. */
+export function usePage(filters: string): [number, (page: number) => void] {
+  const [state, setState] = useState({ filters, page: 1 });
+  const page = state.filters === filters ? state.page : 1;
+  const setPage = useCallback((next: number) => setState({ filters, page: next }), [filters]);
+  return [page, setPage];
+}
+
+/** 'Precedente' / 'Pagina x di y · n <noun>' / 'Successiva' under a paginated table. */
+export function Pager(props: { label: string; page: number; pageSize: number; total: number; noun: [one: string, many: string]; loading: boolean; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(props.total / props.pageSize));
+  return (
+    <nav className="adm-pager" aria-label={props.label}>
+      <button type="button" className="btn" onClick={() => props.onPage(Math.max(1, props.page - 1))} disabled={props.page <= 1 || props.loading}>Precedente</button>
+      <span>Pagina {props.page} di {pages} · {props.total} {props.total === 1 ? props.noun[0] : props.noun[1]}</span>
+      <button type="button" className="btn" onClick={() => props.onPage(Math.min(pages, props.page + 1))} disabled={props.page >= pages || props.loading}>Successiva</button>
+    </nav>
+  );
 }
 
 /** A horizontally scrollable table container that keyboard users can focus and scroll. */

@@ -3,12 +3,11 @@ import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client.server";
 import { attempts, subjects, users } from "../db/schema";
-
-export const ADMIN_ATTEMPTS_PAGE_SIZE = 25;
+import { ADMIN_ATTEMPTS_PAGE_SIZE } from "~/lib/constants";
 
 export const adminAttemptsQuery = z.object({
-  page: z.coerce.number().int("Pagina non valida").min(1, "Pagina non valida").optional().default(1),
-  pageSize: z.coerce.number().int().min(1, "Dimensione pagina da 1 a 200").max(200, "Dimensione pagina da 1 a 200").optional().default(ADMIN_ATTEMPTS_PAGE_SIZE),
+  page: z.coerce.number("Pagina non valida").int("Pagina non valida").min(1, "Pagina non valida").optional().default(1),
+  pageSize: z.coerce.number("Dimensione pagina da 1 a 200").int("Dimensione pagina da 1 a 200").min(1, "Dimensione pagina da 1 a 200").max(200, "Dimensione pagina da 1 a 200").optional().default(ADMIN_ATTEMPTS_PAGE_SIZE),
   userId: z.coerce.number().int().positive("Utente non valido").optional(),
 });
 

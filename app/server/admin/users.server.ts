@@ -3,8 +3,9 @@ import { and, eq, inArray, like, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { auditEntry, type AuditActor } from "../audit.server";
 import type { Db } from "../db/client.server";
-import { ROLES, USER_STATUSES, users, type User } from "../db/schema";
+import { attempts, ROLES, USER_STATUSES, users, type User } from "../db/schema";
 import { HttpError } from "../errors.server";
+import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 
 export const MISSING_NAME_EMAIL = "Compila nome ed email";
 
@@ -76,9 +77,13 @@ export function toAdminUser(u: User) {
 export const userListQuery = z.object({
   status: z.enum(USER_STATUSES, "Filtro stato non valido: usa attivo o sospeso").optional(),
   role: z.enum(ROLES, "Filtro ruolo non valido: usa studente, moderator o admin").optional(),
-  q: z.string().max(100).optional(),
+  q: z.string().max(100, "Ricerca troppo lunga (massimo 100 caratteri)").optional(),
+  /** Without `page`, the whole filtered list (the CSV export); with it, one page of `pageSize`. */
+  page: z.coerce.number("Pagina non valida").int("Pagina non valida").min(1, "Pagina non valida").optional(),
+  pageSize: z.coerce.number("Dimensione pagina da 1 a 100").int("Dimensione pagina da 1 a 100").min(1, "Dimensione pagina da 1 a 100").max(100, "Dimensione pagina da 1 a 100").optional(),
 });
 
+/** Users matching the filters, by id; `total` counts them all, `items` is the page asked for (or all). */
 export async function listUsers(db: Db, filter: z.infer<typeof userListQuery>) {
   const where: SQL[] = [];
   if (filter.status) where.push(eq(users.status, filter.status));
@@ -87,16 +92,33 @@ export async function listUsers(db: Db, filter: z.infer<typeof userListQuery>) {
     const pattern = `%${filter.q.trim().replace(/[%_]/g, "")}%`;
     where.push(or(like(users.name, pattern), like(users.email, pattern))!);
   }
-  const rows = await db
-    .select()
-    .from(users)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(users.id);
-  const counts = await db.all<{ user_id: number; n: number }>(
-    sql`SELECT user_id, count(*) AS n FROM attempts WHERE status = 'completed' GROUP BY user_id`,
-  );
+  const condition = where.length ? and(...where) : undefined;
+  const pageSize = filter.pageSize ?? ADMIN_USERS_PAGE_SIZE;
+  const query = db.select().from(users).where(condition).orderBy(users.id);
+  const rows = filter.page ? await query.limit(pageSize).offset((filter.page - 1) * pageSize) : await query;
+  const total = filter.page
+    ? ((await db.select({ n: sql<number>`count(*)` }).from(users).where(condition).get())?.n ?? 0)
+    : rows.length;
+  // Completed attempts per listed user. A page counts only its own users (an index lookup each), so
+  // its cost does not grow with the number of students. At most 100 ids: D1's bound-variable limit.
+  const counts = filter.page
+    ? rows.length
+      ? await db
+          .select({ user_id: attempts.userId, n: sql<number>`count(*)` })
+          .from(attempts)
+          .where(and(sql`${attempts.status} = 'completed'`, inArray(attempts.userId, rows.map((u) => u.id))))
+          .groupBy(attempts.userId)
+      : []
+    : await db.all<{ user_id: number; n: number }>(
+        sql`SELECT user_id, count(*) AS n FROM attempts WHERE status = 'completed' GROUP BY user_id`,
+      );
   const byUser = new Map(counts.map((c) => [c.user_id, c.n]));
-  return rows.map((u) => ({ ...toAdminUser(u), attempts: byUser.get(u.id) ?? 0 }));
+  return {
+    total,
+    page: filter.page ?? 1,
+    pageSize: filter.page ? pageSize : rows.length,
+    items: rows.map((u) => ({ ...toAdminUser(u), attempts: byUser.get(u.id) ?? 0 })),
+  };
 }
 
 async function getUserRow(db: Db, id: number): Promise<User> {
