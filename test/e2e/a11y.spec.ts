@@ -69,4 +69,26 @@ test.describe("accessibility (axe-core)", () => {
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     expect(outline).not.toBe("none");
   });
+
+  test("reduced motion: the side navigation collapses without a transition, the charts draw at once", async ({ page }) => {
+    await login(page, "studente@example.com");
+    const seconds = (value: string) => Math.max(...value.split(",").map((v) => (v.trim().endsWith("ms") ? parseFloat(v) / 1000 : parseFloat(v))));
+    const navTransition = () => page.locator(".side-nav").evaluate((el) => getComputedStyle(el).transitionDuration);
+    const lineAnimation = () => page.locator(".chart-line").first().evaluate((el) => getComputedStyle(el).animationName);
+    await page.goto("/dashboard");
+    await expect(page.locator(".chart-line").first()).toBeVisible();
+    expect(seconds(await navTransition())).toBeGreaterThan(0.1); // by default the width glides
+    expect(await lineAnimation()).toBe("chart-draw");
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(seconds(await navTransition())).toBeLessThan(0.001);
+    expect(await lineAnimation()).toBe("none");
+    // Collapsing is immediate: 50 ms after the click the content already sits next to the 84 px bar
+    // (with the 280 ms transition it would still be on its way from 260 px).
+    const marginAfterClick = await page.evaluate(async () => {
+      document.querySelector<HTMLButtonElement>('button[aria-label="Riduci il menu"]')!.click();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return getComputedStyle(document.querySelector(".app-main")!).marginLeft;
+    });
+    expect(marginAfterClick).toBe("84px");
+  });
 });

@@ -175,6 +175,9 @@ test.describe("policy and terms", () => {
 
 test("screenshots of / and /dashboard at 375, 768 and 1280 px (for review, not committed)", async ({ page }) => {
   mkdirSync("test-results/screenshots", { recursive: true });
+  // Without motion: a full-page capture resizes the viewport, and the side navigation's width
+  // transition would be caught half-way.
+  await page.emulateMedia({ reducedMotion: "reduce" });
   await login(page, "studente@example.com");
   for (const width of [375, 768, 1280]) {
     await page.setViewportSize({ width, height: 900 });

@@ -155,6 +155,7 @@ export function RushTab() {
           <input
             id={`${formId}-title`}
             type="text"
+            className="input"
             value={form.title}
             maxLength={120}
             onChange={(e) => set("title", e.target.value)}
@@ -167,6 +168,7 @@ export function RushTab() {
           {TEXT.fieldStart}
           <input
             type="datetime-local"
+            className="input"
             value={form.startsAt}
             onChange={(e) => set("startsAt", e.target.value)}
             aria-invalid={errors.startsAt ? true : undefined}
@@ -178,6 +180,7 @@ export function RushTab() {
           {TEXT.fieldEnd}
           <input
             type="datetime-local"
+            className="input"
             value={form.endsAt}
             onChange={(e) => set("endsAt", e.target.value)}
             aria-invalid={errors.endsAt ? true : undefined}

@@ -181,6 +181,7 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
         <label className="field">
           <span>Materia</span>
           <select
+            className="select"
             value={subjectId ?? ""}
             onChange={(e) => {
               setSubjectId(Number(e.target.value));
@@ -196,7 +197,7 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
         </label>
         <label className="field">
           <span>Sotto-argomento</span>
-          <select value={topicId ?? ""} onChange={(e) => setTopicId(e.target.value ? Number(e.target.value) : null)}>
+          <select className="select" value={topicId ?? ""} onChange={(e) => setTopicId(e.target.value ? Number(e.target.value) : null)}>
             <option value="">Tutti i sotto-argomenti</option>
             {topics.map(([id, name]) => (
               <option key={id} value={id}>
@@ -213,7 +214,7 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
             </label>
             <label className="field">
               <span>Amico</span>
-              <select value={friendId ?? ""} onChange={(e) => setFriendId(Number(e.target.value))}>
+              <select className="select" value={friendId ?? ""} onChange={(e) => setFriendId(Number(e.target.value))}>
                 {friends.map((f) => (
                   <option key={f.userId} value={f.userId}>
                     {f.name}

@@ -27,6 +27,8 @@ export async function startTour(onClose?: () => void): Promise<TourHandle> {
     doneBtnText: "Fine",
     allowKeyboardControl: true,
     allowClose: true,
+    // The highlight glides between steps, unless the visitor asked for reduced motion.
+    animate: !window.matchMedia?.("(prefers-reduced-motion: reduce)").matches,
     overlayOpacity: 0.6,
     stagePadding: 6,
     popoverClass: "unicum-tour",

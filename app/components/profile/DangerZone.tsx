@@ -65,7 +65,7 @@ export function DangerZone() {
           <p>L'operazione non si può annullare. Verrai disconnesso.</p>
           <label className="field">
             <span>Scrivi {DELETE_ACCOUNT_CONFIRMATION} per confermare</span>
-            <input value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
+            <input className="input" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
           </label>
           {error ? (
             <p className="alert alert--error" role="alert">

@@ -60,7 +60,7 @@ export function FriendsSection({ overview }: { overview: FriendsOverviewData }) 
       >
         <label className="field">
           <span>Nome utente o codice dell'amico</span>
-          <input value={handle} onChange={(e) => setHandle(e.target.value)} placeholder="Es. marco.bianchi o U00002" autoComplete="off" />
+          <input className="input" value={handle} onChange={(e) => setHandle(e.target.value)} placeholder="Es. marco.bianchi o U00002" autoComplete="off" />
         </label>
         <button type="submit" className="btn btn--primary" disabled={busy || !handle.trim()}>
           Invita

@@ -97,6 +97,7 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
         aria-invalid={errors[key] ? true : undefined}
         aria-describedby={errors[key] ? `${key}-error` : undefined}
         {...props}
+        className={props.className ? `input ${props.className}` : "input"}
       />
       {errors[key] ? (
         <span id={`${key}-error`} className="field__error">
@@ -114,11 +115,11 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
       <div className="profile__grid">
         <label className="field">
           <span>Nome utente</span>
-          <input name="username" value={initial.username ?? ""} readOnly aria-readonly="true" className="is-readonly" />
+          <input name="username" value={initial.username ?? ""} readOnly aria-readonly="true" className="input is-readonly" />
         </label>
         <label className="field">
           <span>Email (account Google, non modificabile)</span>
-          <input name="email" type="email" value={initial.email} readOnly aria-readonly="true" className="is-readonly" />
+          <input name="email" type="email" value={initial.email} readOnly aria-readonly="true" className="input is-readonly" />
         </label>
         {field("phone", "Telefono", { type: "tel", inputMode: "tel", autoComplete: "tel" })}
         {field("birth", "Data di nascita", { type: "date" })}
@@ -129,7 +130,7 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
         {field("school", "Scuola")}
         <label className="field">
           <span>Anno scolastico</span>
-          <select name="schoolYear" value={values.schoolYear} onChange={set("schoolYear")}>
+          <select className="select" name="schoolYear" value={values.schoolYear} onChange={set("schoolYear")}>
             <option value="">Non indicato</option>
             {[1, 2, 3, 4, 5].map((y) => (
               <option key={y} value={y}>
@@ -141,7 +142,7 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
         {field("goal", "Obiettivo", { placeholder: "Es. Medicina a Milano" })}
         <label className="field profile__wide">
           <span>Bio</span>
-          <textarea name="bio" rows={3} value={values.bio} onChange={set("bio")} maxLength={500} />
+          <textarea className="textarea" name="bio" rows={3} value={values.bio} onChange={set("bio")} maxLength={500} />
         </label>
       </div>
       {serverError ? (
