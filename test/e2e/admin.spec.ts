@@ -211,6 +211,20 @@ test.describe("admin console", () => {
     await expect(page.getByRole("searchbox", { name: "Nome o email" })).toHaveValue(email);
     const row = page.locator(`tr[data-user-email="${email}"]`);
     await expect(row).toContainText("Ilaria Test E2e");
+    // Modifica: the dialog opens with the stored values; a new name and role are saved.
+    await row.getByRole("button", { name: "Modifica Ilaria Test E2e" }).click();
+    const edit = page.getByRole("dialog", { name: "Modifica utente" });
+    await expect(edit.getByLabel("Email")).toHaveValue(email);
+    await expect(edit.getByLabel("Anno")).toHaveValue("4");
+    await edit.getByLabel("Nome").fill("Ilaria Modificata");
+    await edit.getByLabel("Città").fill("Forlì");
+    await edit.getByLabel("Ruolo").selectOption({ label: "Moderatore" });
+    await edit.getByRole("button", { name: "Salva" }).click();
+    await expect(edit).toBeHidden();
+    await expect(row).toContainText("Ilaria Modificata");
+    await expect(row).toContainText("Moderatore");
+    const roleChange = page.getByRole("table", { name: "Registro attività" }).getByRole("row").filter({ hasText: email }).filter({ hasText: "Ruolo cambiato" });
+    await expect(roleChange).toContainText("studente → moderator");
     // Bulk delete of the user this test created (no confirmation).
     await row.getByRole("checkbox").check();
     await page.getByRole("button", { name: /Elimina selezionati/ }).click();
