@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { useLoaderData, useNavigate } from "react-router";
 import { T } from "~/components/quiz/messages";
 import { StaleNotice } from "~/components/quiz/StaleNotice";
+import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
 import { DEFAULT_REVIEW_COUNT, MAX_QUESTIONS, MIN_QUESTIONS, REVIEW_PAUSED_SHOWN } from "~/lib/constants";
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
 import { formatCountdown, isReviewPaused, sample } from "~/lib/review";
@@ -34,7 +35,7 @@ export default function ReviewMistakes() {
   const [topicId, setTopicId] = useState<number | null>(null);
   const [state, setState] = useState<StateFilter>("all");
   const [count, setCount] = useState(String(DEFAULT_REVIEW_COUNT));
-  const ids = { subject: useId(), topic: useId(), state: useId(), count: useId() };
+  const ids = { state: useId(), count: useId() };
 
   useEffect(() => {
     const id = setInterval(() => setNow(Date.now()), 30_000);
@@ -57,12 +58,12 @@ export default function ReviewMistakes() {
   const subjects = useMemo(() => {
     const map = new Map<number, string>();
     for (const i of items) map.set(i.subjectId, i.subjectName);
-    return [...map].sort((a, b) => a[0] - b[0]);
+    return [...map].sort((a, b) => a[0] - b[0]).map(([id, name]) => ({ id, name }));
   }, [items]);
   const topics = useMemo(() => {
     const map = new Map<number, string>();
     for (const i of items) if (i.subjectId === subjectId && i.topicId != null) map.set(i.topicId, i.topicName ?? "");
-    return [...map].sort((a, b) => a[1].localeCompare(b[1]));
+    return [...map].sort((a, b) => a[1].localeCompare(b[1])).map(([id, name]) => ({ id, name }));
   }, [items, subjectId]);
 
   const filtered = items.filter(
@@ -93,36 +94,18 @@ export default function ReviewMistakes() {
       ) : (
         <>
           <div className="practice-card filters">
-            <div className="field">
-              <label htmlFor={ids.subject}>Materia</label>
-              <select
-                id={ids.subject}
-                className="select"
-                value={subjectId ?? ""}
-                onChange={(e) => {
-                  setSubjectId(e.target.value ? Number(e.target.value) : null);
-                  setTopicId(null);
-                }}
-              >
-                <option value="">Tutte le materie</option>
-                {subjects.map(([id, name]) => (
-                  <option key={id} value={id}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={ids.topic}>Sotto-argomento</label>
-              <select id={ids.topic} className="select" value={topicId ?? ""} disabled={subjectId == null} onChange={(e) => setTopicId(e.target.value ? Number(e.target.value) : null)}>
-                <option value="">Tutti i sotto-argomenti</option>
-                {topics.map(([id, name]) => (
-                  <option key={id} value={id}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SubjectTopicPicker
+              subjects={subjects}
+              topics={topics}
+              subjectId={subjectId}
+              topicId={topicId}
+              onChange={(nextSubject, nextTopic) => {
+                setSubjectId(nextSubject);
+                setTopicId(nextTopic);
+              }}
+              noSubject="Tutte le materie"
+              topicDisabled={subjectId == null}
+            />
             <div className="field">
               <label htmlFor={ids.state}>Stato</label>
               <select id={ids.state} className="select" value={state} onChange={(e) => setState(e.target.value as StateFilter)}>

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { useLoaderData, useNavigate, useSearchParams } from "react-router";
 import { T } from "~/components/quiz/messages";
 import { StaleNotice } from "~/components/quiz/StaleNotice";
+import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
 import { MAX_QUESTIONS, MIN_QUESTIONS, QUESTION_PRESETS, TIMER_LEVELS } from "~/lib/constants";
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
 import { clampQuestionCount, formatClock, TIMER_CHOICES, timerChoiceFromTotal, timerTotalSeconds, type TimerChoice } from "~/lib/timer";
@@ -47,7 +48,7 @@ export default function NewTest() {
   const [count, setCount] = useState<number>(initial.count);
   const [countText, setCountText] = useState<string>(String(initial.count));
   const [timer, setTimer] = useState<TimerChoice>(initial.timer);
-  const ids = { subject: useId(), topic: useId(), count: useId(), hint: useId() };
+  const ids = { count: useId(), hint: useId() };
 
   useEffect(() => {
     if (!data.stale) saveCache(CACHE_KEY, { subjects });
@@ -97,42 +98,18 @@ export default function NewTest() {
           start();
         }}
       >
-        <div className="field">
-          <label htmlFor={ids.subject}>{T.subject}</label>
-          <select
-            id={ids.subject}
-            className="select"
-            value={subjectId ?? ""}
-            onChange={(e) => {
-              setSubjectId(e.target.value ? Number(e.target.value) : null);
-              setTopicId(null);
-            }}
-          >
-            <option value="">{T.chooseSubject}</option>
-            {subjects.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.topic}>{T.topic}</label>
-          <select
-            id={ids.topic}
-            className="select"
-            value={topicId ?? ""}
-            disabled={!subject}
-            onChange={(e) => setTopicId(e.target.value ? Number(e.target.value) : null)}
-          >
-            <option value="">{T.allTopics}</option>
-            {subject?.topics.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SubjectTopicPicker
+          subjects={subjects}
+          topics={subject?.topics ?? []}
+          subjectId={subjectId}
+          topicId={topicId}
+          onChange={(nextSubject, nextTopic) => {
+            setSubjectId(nextSubject);
+            setTopicId(nextTopic);
+          }}
+          noSubject={T.chooseSubject}
+          topicDisabled={!subject}
+        />
         <div className="field">
           <label htmlFor={ids.count}>{T.questionCount}</label>
           <div className="stepper">

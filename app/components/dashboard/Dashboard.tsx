@@ -6,6 +6,7 @@ import { BarChart } from "~/components/charts/BarChart";
 import { DistributionChart, type Marker } from "~/components/charts/DistributionChart";
 import { TopicBars, type TopicRow } from "~/components/charts/TopicBars";
 import { TrendChart, type TrendSeries } from "~/components/charts/TrendChart";
+import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
 import { mean, normalizeScore, truncateLabel } from "~/lib/analytics";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { apiFetch } from "~/lib/api-client";
@@ -156,7 +157,7 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
   };
 
   const monthPct = analytics.improvementLastMonthPct;
-  const topics = subject ? Object.entries(subject.topics) : [];
+  const topics = subject ? Object.entries(subject.topics).map(([id, name]) => ({ id: Number(id), name })) : [];
 
   return (
     <>
@@ -178,34 +179,16 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
       </div>
 
       <div className="dash__filters" data-tour="subject">
-        <label className="field">
-          <span>Materia</span>
-          <select
-            className="select"
-            value={subjectId ?? ""}
-            onChange={(e) => {
-              setSubjectId(Number(e.target.value));
-              setTopicId(null);
-            }}
-          >
-            {analytics.subjects.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Sotto-argomento</span>
-          <select className="select" value={topicId ?? ""} onChange={(e) => setTopicId(e.target.value ? Number(e.target.value) : null)}>
-            <option value="">Tutti i sotto-argomenti</option>
-            {topics.map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SubjectTopicPicker
+          subjects={analytics.subjects}
+          topics={topics}
+          subjectId={subjectId}
+          topicId={topicId}
+          onChange={(nextSubject, nextTopic) => {
+            setSubjectId(nextSubject);
+            setTopicId(nextTopic);
+          }}
+        />
         {friends.length > 1 ? (
           <div className="dash__compare-many">
             <label className="dash__compare">
