@@ -35,7 +35,6 @@ test.describe("sign-in and app shell", () => {
     await page.setViewportSize({ width: 375, height: 700 });
     await login(page, "studente@example.com");
     await page.goto("/dashboard");
-    await hydrated(page);
     await expect(page.getByRole("navigation", { name: "Navigazione principale" })).toBeHidden();
     // Make the page taller than the viewport so scrolling would be possible.
     await page.evaluate(() => {
@@ -69,7 +68,6 @@ test.describe("sign-in and app shell", () => {
     await login(page, "studente@example.com");
     await page.goto("/dashboard");
     await page.evaluate(() => localStorage.setItem("user", JSON.stringify({ id: 1 })));
-    await hydrated(page);
     await page.getByRole("navigation", { name: "Navigazione principale" }).getByRole("button", { name: "Esci" }).click();
     await expect(page).toHaveURL(/\/$/);
     expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
