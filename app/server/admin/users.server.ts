@@ -93,32 +93,36 @@ export async function listUsers(db: Db, filter: z.infer<typeof userListQuery>) {
     where.push(or(like(users.name, pattern), like(users.email, pattern))!);
   }
   const condition = where.length ? and(...where) : undefined;
-  const pageSize = filter.pageSize ?? ADMIN_USERS_PAGE_SIZE;
   const query = db.select().from(users).where(condition).orderBy(users.id);
-  const rows = filter.page ? await query.limit(pageSize).offset((filter.page - 1) * pageSize) : await query;
-  const total = filter.page
-    ? ((await db.select({ n: sql<number>`count(*)` }).from(users).where(condition).get())?.n ?? 0)
-    : rows.length;
-  // Completed attempts per listed user. A page counts only its own users (an index lookup each), so
-  // its cost does not grow with the number of students. At most 100 ids: D1's bound-variable limit.
-  const counts = filter.page
-    ? rows.length
-      ? await db
-          .select({ user_id: attempts.userId, n: sql<number>`count(*)` })
-          .from(attempts)
-          .where(and(sql`${attempts.status} = 'completed'`, inArray(attempts.userId, rows.map((u) => u.id))))
-          .groupBy(attempts.userId)
-      : []
-    : await db.all<{ user_id: number; n: number }>(
-        sql`SELECT user_id, count(*) AS n FROM attempts WHERE status = 'completed' GROUP BY user_id`,
-      );
-  const byUser = new Map(counts.map((c) => [c.user_id, c.n]));
-  return {
-    total,
-    page: filter.page ?? 1,
-    pageSize: filter.page ? pageSize : rows.length,
-    items: rows.map((u) => ({ ...toAdminUser(u), attempts: byUser.get(u.id) ?? 0 })),
+  const withAttempts = (rows: User[], counts: { user_id: number; n: number }[]) => {
+    const byUser = new Map(counts.map((c) => [c.user_id, c.n]));
+    return rows.map((u) => ({ ...toAdminUser(u), attempts: byUser.get(u.id) ?? 0 }));
   };
+
+  if (!filter.page) {
+    // Every match (the CSV export): one pass over the completed attempts.
+    const [rows, counts] = await Promise.all([
+      query,
+      db.all<{ user_id: number; n: number }>(sql`SELECT user_id, count(*) AS n FROM attempts WHERE status = 'completed' GROUP BY user_id`),
+    ]);
+    return { total: rows.length, page: 1, pageSize: rows.length, items: withAttempts(rows, counts) };
+  }
+
+  const pageSize = filter.pageSize ?? ADMIN_USERS_PAGE_SIZE;
+  const [rows, total] = await Promise.all([
+    query.limit(pageSize).offset((filter.page - 1) * pageSize),
+    db.select({ n: sql<number>`count(*)` }).from(users).where(condition).get().then((r) => r?.n ?? 0),
+  ]);
+  // Completed attempts of this page's users only (an index lookup each), so a page costs the same
+  // however many students there are. At most 100 ids: D1's bound-variable limit.
+  const counts = rows.length
+    ? await db
+        .select({ user_id: attempts.userId, n: sql<number>`count(*)` })
+        .from(attempts)
+        .where(and(sql`${attempts.status} = 'completed'`, inArray(attempts.userId, rows.map((u) => u.id))))
+        .groupBy(attempts.userId)
+    : [];
+  return { total, page: filter.page, pageSize, items: withAttempts(rows, counts) };
 }
 
 async function getUserRow(db: Db, id: number): Promise<User> {
