@@ -47,10 +47,10 @@ describe("admin users", () => {
     const past = await call("GET", "/api/admin/users?page=999&pageSize=50", { token: admin });
     expect(await json(past)).toEqual([]);
     expect(past.headers.get("X-Total-Count")).toBe(String(all.length));
-    for (const bad of ["page=0", "page=abc", "page=1&pageSize=101", "page=1&pageSize=0"]) {
+    for (const bad of ["page=0", "page=abc", "page=1&pageSize=101", "page=1&pageSize=0", `page=1&q=${"a".repeat(101)}`]) {
       const response = await call("GET", `/api/admin/users?${bad}`, { token: admin });
       expect(response.status, bad).toBe(400);
-      expect((await json(response)).error, bad).toMatch(/Pagina non valida|Dimensione pagina da 1 a 100/);
+      expect((await json(response)).error, bad).toMatch(/Pagina non valida|Dimensione pagina da 1 a 100|Ricerca troppo lunga/);
     }
   });
 
