@@ -1,7 +1,7 @@
 // Admin console tab 'Tentativi': every user's attempts, paginated on the server, with the summary link.
 import { Link, useSearchParams } from "react-router";
 import { ADMIN_ATTEMPTS_PAGE_SIZE } from "~/lib/constants";
-import { ErrorText, formatDateTime, formatNumber, Loading, Pager, T, TableWrap, usePage, usePagedApi } from "./admin-shared";
+import { ErrorText, formatDateTime, formatNumber, Loading, Pager, T, TableWrap, usePagedApi } from "./admin-shared";
 
 type AdminAttempt = { id: number; date: string; userId: number; userName: string; subjectId: number | null; subjectName: string | null; status: string; score: number | null };
 
@@ -11,12 +11,8 @@ export const attemptSummaryPath = (attemptId: number) => `/test/riepilogo/${atte
 export function TentativiTab() {
   const [params] = useSearchParams();
   const userId = Number(params.get("userId")) || null;
-  const filters = new URLSearchParams(userId ? { userId: String(userId) } : {});
-  const [page, setPage] = usePage(filters.toString());
-  const query = new URLSearchParams(filters);
-  query.set("page", String(page));
-  query.set("pageSize", String(ADMIN_ATTEMPTS_PAGE_SIZE));
-  const { data: state, error, loading } = usePagedApi<AdminAttempt>(`/api/admin/attempts?${query}`);
+  const list = usePagedApi<AdminAttempt>("/api/admin/attempts", new URLSearchParams(userId ? { userId: String(userId) } : {}), ADMIN_ATTEMPTS_PAGE_SIZE);
+  const { data: state, error, loading } = list;
 
   return (
     <div>
@@ -62,7 +58,7 @@ export function TentativiTab() {
               </tbody>
             </table>
           </TableWrap>
-          <Pager label="Pagine dei tentativi" page={page} pageSize={ADMIN_ATTEMPTS_PAGE_SIZE} total={state.total} noun={["tentativo", "tentativi"]} loading={loading} onPage={setPage} />
+          <Pager label="Pagine dei tentativi" noun={["tentativo", "tentativi"]} list={list} />
         </>
       ) : null}
     </div>

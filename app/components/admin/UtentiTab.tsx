@@ -6,7 +6,7 @@ import { useToast } from "~/components/ui/Toast";
 import { apiFetch } from "~/lib/api-client";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, Loading, Pager, ROLE_LABEL, STATUS_LABEL, T, TableWrap, useApi, useBulkSelection, usePage, usePagedApi } from "./admin-shared";
+import { ErrorText, formatDateTime, Loading, Pager, ROLE_LABEL, STATUS_LABEL, T, TableWrap, useApi, useBulkSelection, usePagedApi } from "./admin-shared";
 import { SuspendDialog, UserDetailDialog, UserFormDialog, type AdminUser } from "./UserDialogs";
 
 type AuditEntry = { id: number; at: string; actorEmail: string; action: string; targetType: string | null; targetId: string | null; details: Record<string, unknown> };
@@ -81,18 +81,8 @@ export function UtentiTab() {
   if (status) filters.set("status", status);
   if (role) filters.set("role", role);
   if (q) filters.set("q", q);
-  const [page, setPage] = usePage(filters.toString());
-  const query = new URLSearchParams(filters);
-  query.set("page", String(page));
-  query.set("pageSize", String(ADMIN_USERS_PAGE_SIZE));
   // The server pages the list: a console with tens of thousands of students loads 50 at a time.
-  const users = usePagedApi<AdminUser>(`/api/admin/users?${query}`);
-  // Deleting the last users of the last page: step back to the page that still has some.
-  const total = users.data?.total ?? 0;
-  const emptyPage = Boolean(users.data && users.data.items.length === 0 && page > 1);
-  useEffect(() => {
-    if (emptyPage) setPage(Math.max(1, Math.ceil(total / ADMIN_USERS_PAGE_SIZE)));
-  }, [emptyPage, total, setPage]);
+  const users = usePagedApi<AdminUser>("/api/admin/users", filters, ADMIN_USERS_PAGE_SIZE);
   const audit = useApi<AuditEntry[]>("/api/admin/audit?limit=50");
   const [editing, setEditing] = useState<AdminUser | "new" | null>(null);
   const [suspending, setSuspending] = useState<AdminUser | null>(null);
@@ -239,7 +229,7 @@ export function UtentiTab() {
         </TableWrap>
       ) : null}
       {users.data ? (
-        <Pager label="Pagine degli utenti" page={page} pageSize={ADMIN_USERS_PAGE_SIZE} total={users.data.total} noun={["utente", "utenti"]} loading={users.loading} onPage={setPage} />
+        <Pager label="Pagine degli utenti" noun={["utente", "utenti"]} list={users} />
       ) : null}
 
       <section className="adm-card" style={{ marginTop: "1.5rem" }} aria-labelledby="adm-audit">

@@ -101,33 +101,42 @@ export async function apiFetchWithHeaders<T>(path: string): Promise<{ body: T; h
 }
 
 /**
- * One page of a list the server paginates: the body is the spec's plain JSON array, the total
- * travels in X-Total-Count. Keeps the previous page on screen while the next one loads.
+ * One page of a list the server paginates: `path` with `filters`, plus `page` and `pageSize`. The body
+ * is the spec's plain JSON array; the total travels in X-Total-Count. The page goes back to 1 when
+ * the filters change, and steps back to the last page when the one on screen empties (after a
+ * delete). The previous page stays on screen while the next one loads.
  */
-export function usePagedApi<T>(path: string) {
-  return useLoaded(path, loadPage<T>);
+export function usePagedApi<T>(path: string, filters: URLSearchParams, pageSize: number) {
+  const key = filters.toString();
+  const [paging, setPaging] = useState({ key, page: 1 });
+  const page = paging.key === key ? paging.page : 1;
+  const setPage = useCallback((next: number) => setPaging({ key, page: next }), [key]);
+  const query = new URLSearchParams(filters);
+  query.set("page", String(page));
+  query.set("pageSize", String(pageSize));
+  const list = useLoaded(`${path}?${query}`, loadPage<T>);
+  const total = list.data?.total ?? 0;
+  const emptyPage = Boolean(list.data && list.data.items.length === 0 && page > 1);
+  useEffect(() => {
+    if (emptyPage) setPage(Math.max(1, Math.ceil(total / pageSize)));
+  }, [emptyPage, total, pageSize, setPage]);
+  return { ...list, page, setPage, pageSize };
 }
 async function loadPage<T>(path: string): Promise<{ items: T[]; total: number }> {
   const { body: items, headers } = await apiFetchWithHeaders<T[]>(path);
   return { items, total: Number(headers.get("X-Total-Count") ?? items.length) };
 }
 
-/** The page number of a list, back to 1 whenever `filters` (the list's query without the page) change. */
-export function usePage(filters: string): [number, (page: number) => void] {
-  const [state, setState] = useState({ filters, page: 1 });
-  const page = state.filters === filters ? state.page : 1;
-  const setPage = useCallback((next: number) => setState({ filters, page: next }), [filters]);
-  return [page, setPage];
-}
-
 /** 'Precedente' / 'Pagina x di y · n <noun>' / 'Successiva' under a paginated table. */
-export function Pager(props: { label: string; page: number; pageSize: number; total: number; noun: [one: string, many: string]; loading: boolean; onPage: (page: number) => void }) {
-  const pages = Math.max(1, Math.ceil(props.total / props.pageSize));
+export function Pager({ label, noun, list }: { label: string; noun: [one: string, many: string]; list: { page: number; setPage: (page: number) => void; pageSize: number; loading: boolean; data: { total: number } | null } }) {
+  const { page, setPage, pageSize, loading } = list;
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
-    <nav className="adm-pager" aria-label={props.label}>
-      <button type="button" className="btn" onClick={() => props.onPage(Math.max(1, props.page - 1))} disabled={props.page <= 1 || props.loading}>Precedente</button>
-      <span>Pagina {props.page} di {pages} · {props.total} {props.total === 1 ? props.noun[0] : props.noun[1]}</span>
-      <button type="button" className="btn" onClick={() => props.onPage(Math.min(pages, props.page + 1))} disabled={props.page >= pages || props.loading}>Successiva</button>
+    <nav className="adm-pager" aria-label={label}>
+      <button type="button" className="btn" onClick={() => setPage(Math.max(1, page - 1))} disabled={page <= 1 || loading}>Precedente</button>
+      <span>Pagina {page} di {pages} · {total} {total === 1 ? noun[0] : noun[1]}</span>
+      <button type="button" className="btn" onClick={() => setPage(Math.min(pages, page + 1))} disabled={page >= pages || loading}>Successiva</button>
     </nav>
   );
 }
