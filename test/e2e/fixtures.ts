@@ -16,14 +16,22 @@ export async function hydrated(page: Page) {
 /**
  * After a full page load (goto, reload, back, forward) waits until React has hydrated, so the test's
  * first click or select reaches its handler instead of racing the hydration (an event fired before
- * hydration is lost: a subject picked on /dashboard would not refresh its sub-topics). Pages without
- * the React runtime (the landing page, JSON answers) do not wait. Never fails by itself: a page that
- * does not hydrate fails on the test's own assertions.
+ * hydration is lost: a subject picked on /dashboard would not refresh its sub-topics), and until every
+ * streamed segment has been revealed. React (19.2+) batches the reveal of streamed Suspense content:
+ * for up to 300 ms a hidden copy (`<div hidden id="S:0">`) can sit in <body> next to the content React
+ * already rendered, and a text or label locator would find both (the dashboard's "Confronta con"
+ * checkbox twice: a strict-mode failure). Pages without the React runtime (the landing page, JSON
+ * answers) do not wait. Never fails by itself: a page that does not settle fails on the test's own
+ * assertions.
  */
 async function untilHydrated(page: Page) {
   const ready = () =>
     page
-      .evaluate(() => document.documentElement.dataset.hydrated === "1" || !document.querySelector('script[type="module"]'))
+      .evaluate(
+        () =>
+          (document.documentElement.dataset.hydrated === "1" && !document.querySelector('div[hidden][id^="S:"]')) ||
+          !document.querySelector('script[type="module"]'),
+      )
       .catch(() => false); // the document was replaced meanwhile: ask again
   await expect.poll(ready, { timeout: 15_000 }).toBe(true).catch(() => undefined);
 }
