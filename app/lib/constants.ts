@@ -2,6 +2,9 @@
 
 export const PRODUCT_NAME = "Unicum";
 
+/** Dates and times are shown in Italy's time, whatever the server's (UTC) or the browser's zone:
+ * the same text on both sides, so a server-rendered page hydrates without a mismatch. */
+export const TIME_ZONE = "Europe/Rome";
 export const SCORE_SCALE = 31;
 export const WRONG_PENALTY = 0.1;
 export const MIN_QUESTIONS = 1;

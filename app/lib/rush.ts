@@ -2,9 +2,9 @@
 // and the /rush screen.
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import { DEFAULT_RUSH_QUESTION_COUNT, MAX_QUESTIONS, MIN_QUESTIONS, SCORE_SCALE } from "./constants";
+import { DEFAULT_RUSH_QUESTION_COUNT, MAX_QUESTIONS, MIN_QUESTIONS, SCORE_SCALE, TIME_ZONE } from "./constants";
 
-export const RUSH_TIME_ZONE = "Europe/Rome";
+export const RUSH_TIME_ZONE = TIME_ZONE;
 
 export const RUSH_TEXT = {
   title: "Quiz Rush",

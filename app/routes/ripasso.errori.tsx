@@ -18,7 +18,8 @@ const CACHE_KEY = "wrong_questions-all";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
-  return { items: await listWrongQuestions(getDb(getEnv(args.context).DB), user.id) };
+  // `now` comes with the data, so the server and the hydrating browser print the same countdowns.
+  return { items: await listWrongQuestions(getDb(getEnv(args.context).DB), user.id), now: Date.now() };
 }
 
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
@@ -30,7 +31,7 @@ type StateFilter = "all" | "ready" | "paused";
 export default function ReviewMistakes() {
   const data = useLoaderData<typeof clientLoader>();
   const navigate = useNavigate();
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(() => (data.stale ? Date.now() : data.now));
   const [subjectId, setSubjectId] = useState<number | null>(null);
   const [topicId, setTopicId] = useState<number | null>(null);
   const [state, setState] = useState<StateFilter>("all");

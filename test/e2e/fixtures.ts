@@ -8,9 +8,18 @@ export async function login(page: Page, email: string) {
   return user as { id: number; name: string; role: string };
 }
 
-/** Waits until React has hydrated the page, so clicks reach their handlers. */
+/** Ends every friendship and invitation of the signed-in user, so a test (and its retry) starts from none. */
+export async function endFriendships(page: Page) {
+  const overview = await (await page.request.get("/api/friends")).json();
+  for (const f of [...overview.friends, ...overview.incoming, ...overview.outgoing]) {
+    expect((await page.request.delete(`/api/friends/${f.friendshipId}`)).status()).toBe(200);
+  }
+}
+
+/** Waits until React has hydrated the page, so clicks reach their handlers (see untilHydrated). */
 export async function hydrated(page: Page) {
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "1");
+  await expect(page.locator('div[hidden][id^="S:"]')).toHaveCount(0);
 }
 
 /**
@@ -34,6 +43,24 @@ async function untilHydrated(page: Page) {
       )
       .catch(() => false); // the document was replaced meanwhile: ask again
   await expect.poll(ready, { timeout: 15_000 }).toBe(true).catch(() => undefined);
+}
+
+/**
+ * Collects React's hydration errors (production codes #418, #423, #425: the browser's first render
+ * differs from the server's HTML, so React throws the page away and renders it again, losing input
+ * and flashing). A date printed in the server's zone (UTC) and again in the browser's (Europe/Rome)
+ * did that on every first load of /tentativi.
+ */
+function watchHydration(page: Page) {
+  const seen: string[] = [];
+  const check = (text: string) => {
+    if (/Minified React error #(418|423|425)\b|hydrat/i.test(text)) seen.push(`${page.url()}: ${text.slice(0, 300)}`);
+  };
+  page.on("pageerror", (error) => check(`${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") check(message.text());
+  });
+  return seen;
 }
 
 const patched = new WeakSet<Page>();
@@ -91,7 +118,9 @@ export const test = base.extend<object, { consentOnEveryContext: void }>({
     await use(await withDecidedConsent(context, baseURL!));
   },
   page: async ({ page }, use) => {
+    const mismatches = watchHydration(page);
     await use(waitForHydrationOnLoad(page));
+    expect(mismatches, "the server-rendered page and the browser's first render differ").toEqual([]);
   },
 });
 export { expect };

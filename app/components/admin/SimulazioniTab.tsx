@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
+import { formatDateTime } from "~/components/quiz/messages";
 import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_ROW_DEFAULT } from "~/lib/constants";
 import "~/styles/admin-simulations.css";
 
@@ -376,7 +377,7 @@ export function SimulazioniTab() {
                     <td>{a.score}/31</td>
                     <td>{a.perc}%</td>
                     <td>{Math.round(a.timeSec / 60)} min</td>
-                    <td>{new Date(a.date).toLocaleString("it-IT")}</td>
+                    <td>{formatDateTime(a.date)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -4,6 +4,7 @@ import { useToast } from "~/components/ui/Toast";
 import { apiFetch, ApiError } from "~/lib/api-client";
 import { reportSessionProblem } from "~/lib/session-events";
 import "~/styles/admin-console.css";
+import { TIME_ZONE } from "~/lib/constants";
 
 /** Toasts of spec section 8 and the other texts of the console, in one place. */
 export const T = {
@@ -60,8 +61,8 @@ export function useApi<T>(path: string | null) {
   return useLoaded<T>(path, apiFetch<T>);
 }
 
-const dateTime = new Intl.DateTimeFormat("it-IT", { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Rome" });
-const dateOnly = new Intl.DateTimeFormat("it-IT", { dateStyle: "medium", timeZone: "Europe/Rome" });
+const dateTime = new Intl.DateTimeFormat("it-IT", { dateStyle: "short", timeStyle: "short", timeZone: TIME_ZONE });
+const dateOnly = new Intl.DateTimeFormat("it-IT", { dateStyle: "medium", timeZone: TIME_ZONE });
 
 export function formatDateTime(iso: string | null | undefined) {
   return iso ? dateTime.format(new Date(iso)) : "—";

@@ -6,14 +6,14 @@ import { GridRows } from "@visx/grid";
 import { Group } from "@visx/group";
 import { scaleLinear, scaleTime } from "@visx/scale";
 import { LinePath } from "@visx/shape";
-import { SCORE_SCALE } from "~/lib/constants";
+import { SCORE_SCALE, TIME_ZONE } from "~/lib/constants";
 import { ChartFrame, tickLabel, type LegendItem } from "./ChartFrame";
 
 export type TrendSeries = { key: string; label: string; color: string; dashed?: boolean; points: { date: number; score: number }[] };
 
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 14, bottom: 28, left: 34 };
-const dayFormat = new Intl.DateTimeFormat("it-IT", { day: "numeric", month: "short", timeZone: "Europe/Rome" });
+const dayFormat = new Intl.DateTimeFormat("it-IT", { day: "numeric", month: "short", timeZone: TIME_ZONE });
 
 export function TrendChart({ series, summary }: { series: TrendSeries[]; summary: string }) {
   const all = series.flatMap((s) => s.points);

@@ -6,6 +6,7 @@ import { useMemo, useState } from "react";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
 import { isValidCap, isValidCodiceFiscale, isValidPhone } from "~/lib/italian-ids";
+import { TIME_ZONE } from "~/lib/constants";
 
 export type ProfileData = Profile;
 
@@ -26,7 +27,7 @@ function clientErrors(v: FormValues): Partial<Record<Editable, string>> {
   return errors;
 }
 
-const dateTime = new Intl.DateTimeFormat("it-IT", { dateStyle: "long", timeStyle: "short", timeZone: "Europe/Rome" });
+const dateTime = new Intl.DateTimeFormat("it-IT", { dateStyle: "long", timeStyle: "short", timeZone: TIME_ZONE });
 
 export function ProfileForm({ initial }: { initial: ProfileData }) {
   const toast = useToast();

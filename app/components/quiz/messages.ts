@@ -1,3 +1,5 @@
+import { TIME_ZONE } from "~/lib/constants";
+
 // Every Italian string of the practice screens, so a copy fix is a one-line change.
 // Texts quoted by the spec are used to the letter.
 export const T = {
@@ -75,5 +77,5 @@ export function formatDuration(totalSec: number): string {
 
 export function formatDateTime(iso: string | null): string {
   if (!iso) return "—";
-  return new Date(iso).toLocaleString("it-IT", { dateStyle: "medium", timeStyle: "short" });
+  return new Date(iso).toLocaleString("it-IT", { dateStyle: "medium", timeStyle: "short", timeZone: TIME_ZONE });
 }
