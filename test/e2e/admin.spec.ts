@@ -140,6 +140,7 @@ test.describe("admin console", () => {
     const usersTable = page.getByRole("table", { name: "Utenti" });
     await expect(usersTable.locator("tbody tr")).toHaveCount(50);
     const pager = page.getByRole("navigation", { name: "Pagine degli utenti" });
+    await expect(pager).toContainText(/· \d+ utenti/);
     const totalUsers = Number((await pager.textContent())!.match(/· (\d+) utenti/)![1]);
     expect(totalUsers).toBeGreaterThan(50);
     expect(bytes.toString("utf8").trim().split("\n")).toHaveLength(totalUsers + 1);
@@ -233,12 +234,13 @@ test.describe("admin console", () => {
 
     // A report of this test's own, opened and saved without a forced status.
     const admin = page.request;
+    const message = `Segnalazione di prova e2e ${Date.now()}`; // its own, even on a retry
     const created = await admin.post("/api/admin/import", {
-      data: { reports: [{ email: STUDENT, questionId: 1003, message: "Segnalazione di prova e2e", userAnswerKey: "A" }] },
+      data: { reports: [{ email: STUDENT, questionId: 1003, message, userAnswerKey: "A" }] },
     });
     expect(created.status()).toBe(200);
     await page.goto("/admin?tab=segnalazioni");
-    const reportRow = page.locator("tr", { hasText: "Segnalazione di prova e2e" });
+    const reportRow = page.locator("tr", { hasText: message });
     const id = await reportRow.getAttribute("data-report-id");
     await reportRow.getByRole("button", { name: /^Apri/ }).click();
     const dialog = page.getByRole("dialog", { name: new RegExp(`Segnalazione ${id}`) });

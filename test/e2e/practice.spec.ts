@@ -157,6 +157,10 @@ test.describe("practice loop", () => {
     await login(page, "moderatore@example.com");
     const question = matematica.questions[0]!; // 3001, multiple choice
     const wrongOption = question.options!.find((_, i) => i !== question.correct)!;
+    // A right answer first: a retry starts, like the first run, with nothing to review.
+    const quiz = await (await page.request.get("/api/quiz?ids=3001")).json();
+    const right = { answers: [{ question_id: 3001, option_id: question.correct }], timeTaken: 4 };
+    expect((await page.request.post(`/api/quiz/${quiz.quizId}/attempt`, { data: right })).status()).toBe(200);
     await page.goto("/ripasso/errori");
     await expect(page.getByText("Nessuna domanda per il ripasso")).toBeVisible();
     await page.evaluate(() => localStorage.setItem("redo_ids", JSON.stringify([3001])));
@@ -183,8 +187,12 @@ test.describe("practice loop", () => {
 
   test("a failed submission shows the server's message and re-enables the controls; at zero the quiz submits itself", async ({ page }) => {
     await login(page, "studente@example.com");
+    // The page's clock stands still while the two failures are tried, then runs past the 8 seconds.
+    await page.clock.install();
     await page.goto("/test?subject=5&q=2&time=8");
     await expect(page.getByTestId("question-position")).toHaveText("Domanda 1/2");
+    // Paused 2 s ahead of the page's now: far enough that the call lands before that instant.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
     let calls = 0;
     await page.route(/\/api\/quiz\/\d+\/attempt$/, async (route) => {
       calls++;
@@ -203,7 +211,9 @@ test.describe("practice loop", () => {
     await submit.click();
     await expect(page.getByRole("alert")).toHaveText("Errore invio tentativo");
     await expect(page.getByRole("button", { name: "Domanda 2" })).toBeEnabled();
+    await expect(page).toHaveURL(/\/test\?/); // still on the quiz: the timer has not run out
     // The 8-second timer runs out: the attempt is submitted without a click.
+    await page.clock.runFor(9_000);
     await expect(page).toHaveURL(/\/test\/riepilogo\/\d+$/, { timeout: 15_000 });
     expect(calls).toBe(3);
   });
@@ -237,12 +247,16 @@ test.describe("practice screens: prefill, review start, layout, accessibility", 
 
     await page.goto("/ripasso/errori");
     await page.getByLabel("Materia").selectOption({ label: "Biologia" });
-    await page.getByLabel("Numero di domande").fill("3");
+    // The seed has 13 ready Biologia mistakes; the quiz test before may have paused some of them.
+    await expect(page.getByTestId("review-counts")).toHaveText(/^[1-9]\d* pronte/);
+    const ready = Number((await page.getByTestId("review-counts").innerText()).match(/^(\d+) pronte/)![1]);
+    const n = Math.min(3, ready);
+    await page.getByLabel("Numero di domande").fill(String(n));
     await page.getByRole("button", { name: "Avvia ripasso" }).click();
     await expect(page).toHaveURL(/\/test\?id=\d+$/);
-    await expect(page.getByTestId("question-position")).toHaveText("Domanda 1/3");
+    await expect(page.getByTestId("question-position")).toHaveText(`Domanda 1/${n}`);
     const ids = await page.evaluate(() => JSON.parse(localStorage.getItem("redo_ids") ?? "[]") as number[]);
-    expect(ids).toHaveLength(3);
+    expect(ids).toHaveLength(n);
     expect(ids.every((id) => id > 1000 && id < 2000)).toBe(true);
   });
 

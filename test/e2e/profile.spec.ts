@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
-import { expect, login, test } from "./fixtures";
+import { endFriendships, expect, login, test } from "./fixtures";
 
 test.describe("profile", () => {
   test("Save is enabled only after an edit; saving shows 'Profilo aggiornato!'", async ({ page }) => {
@@ -17,17 +17,19 @@ test.describe("profile", () => {
 
     const goal = page.getByLabel("Obiettivo");
     const original = await goal.inputValue();
-    await goal.fill("Medicina a Pavia");
+    // A different value even on a retry that finds the first attempt's one saved.
+    const wanted = original === "Medicina a Pavia" ? "Medicina a Padova" : "Medicina a Pavia";
+    await goal.fill(wanted);
     await expect(save).toBeEnabled();
     await goal.fill(original);
     await expect(save).toBeDisabled();
 
-    await goal.fill("Medicina a Pavia");
+    await goal.fill(wanted);
     await save.click();
     await expect(page.getByText("Profilo aggiornato!")).toBeVisible();
     await expect(save).toBeDisabled();
     await page.reload();
-    await expect(page.getByLabel("Obiettivo")).toHaveValue("Medicina a Pavia");
+    await expect(page.getByLabel("Obiettivo")).toHaveValue(wanted);
     // Restore the shared demo data.
     await page.getByLabel("Obiettivo").fill(original);
     await page.getByRole("button", { name: "Salva" }).click();
@@ -76,11 +78,7 @@ test.describe("profile", () => {
 
   test("two students become friends from the profile, compare on the dashboard, then end it", async ({ page }) => {
     await login(page, "studente01@demo.unicum.it");
-    // A retry starts from no friendship, whatever step the failed run reached.
-    const overview = await (await page.request.get("/api/friends")).json();
-    for (const f of [...overview.friends, ...overview.incoming, ...overview.outgoing]) {
-      expect((await page.request.delete(`/api/friends/${f.friendshipId}`)).status()).toBe(200);
-    }
+    await endFriendships(page); // a retry starts from none, whatever step the failed run reached
     await page.goto("/profilo");
     await page.getByLabel("Nome utente o codice dell'amico").fill("studente02");
     await page.getByRole("button", { name: "Invita" }).click();
@@ -92,8 +90,9 @@ test.describe("profile", () => {
     await expect(page.getByText(/Vuoi confrontarti con un amico/)).toBeVisible();
     await page.goto("/profilo");
     await page.locator("#amici").getByRole("button", { name: "Accetta" }).click();
-    const friends = page.locator("#amici li");
-    await expect(friends).toHaveCount(1);
+    // The accepted friend replaces the invitation: wait for it before leaving the page.
+    await expect(page.locator("#amici").getByRole("button", { name: "Termina amicizia" })).toBeVisible();
+    await expect(page.locator("#amici li")).toHaveCount(1);
     await page.goto("/dashboard");
     await page.getByLabel(/Confronta con/).check();
     await expect(page.getByTestId("chart-compare").locator("rect[data-bar=friend]")).toHaveCount(1);
@@ -104,7 +103,12 @@ test.describe("profile", () => {
   });
 
   test("'Elimina account' needs the typed confirmation, then signs the user out", async ({ page }) => {
-    await login(page, "studente50@demo.unicum.it");
+    // A student made for this attempt (a retry cannot delete the same account twice).
+    const email = `elimina.e2e.${Date.now()}@example.com`;
+    await login(page, "admin@example.com");
+    expect((await page.request.post("/api/admin/users", { data: { name: "Elimina Prova", email } })).status()).toBe(200);
+    await page.context().clearCookies();
+    await login(page, email);
     await page.goto("/profilo");
     await page.getByRole("button", { name: "Elimina account" }).click();
     const dialog = page.getByRole("dialog", { name: "Eliminare l'account?" });
@@ -115,7 +119,7 @@ test.describe("profile", () => {
     await expect(page).toHaveURL(/\/$/);
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/login/);
-    const again = await page.request.post("/api/auth/dev", { data: { email: "studente50@demo.unicum.it" } });
+    const again = await page.request.post("/api/auth/dev", { data: { email } });
     expect(again.status()).toBe(404);
   });
 });

@@ -48,8 +48,8 @@ test.describe("live simulation", () => {
       await expect(page.getByText("In attesa dell'avvio")).toBeVisible();
       await expect(page.getByText("Non puoi tornare alla materia precedente.").first()).toBeVisible();
     }
-    // Wait for both sockets (and their clock sync) before the start.
-    await pageA.waitForTimeout(1500);
+    // Both sockets are open (the notice of the polling fallback is gone) before the start.
+    for (const page of [pageA, pageB]) await expect(page.getByText(/Connessione in tempo reale assente/)).toHaveCount(0);
 
     await admin.goto("/admin?tab=simulazioni");
     const row = admin.getByTestId(`sim-row-${simId}`);

@@ -146,8 +146,8 @@ describe("SimulationRoom", () => {
     s.send({ type: "answer", seq: 4, subjectId: flow[1]!.id, questionId: first[1]!.id, value: "x" });
     expect(await s.next("rejected")).toMatchObject({ seq: 4, error: "Domanda non presente in questa simulazione." });
 
-    // Within the grace: the first subject ended 1 s ago, a message in flight is still taken.
-    await moveStart("sim-deadline", Date.now() - 60_000 - 1000);
+    // Within the grace: the first subject ended 0.3 s ago, a message in flight is still taken.
+    await moveStart("sim-deadline", Date.now() - 60_000 - 300);
     s.send({ type: "answer", seq: 5, subjectId: flow[0]!.id, questionId: first[1]!.id, value: value(first[1]!) });
     expect(await s.next("ack")).toMatchObject({ seq: 5 });
     // The alarm that closed the first subject makes the refusal final even if the clock were generous.
