@@ -8,6 +8,12 @@ export async function login(page: Page, email: string) {
   return user as { id: number; name: string; role: string };
 }
 
+/**
+ * Streamed Suspense content not yet in place: a boundary still showing its fallback (`<template
+ * id="B:0">`) or content arrived but not yet revealed (`<div hidden id="S:0">`).
+ */
+const STREAMING = 'template[id^="B:"], div[hidden][id^="S:"]';
+
 /** Ends every friendship and invitation of the signed-in user, so a test (and its retry) starts from none. */
 export async function endFriendships(page: Page) {
   const overview = await (await page.request.get("/api/friends")).json();
@@ -19,14 +25,15 @@ export async function endFriendships(page: Page) {
 /** Waits until React has hydrated the page, so clicks reach their handlers (see untilHydrated). */
 export async function hydrated(page: Page) {
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "1");
-  await expect(page.locator('div[hidden][id^="S:"]')).toHaveCount(0);
+  await expect(page.locator(STREAMING)).toHaveCount(0);
 }
 
 /**
  * After a full page load (goto, reload, back, forward) waits until React has hydrated, so the test's
  * first click or select reaches its handler instead of racing the hydration (an event fired before
  * hydration is lost: a subject picked on /dashboard would not refresh its sub-topics), and until every
- * streamed segment has been revealed. React (19.2+) batches the reveal of streamed Suspense content:
+ * streamed part has arrived and been revealed (STREAMING). React (19.2+) batches the reveal of
+ * streamed Suspense content:
  * for up to 300 ms a hidden copy (`<div hidden id="S:0">`) can sit in <body> next to the content React
  * already rendered, and a text or label locator would find both (the dashboard's "Confronta con"
  * checkbox twice: a strict-mode failure). Pages without the React runtime (the landing page, JSON
@@ -37,9 +44,10 @@ async function untilHydrated(page: Page) {
   const ready = () =>
     page
       .evaluate(
-        () =>
-          (document.documentElement.dataset.hydrated === "1" && !document.querySelector('div[hidden][id^="S:"]')) ||
+        (STREAMING) =>
+          (document.documentElement.dataset.hydrated === "1" && !document.querySelector(STREAMING)) ||
           !document.querySelector('script[type="module"]'),
+        STREAMING,
       )
       .catch(() => false); // the document was replaced meanwhile: ask again
   await expect.poll(ready, { timeout: 15_000 }).toBe(true).catch(() => undefined);
