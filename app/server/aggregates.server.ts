@@ -2,6 +2,7 @@
 // attempt lands, so analytics read a few small rows instead of every answer.
 import { sql } from "drizzle-orm";
 import { scoreBin } from "~/lib/analytics";
+import { italianDay } from "~/lib/days";
 import type { Db } from "./db/client.server";
 import { REBUILD_AGGREGATES_SQL } from "./db/aggregate-sql";
 import { statDailyScores, statScoreHistogram, statTopicAccuracy } from "./db/schema";
@@ -22,7 +23,7 @@ export type LandedAttempt = {
  */
 export function aggregateStatementsFor(db: Db, attempt: LandedAttempt) {
   if (attempt.subjectId == null || attempt.total <= 0) return [];
-  const day = attempt.startedAt.toISOString().slice(0, 10);
+  const day = italianDay(attempt.startedAt);
   const statements = [
     db
       .insert(statScoreHistogram)

@@ -12,6 +12,7 @@ import {
 } from "~/lib/analytics";
 import type { StudentAnalytics, StudentAttempt, SubjectAnalytics, TopicCounts } from "~/lib/analytics-types";
 import { ANALYTICS_TREND_DAYS } from "~/lib/constants";
+import { addDays, italianDay } from "~/lib/days";
 import type { Db } from "./db/client.server";
 import {
   attemptAnswers,
@@ -28,11 +29,10 @@ import { HttpError } from "./errors.server";
 
 export type { SiteAggregate, StudentAnalytics, StudentAttempt, SubjectAnalytics, TopicCounts } from "~/lib/analytics-types";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Everything the dashboard shows for one student, in five bounded reads sent as one batch. */
 export async function studentAnalytics(db: Db, userId: number, now = Date.now()): Promise<StudentAnalytics> {
-  const since = new Date(now - ANALYTICS_TREND_DAYS * DAY_MS).toISOString().slice(0, 10);
+  const since = addDays(italianDay(now), -ANALYTICS_TREND_DAYS);
   const completedOf = and(eq(attempts.userId, userId), eq(attempts.status, "completed"));
   const [userRows, subjectRows, topicRows, attemptRows, answerRows, histogramRows, topicStatRows, dailyRows] =
     await db.batch([

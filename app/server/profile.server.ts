@@ -18,7 +18,7 @@ import {
   users,
   type User,
 } from "./db/schema";
-import { SCORE_BIN_SQL } from "./db/aggregate-sql";
+import { italianDaySql, SCORE_BIN_SQL } from "./db/aggregate-sql";
 import { HttpError } from "./errors.server";
 import type { Profile } from "~/lib/profile";
 
@@ -186,10 +186,10 @@ export async function deleteAccount(db: Db, userId: number): Promise<void> {
      WHERE (subject_id, score) IN (SELECT a.subject_id, ${SCORE_BIN_SQL} FROM attempts a WHERE ${completed("a", id)} AND a.total > 0)`,
     `UPDATE stat_daily_scores SET
        attempts = attempts - (SELECT count(*) FROM attempts a WHERE ${completed("a", id)} AND a.score IS NOT NULL
-         AND a.subject_id = stat_daily_scores.subject_id AND date(a.started_at / 1000, 'unixepoch') = stat_daily_scores.day),
+         AND a.subject_id = stat_daily_scores.subject_id AND ${italianDaySql("a.started_at")} = stat_daily_scores.day),
        score_sum = score_sum - (SELECT coalesce(sum(a.score), 0) FROM attempts a WHERE ${completed("a", id)} AND a.score IS NOT NULL
-         AND a.subject_id = stat_daily_scores.subject_id AND date(a.started_at / 1000, 'unixepoch') = stat_daily_scores.day)
-     WHERE (subject_id, day) IN (SELECT a.subject_id, date(a.started_at / 1000, 'unixepoch') FROM attempts a WHERE ${completed("a", id)})`,
+         AND a.subject_id = stat_daily_scores.subject_id AND ${italianDaySql("a.started_at")} = stat_daily_scores.day)
+     WHERE (subject_id, day) IN (SELECT a.subject_id, ${italianDaySql("a.started_at")} FROM attempts a WHERE ${completed("a", id)})`,
     `UPDATE stat_topic_accuracy SET
        answered = answered - (SELECT count(*) FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
          JOIN questions q ON q.id = aa.question_id

@@ -1,6 +1,8 @@
 // Site analytics for the admin console (spec section 3, "Admin analytics").
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { daysEndingOn, italianDay, readFromForDay } from "~/lib/days";
+import { italianDaySql } from "../db/aggregate-sql";
 import type { Db } from "../db/client.server";
 
 export const analyticsQuery = z.object({
@@ -8,14 +10,10 @@ export const analyticsQuery = z.object({
   top: z.coerce.number().int().min(1).max(100).optional().default(10),
 });
 
-const DAY = 86_400_000;
 // In analytics a score of 1 or less is a fraction of the scale (spec section 9).
 const SCORE31 = sql.raw("(CASE WHEN score <= 1 THEN score * 31 ELSE score END)");
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-function dayList(from: number, days: number): string[] {
-  return Array.from({ length: days }, (_, i) => new Date(from + i * DAY).toISOString().slice(0, 10));
-}
 
 export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuery>, now = Date.now()) {
   const summary = await db.get<{ users: number; attempts: number; avg_score: number | null; avg_time: number | null; time: number | null; questions: number | null }>(
@@ -39,17 +37,19 @@ export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuer
         GROUP BY n ORDER BY n`,
   );
 
-  const from = Date.parse(new Date(now - (query.days - 1) * DAY).toISOString().slice(0, 10));
+  // The last `days` days in Italy, today included; rows of the hours before the first of them are read
+  // (Italian midnight comes before UTC's) and fall outside the list.
+  const days = daysEndingOn(italianDay(now), query.days);
+  const from = readFromForDay(days[0]!);
   const perDay = await db.all<{ d: string; n: number }>(
-    sql`SELECT date(started_at / 1000, 'unixepoch') AS d, count(*) AS n FROM attempts
+    sql`SELECT ${sql.raw(italianDaySql("started_at"))} AS d, count(*) AS n FROM attempts
         WHERE status = 'completed' AND started_at >= ${from} GROUP BY d`,
   );
   const logins = await db.all<{ d: string; existing: number; fresh: number }>(
-    sql`SELECT date(at / 1000, 'unixepoch') AS d, sum(CASE WHEN is_new_user = 1 THEN 0 ELSE 1 END) AS existing,
+    sql`SELECT ${sql.raw(italianDaySql("at"))} AS d, sum(CASE WHEN is_new_user = 1 THEN 0 ELSE 1 END) AS existing,
                sum(CASE WHEN is_new_user = 1 THEN 1 ELSE 0 END) AS fresh
         FROM login_events WHERE at >= ${from} GROUP BY d`,
   );
-  const days = dayList(from, query.days);
   const perDayMap = new Map(perDay.map((r) => [r.d, r.n]));
   const loginMap = new Map(logins.map((r) => [r.d, r]));
 

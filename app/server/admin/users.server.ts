@@ -2,10 +2,12 @@
 import { and, eq, inArray, like, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { auditEntry, type AuditActor } from "../audit.server";
+import { italianDaySql } from "../db/aggregate-sql";
 import type { Db } from "../db/client.server";
 import { attempts, ROLES, USER_STATUSES, users, type User } from "../db/schema";
 import { HttpError } from "../errors.server";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
+import { italianDay } from "~/lib/days";
 
 export const MISSING_NAME_EMAIL = "Compila nome ed email";
 
@@ -266,11 +268,11 @@ export async function userDetail(db: Db, id: number, now = new Date()) {
     percentile = rank && rank.n > 0 ? Math.round(((rank.below ?? 0) / rank.n) * 100) : 0;
   }
   const dayRows = await db.all<{ d: string }>(
-    sql`SELECT DISTINCT date(started_at / 1000, 'unixepoch') AS d FROM attempts WHERE user_id = ${id} AND status = 'completed'`,
+    sql`SELECT DISTINCT ${sql.raw(italianDaySql("started_at"))} AS d FROM attempts WHERE user_id = ${id} AND status = 'completed'`,
   );
   const { streak, bestStreak } = streaks(
     dayRows.map((r) => r.d),
-    now.toISOString().slice(0, 10),
+    italianDay(now),
   );
   const questions = totals?.questions ?? 0;
   return {

@@ -6,6 +6,19 @@
  * -0.1 per wrong answer, as the dashboard's 'Tua media' uses) rounded to a whole point and kept in 0-31;
  * the list score when no summary score was stored. `scoreBin` in ~/lib/analytics is the same in TypeScript.
  */
+/**
+ * The calendar day in Italy, as 'YYYY-MM-DD', of an epoch-milliseconds column. Europe/Rome is UTC+1,
+ * and UTC+2 from the last Sunday of March to the last Sunday of October (the switch at 01:00 UTC; the
+ * first Sunday on or after the 25th is the month's last). SQLite knows no time zones, so the EU rule is
+ * written out. `italianDay` in ~/lib/days is the same in TypeScript; a test compares the two hour by hour.
+ */
+export function italianDaySql(ms: string): string {
+  const t = `${ms} / 1000, 'unixepoch'`;
+  const year = `strftime('%Y', ${t})`;
+  const summer = `datetime(${t}) >= date(${year} || '-03-25', 'weekday 0') || ' 01:00:00' AND datetime(${t}) < date(${year} || '-10-25', 'weekday 0') || ' 01:00:00'`;
+  return `(CASE WHEN ${summer} THEN date(${t}, '+2 hours') ELSE date(${t}, '+1 hour') END)`;
+}
+
 export const SCORE_BIN_SQL = "CAST(round(max(0, min(31, coalesce(a.score, a.correct * 31.0 / a.total)))) AS INTEGER)";
 export const REBUILD_AGGREGATES_SQL: string[] = [
   "DELETE FROM stat_score_histogram",
@@ -23,7 +36,7 @@ export const REBUILD_AGGREGATES_SQL: string[] = [
      GROUP BY q.topic_id, q.subject_id`,
   "DELETE FROM stat_daily_scores",
   `INSERT INTO stat_daily_scores (subject_id, day, attempts, score_sum)
-     SELECT subject_id, date(started_at / 1000, 'unixepoch') AS d, count(*), sum(score)
+     SELECT subject_id, ${italianDaySql("started_at")} AS d, count(*), sum(score)
      FROM attempts WHERE status = 'completed' AND subject_id IS NOT NULL AND score IS NOT NULL
      GROUP BY subject_id, d`,
 ];
