@@ -59,16 +59,15 @@ async function untilHydrated(page: Page) {
  * and flashing). A date printed in the server's zone (UTC) and again in the browser's (Europe/Rome)
  * did that on every first load of /tentativi.
  */
+let hydrationErrors: string[] = []; // of the pages the running test opened (reset by hydrationGuard)
 function watchHydration(page: Page) {
-  const seen: string[] = [];
   const check = (text: string) => {
-    if (/Minified React error #(418|423|425)\b|hydrat/i.test(text)) seen.push(`${page.url()}: ${text.slice(0, 300)}`);
+    if (/Minified React error #(418|423|425)\b|hydrat/i.test(text)) hydrationErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
   };
   page.on("pageerror", (error) => check(`${error.message}`));
   page.on("console", (message) => {
     if (message.type() === "error") check(message.text());
   });
-  return seen;
 }
 
 const patched = new WeakSet<Page>();
@@ -105,13 +104,16 @@ async function withDecidedConsent(context: BrowserContext, url: string) {
     if (!options) await add();
   };
   await add();
-  context.on("page", waitForHydrationOnLoad);
+  context.on("page", (page) => {
+    watchHydration(page);
+    waitForHydrationOnLoad(page);
+  });
   return context;
 }
 
 // Every browser context starts with that choice: the test's own and any a test opens itself
 // (several students in one test use browser.newContext()).
-export const test = base.extend<object, { consentOnEveryContext: void }>({
+export const test = base.extend<{ hydrationGuard: void }, { consentOnEveryContext: void }>({
   consentOnEveryContext: [
     async ({ browser }, use) => {
       const newContext = browser.newContext.bind(browser);
@@ -125,10 +127,17 @@ export const test = base.extend<object, { consentOnEveryContext: void }>({
   context: async ({ context, baseURL }, use) => {
     await use(await withDecidedConsent(context, baseURL!));
   },
+  // Every page of every context the test opened: a hydration error fails the test.
+  hydrationGuard: [
+    async ({}, use) => {
+      hydrationErrors = [];
+      await use();
+      expect(hydrationErrors, "the server-rendered page and the browser's first render differ").toEqual([]);
+    },
+    { auto: true },
+  ],
   page: async ({ page }, use) => {
-    const mismatches = watchHydration(page);
     await use(waitForHydrationOnLoad(page));
-    expect(mismatches, "the server-rendered page and the browser's first render differ").toEqual([]);
   },
 });
 export { expect };
