@@ -1,9 +1,9 @@
 /** Admin console tab 'Simulazioni': list (attempts, edit, start, delete) and the create/edit form. */
 import { useCallback, useEffect, useState } from "react";
+import { formatDateTime } from "~/components/admin/admin-shared";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
-import { formatDateTime } from "~/components/quiz/messages";
 import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_ROW_DEFAULT } from "~/lib/constants";
 import "~/styles/admin-simulations.css";
 

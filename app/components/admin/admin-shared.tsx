@@ -64,8 +64,9 @@ export function useApi<T>(path: string | null) {
 const dateTime = new Intl.DateTimeFormat("it-IT", { dateStyle: "short", timeStyle: "short", timeZone: TIME_ZONE });
 const dateOnly = new Intl.DateTimeFormat("it-IT", { dateStyle: "medium", timeZone: TIME_ZONE });
 
-export function formatDateTime(iso: string | null | undefined) {
-  return iso ? dateTime.format(new Date(iso)) : "—";
+/** An instant (ISO text or epoch ms) as "22/11/26, 10:15", in Italy's time. */
+export function formatDateTime(at: string | number | null | undefined) {
+  return at == null || at === "" ? "—" : dateTime.format(new Date(at));
 }
 export function formatDate(iso: string | null | undefined) {
   return iso ? dateOnly.format(new Date(iso)) : "—";

@@ -75,8 +75,8 @@ export function formatDuration(totalSec: number): string {
   return `${m} min ${String(sec).padStart(2, "0")} s`;
 }
 
-/** An instant (ISO text or epoch ms) as "22 nov 2026, 10:15", in Italy's time. */
-export function formatDateTime(at: string | number | null): string {
-  if (at == null || at === "") return "—";
+/** An ISO instant as "22 nov 2026, 10:15", in Italy's time. */
+export function formatDateTime(at: string | null): string {
+  if (!at) return "—";
   return new Date(at).toLocaleString("it-IT", { dateStyle: "medium", timeStyle: "short", timeZone: TIME_ZONE });
 }
