@@ -1,14 +1,18 @@
 // Calendar days in Italy's time (Europe/Rome): an attempt at 00:30 in Rome belongs to that day, not
 // to the previous one as it would in UTC. Days are 'YYYY-MM-DD' texts, compared as strings.
 // `italianDaySql` in ~/server/db/aggregate-sql is the same rule in SQL.
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
 import { TIME_ZONE } from "./constants";
 
-const parts = new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" });
+/** An instant as a date whose fields (day, hour…) are Italy's wall clock, for date-fns `format`. */
+export function italianTime(at: number | Date): TZDate {
+  return new TZDate(typeof at === "number" ? at : at.getTime(), TIME_ZONE);
+}
 
 /** The day in Italy of an instant, as 'YYYY-MM-DD'. */
 export function italianDay(at: number | Date): string {
-  const p = Object.fromEntries(parts.formatToParts(at).map((x) => [x.type, x.value]));
-  return `${p.year}-${p.month}-${p.day}`;
+  return format(italianTime(at), "yyyy-MM-dd");
 }
 
 /** The calendar day `n` days after `day` (before, when negative). */

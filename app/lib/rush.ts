@@ -3,8 +3,7 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import { DEFAULT_RUSH_QUESTION_COUNT, MAX_QUESTIONS, MIN_QUESTIONS, SCORE_SCALE, TIME_ZONE } from "./constants";
-
-export const RUSH_TIME_ZONE = TIME_ZONE;
+import { italianTime } from "./days";
 
 export const RUSH_TEXT = {
   title: "Quiz Rush",
@@ -56,12 +55,12 @@ export function elapsedPercent(startsAt: number, endsAt: number, now: number): n
 
 /** An instant shown in Italian, in Europe/Rome: 22/11/2026, 09:15. */
 export function formatRomeDateTime(at: number | Date): string {
-  return format(new TZDate(typeof at === "number" ? at : at.getTime(), RUSH_TIME_ZONE), "dd/MM/yyyy, HH:mm");
+  return format(italianTime(at), "dd/MM/yyyy, HH:mm");
 }
 
 /** The value of an <input type="datetime-local"> for an instant, read in Europe/Rome. */
 export function toRomeInputValue(at: number | Date): string {
-  return format(new TZDate(typeof at === "number" ? at : at.getTime(), RUSH_TIME_ZONE), "yyyy-MM-dd'T'HH:mm");
+  return format(italianTime(at), "yyyy-MM-dd'T'HH:mm");
 }
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
@@ -74,7 +73,7 @@ export function fromRomeInputValue(value: string): number | null {
   const m = LOCAL_DATE_TIME.exec(value.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
-  const date = new TZDate(y!, mo! - 1, d!, h!, mi!, s || 0, RUSH_TIME_ZONE);
+  const date = new TZDate(y!, mo! - 1, d!, h!, mi!, s || 0, TIME_ZONE);
   const t = date.getTime();
   if (Number.isNaN(t)) return null;
   // Reject overflowing dates such as 2026-02-31 (the Date constructor would roll them over).

@@ -14,7 +14,6 @@ export const analyticsQuery = z.object({
 const SCORE31 = sql.raw("(CASE WHEN score <= 1 THEN score * 31 ELSE score END)");
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-
 export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuery>, now = Date.now()) {
   const summary = await db.get<{ users: number; attempts: number; avg_score: number | null; avg_time: number | null; time: number | null; questions: number | null }>(
     sql`SELECT count(DISTINCT user_id) AS users, count(*) AS attempts, avg(${SCORE31}) AS avg_score, avg(time_taken) AS avg_time,
