@@ -22,10 +22,25 @@ export async function endFriendships(page: Page) {
   }
 }
 
+/**
+ * Whether React has hydrated the page and every streamed part is in place (or, with `orStatic`, the
+ * page has no React runtime at all: the landing page, a JSON answer). False while the document is
+ * being replaced.
+ */
+function settled(page: Page, orStatic: boolean) {
+  return page
+    .evaluate(
+      ([streaming, orStatic]) =>
+        (document.documentElement.dataset.hydrated === "1" && !document.querySelector(streaming)) ||
+        (orStatic && !document.querySelector('script[type="module"]')),
+      [STREAMING, orStatic] as const,
+    )
+    .catch(() => false);
+}
+
 /** Waits until React has hydrated the page, so clicks reach their handlers (see untilHydrated). */
 export async function hydrated(page: Page) {
-  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "1");
-  await expect(page.locator(STREAMING)).toHaveCount(0);
+  await expect.poll(() => settled(page, false), { message: "the page hydrates" }).toBe(true);
 }
 
 /**
@@ -33,24 +48,13 @@ export async function hydrated(page: Page) {
  * first click or select reaches its handler instead of racing the hydration (an event fired before
  * hydration is lost: a subject picked on /dashboard would not refresh its sub-topics), and until every
  * streamed part has arrived and been revealed (STREAMING). React (19.2+) batches the reveal of
- * streamed Suspense content:
- * for up to 300 ms a hidden copy (`<div hidden id="S:0">`) can sit in <body> next to the content React
- * already rendered, and a text or label locator would find both (the dashboard's "Confronta con"
- * checkbox twice: a strict-mode failure). Pages without the React runtime (the landing page, JSON
- * answers) do not wait. Never fails by itself: a page that does not settle fails on the test's own
- * assertions.
+ * streamed Suspense content: for up to 300 ms a hidden copy (`<div hidden id="S:0">`) can sit in
+ * <body> next to the content React already rendered, and a text or label locator would find both (the
+ * dashboard's "Confronta con" checkbox twice: a strict-mode failure). Pages without the React runtime
+ * do not wait. Never fails by itself: a page that does not settle fails on the test's own assertions.
  */
 async function untilHydrated(page: Page) {
-  const ready = () =>
-    page
-      .evaluate(
-        (STREAMING) =>
-          (document.documentElement.dataset.hydrated === "1" && !document.querySelector(STREAMING)) ||
-          !document.querySelector('script[type="module"]'),
-        STREAMING,
-      )
-      .catch(() => false); // the document was replaced meanwhile: ask again
-  await expect.poll(ready, { timeout: 15_000 }).toBe(true).catch(() => undefined);
+  await expect.poll(() => settled(page, true), { timeout: 15_000 }).toBe(true).catch(() => undefined);
 }
 
 /**
