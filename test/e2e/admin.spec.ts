@@ -245,9 +245,16 @@ test.describe("admin console", () => {
     await reportRow.getByRole("button", { name: /^Apri/ }).click();
     const dialog = page.getByRole("dialog", { name: new RegExp(`Segnalazione ${id}`) });
     await expect(dialog.getByLabel("Opzione 1 (corretta)")).not.toHaveValue("");
+    // A score the server refuses: the dialog stays open with its reason, the toast says it failed.
+    await dialog.getByLabel("Punteggio assegnato (0-31)").fill("40");
+    await dialog.getByRole("button", { name: "Salva" }).click();
+    await expect(dialog.getByRole("alert")).toContainText("Il punteggio assegnato va da 0 a 31");
+    await expect(page.getByRole("status").filter({ hasText: "Errore salvataggio" })).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Salva" })).toBeEnabled();
     await dialog.getByLabel("Punteggio assegnato (0-31)").fill("20");
     await dialog.getByRole("button", { name: "Salva" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Segnalazione aggiornata" })).toBeVisible();
+    await expect(dialog).toHaveCount(0);
     await expect(page.locator(`tr[data-report-id="${id}"]`)).toContainText("In revisione");
     await admin.delete(`/api/admin/reports/${id}`);
   });

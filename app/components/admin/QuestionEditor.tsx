@@ -3,9 +3,9 @@
 import { useEffect, useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { ApiError, apiFetch } from "~/lib/api-client";
+import { apiFetch } from "~/lib/api-client";
 import { DIFFICULTY_LABELS } from "~/lib/constants";
-import { ErrorText, Loading, T } from "./admin-shared";
+import { ErrorText, Loading, T, useSave } from "./admin-shared";
 
 export type EditableQuestion = { stem: string; explanation: string; options: { text: string }[]; difficulty: number; type: "mc" | "gap" };
 
@@ -89,23 +89,15 @@ export function QuestionFields({ id, value, onChange }: { id: number; value: Edi
 /** Question-only editor (from the global search). */
 export function QuestionEditorDialog({ id, onClose }: { id: number; onClose: () => void }) {
   const { question, setQuestion, error } = useQuestion(id);
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSave();
   const toast = useToast();
-  const save = async () => {
-    if (!question) return;
-    setBusy(true);
-    try {
+  const save = () =>
+    saving.run(async () => {
+      if (!question) return;
       await saveQuestion(id, question);
       toast("Domanda salvata", "success");
       onClose();
-    } catch (e) {
-      setSaveError(e instanceof ApiError ? e.message : T.saveError);
-      toast(T.saveError, "error");
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       title={`Domanda ${id}`}
@@ -114,14 +106,14 @@ export function QuestionEditorDialog({ id, onClose }: { id: number; onClose: () 
       footer={
         <>
           <button type="button" className="btn" onClick={onClose}>Annulla</button>
-          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={!question || busy}>Salva</button>
+          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={!question || saving.busy}>Salva</button>
         </>
       }
     >
       {error ? <ErrorText message={error} /> : null}
       {!question && !error ? <Loading /> : null}
       {question ? <QuestionFields id={id} value={question} onChange={setQuestion} /> : null}
-      {saveError ? <ErrorText message={saveError} /> : null}
+      {saving.error ? <ErrorText message={saving.error} /> : null}
     </Modal>
   );
 }

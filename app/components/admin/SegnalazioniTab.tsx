@@ -3,9 +3,9 @@
 import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { ApiError, apiFetch } from "~/lib/api-client";
+import { apiFetch } from "~/lib/api-client";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, Loading, T, TableWrap, useApi, useBulkSelection } from "./admin-shared";
+import { ErrorText, formatDateTime, Loading, T, TableWrap, useApi, useBulkSelection, useSave } from "./admin-shared";
 import { QuestionFields, saveQuestion, useQuestion, type EditableQuestion } from "./QuestionEditor";
 
 export type AdminReport = {
@@ -47,14 +47,11 @@ function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClo
   const [answerKey, setAnswerKey] = useState(report.userAnswerKey ?? "");
   const [score, setScore] = useState(report.assignedScore == null ? "" : String(report.assignedScore));
   const [status, setStatus] = useState("");
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSave();
   if (question && original === null) setOriginal(JSON.stringify(question));
 
-  const save = async () => {
-    setBusy(true);
-    setSaveError(null);
-    try {
+  const save = () =>
+    saving.run(async () => {
       if (question && JSON.stringify(question) !== original) await saveQuestion(report.questionId, question as EditableQuestion);
       // Without a forced status, saving moves an open report to in_review (spec section 4).
       await apiFetch(`/api/admin/reports/${report.id}`, {
@@ -63,13 +60,7 @@ function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClo
       });
       toast(T.reportUpdated, "success");
       onSaved();
-    } catch (e) {
-      setSaveError(e instanceof ApiError ? e.message : T.saveError);
-      toast(T.saveError, "error");
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Modal
@@ -79,7 +70,7 @@ function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClo
       footer={
         <>
           <button type="button" className="btn" onClick={onClose}>Annulla</button>
-          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={busy}>Salva</button>
+          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={saving.busy}>Salva</button>
         </>
       }
     >
@@ -111,7 +102,7 @@ function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClo
           </select>
         </label>
       </div>
-      {saveError ? <ErrorText message={saveError} /> : null}
+      {saving.error ? <ErrorText message={saving.error} /> : null}
     </Modal>
   );
 }

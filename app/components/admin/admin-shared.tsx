@@ -3,8 +3,8 @@ import { useCallback, useEffect, useState } from "react";
 import { useToast } from "~/components/ui/Toast";
 import { apiFetch, ApiError } from "~/lib/api-client";
 import { reportSessionProblem } from "~/lib/session-events";
-import "~/styles/admin-console.css";
 import { TIME_ZONE } from "~/lib/constants";
+import "~/styles/admin-console.css";
 
 /** Toasts of spec section 8 and the other texts of the console, in one place. */
 export const T = {
@@ -59,6 +59,29 @@ function useLoaded<R>(path: string | null, load: (path: string) => Promise<R>) {
 /** Loads a JSON call and keeps it fresh; `reload()` after a change. */
 export function useApi<T>(path: string | null) {
   return useLoaded<T>(path, apiFetch<T>);
+}
+
+/**
+ * A dialog's save: `busy` while `run(work)` runs; a failure keeps the dialog open with the server's
+ * message (`error`) and the 'Salvataggio fallito' toast.
+ */
+export function useSave() {
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : T.saveError);
+      toast(T.saveError, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
 }
 
 const dateTime = new Intl.DateTimeFormat("it-IT", { dateStyle: "short", timeStyle: "short", timeZone: TIME_ZONE });
