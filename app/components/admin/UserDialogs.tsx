@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
-import { ErrorText, formatDate, formatDateTime, formatNumber, Loading, ROLE_LABEL, STATUS_LABEL, T, useApi } from "./admin-shared";
+import { ErrorText, formatDate, formatDateTime, formatNumber, LabelOptions, Loading, ROLE_LABEL, STATUS_LABEL, T, useApi } from "./admin-shared";
 
 export type AdminUser = {
   id: number;
@@ -219,9 +219,7 @@ export function UserFormDialog({ user, onClose, onSaved }: { user: AdminUser | n
         <label className="adm-field">
           <span>Ruolo</span>
           <select value={form.role} onChange={(e) => set("role", e.target.value as FormState["role"])}>
-            <option value="studente">Studente</option>
-            <option value="moderator">Moderatore</option>
-            <option value="admin">Admin</option>
+            <LabelOptions labels={ROLE_LABEL} />
           </select>
         </label>
         <label className="adm-field">

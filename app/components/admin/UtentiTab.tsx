@@ -6,7 +6,7 @@ import { useToast } from "~/components/ui/Toast";
 import { apiFetch } from "~/lib/api-client";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, Loading, Pager, ROLE_LABEL, STATUS_LABEL, T, TableWrap, useApi, useBulkSelection, usePagedApi } from "./admin-shared";
+import { ErrorText, formatDateTime, LabelOptions, Loading, Pager, ROLE_LABEL, STATUS_LABEL, T, TableWrap, useApi, useBulkSelection, usePagedApi } from "./admin-shared";
 import { SuspendDialog, UserDetailDialog, UserFormDialog, type AdminUser } from "./UserDialogs";
 
 type AuditEntry = { id: number; at: string; actorEmail: string; action: string; targetType: string | null; targetId: string | null; details: Record<string, unknown> };
@@ -140,17 +140,14 @@ export function UtentiTab() {
           <span>Stato</span>
           <select value={status} onChange={(e) => setStatus(e.target.value)}>
             <option value="">Tutti</option>
-            <option value="attivo">Attivo</option>
-            <option value="sospeso">Sospeso</option>
+            <LabelOptions labels={STATUS_LABEL} />
           </select>
         </label>
         <label className="adm-field">
           <span>Ruolo</span>
           <select value={role} onChange={(e) => setRole(e.target.value)}>
             <option value="">Tutti</option>
-            <option value="studente">Studente</option>
-            <option value="moderator">Moderatore</option>
-            <option value="admin">Admin</option>
+            <LabelOptions labels={ROLE_LABEL} />
           </select>
         </label>
         <label className="adm-field">

@@ -30,8 +30,18 @@ export const T = {
   loadError: "Impossibile caricare i dati. Riprova tra poco.",
 } as const;
 
-export const ROLE_LABEL: Record<string, string> = { admin: "Admin", moderator: "Moderatore", studente: "Studente" };
+/** Role labels, in the order the role pickers list them. */
+export const ROLE_LABEL: Record<string, string> = { studente: "Studente", moderator: "Moderatore", admin: "Admin" };
 export const STATUS_LABEL: Record<string, string> = { attivo: "Attivo", sospeso: "Sospeso" };
+
+/** The `<option>`s of a label map, in its order. */
+export function LabelOptions({ labels }: { labels: Record<string, string> }) {
+  return Object.entries(labels).map(([value, label]) => (
+    <option key={value} value={value}>
+      {label}
+    </option>
+  ));
+}
 
 /** Loads `path` with `load` and keeps it fresh; `reload()` after a change. */
 function useLoaded<R>(path: string | null, load: (path: string) => Promise<R>) {
