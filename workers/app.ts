@@ -1,6 +1,7 @@
 // Worker entry: simulation sockets go to their Durable Object, everything else to React Router.
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/server/context";
+import { drain, spareBody } from "./drain";
 import { routeSimulationSocket } from "./simulation-socket";
 
 export { SimulationRoom } from "./simulation-room";
@@ -10,12 +11,18 @@ const requestHandler = createRequestHandler(
   import.meta.env.MODE,
 );
 
+function routerContext(env: Env, ctx: ExecutionContext) {
+  const context = new RouterContextProvider();
+  context.set(cloudflareContext, { env, ctx });
+  return context;
+}
+
 export default {
   async fetch(request, env, ctx) {
-    const socket = await routeSimulationSocket(request, env);
-    if (socket) return socket;
-    const context = new RouterContextProvider();
-    context.set(cloudflareContext, { env, ctx });
-    return requestHandler(request, context);
+    const spare = spareBody(request);
+    const response =
+      (await routeSimulationSocket(request, env)) ?? (await requestHandler(request, routerContext(env, ctx)));
+    await drain(spare);
+    return response;
   },
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,35 @@
+import { expect, test } from "./fixtures";
+
+// The local servers must pass on the app's own answer when it refuses a request without reading its body
+// (workers/drain.ts). Before the drain, about one request in ten of these came back as a 500 "fetch failed".
+const EARLY_REFUSALS: { method: "POST" | "PUT" | "DELETE"; path: string; status: number }[] = [
+  { method: "POST", path: "/api/me", status: 405 }, // wrong method
+  { method: "POST", path: "/api/grade", status: 401 }, // signed out
+  { method: "POST", path: "/api/report-question", status: 401 },
+  { method: "POST", path: "/api/profile", status: 401 },
+  { method: "PUT", path: "/api/profile", status: 405 },
+  { method: "DELETE", path: "/api/admin/users/1", status: 401 },
+  { method: "POST", path: "/api/auth/logout", status: 200 }, // answers without reading the body
+];
+
+test("early refusals with a JSON body never turn into a 5xx on the local server", async ({ playwright, baseURL }) => {
+  test.setTimeout(180_000);
+  // A context of its own: no cookie, so every call is anonymous.
+  const api = await playwright.request.newContext({ baseURL });
+  const rounds = 50; // 7 routes × 50 = 350 requests
+  const statuses = new Map<string, number>();
+  const failures: string[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const { method, path, status } of EARLY_REFUSALS) {
+      const body = { round, note: "x".repeat(round * 40), nested: { a: [1, 2, 3] } };
+      const response = await api.fetch(path, { method, data: body, headers: { "content-type": "application/json" } });
+      statuses.set(path, (statuses.get(path) ?? 0) + 1);
+      if (response.status() >= 500) failures.push(`${method} ${path} → ${response.status()}`);
+      else expect(response.status(), `${method} ${path}`).toBe(status);
+    }
+  }
+  await api.dispose();
+  expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(300);
+  console.log(`early refusals: ${[...statuses.values()].reduce((a, b) => a + b, 0)} requests, ${failures.length} 5xx`);
+  expect(failures).toEqual([]);
+});
