@@ -10,6 +10,8 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 const stateDir = process.env.UNICUM_STATE_DIR;
 
 export default defineConfig({
+  // UNICUM_VITE_CACHE_DIR: a cold dependency cache for `npm run check:first-visit` (a fresh clone's first visit).
+  cacheDir: process.env.UNICUM_VITE_CACHE_DIR ?? "node_modules/.vite",
   plugins: [
     cloudflare({
       viteEnvironment: { name: "ssr" },

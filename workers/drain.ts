@@ -7,14 +7,14 @@
 export const MAX_DRAINED_BYTES = 21 * 1024 * 1024; // the largest body the app accepts (imports: 20 MB) and a margin
 
 /** A second reader of the request's body, taken before the app sees the request; null when there is no body. */
-export function spareBody(request: Request): Request | null {
-  return request.body && !request.bodyUsed ? request.clone() : null;
+export function spareBody(request: Request): ReadableStream<Uint8Array> | null {
+  return request.body && !request.bodyUsed ? request.clone().body : null;
 }
 
 /** Reads the spare copy to its end (cheap when the app read the body: the tee has buffered it), or cancels it. */
-export async function drain(spare: Request | null, limit = MAX_DRAINED_BYTES): Promise<void> {
-  if (!spare?.body) return;
-  const reader = spare.body.getReader();
+export async function drain(spare: ReadableStream<Uint8Array> | null, limit = MAX_DRAINED_BYTES): Promise<void> {
+  if (!spare) return;
+  const reader = spare.getReader();
   let read = 0;
   try {
     for (;;) {

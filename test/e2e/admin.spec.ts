@@ -174,7 +174,8 @@ test.describe("admin console", () => {
     for (const tab of ["analytics", "utenti", "tentativi", "segnalazioni", "database"]) {
       await page.goto(`/admin?tab=${tab}`);
       await expect(page.getByText("Caricamento…")).toHaveCount(0);
-      await page.waitForTimeout(300);
+      // Scan what a user sees once the page has settled: no fade or transition still running.
+      await expect.poll(() => page.evaluate(() => document.getAnimations().length)).toBe(0);
       const results = await new AxeBuilder({ page }).include("#contenuto").analyze();
       const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(serious.map((v) => `${tab}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);

@@ -53,9 +53,12 @@ test.describe("sign-in and app shell", () => {
     expect(Math.abs(first.y - second.y)).toBeLessThan(4);
     expect(second.x).toBeGreaterThan(first.x);
 
+    // The lock is in place (the page's own scroller is hidden), then a wheel and End leave it where it is:
+    // wait for two rendered frames after the input (a condition, not a clock) before reading the position.
+    await expect(page.locator("html")).toHaveCSS("overflow", "hidden");
     await page.mouse.wheel(0, 1500);
     await page.keyboard.press("End");
-    await page.waitForTimeout(200);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
 
     await page.keyboard.press("Escape");
