@@ -9,6 +9,30 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 // so they never touch the developer's .wrangler/state.
 const stateDir = process.env.UNICUM_STATE_DIR;
 
+// Every package the browser imports, known to Vite up front. Without this list a fresh `npm run dev` discovers
+// visx, driver.js, papaparse or date-fns only when a page first imports them, answers 504 "Outdated Optimize Dep"
+// and reloads the page. `npm run check:first-visit` fails when a new client dependency is missing here.
+const CLIENT_DEPS = [
+  "react",
+  "react-dom",
+  "react-dom/client",
+  "react-router",
+  "zod",
+  "date-fns",
+  "@date-fns/tz",
+  "@visx/axis",
+  "@visx/curve",
+  "@visx/gradient",
+  "@visx/grid",
+  "@visx/group",
+  "@visx/responsive",
+  "@visx/scale",
+  "@visx/shape",
+  "@visx/tooltip",
+  "driver.js",
+  "papaparse",
+];
+
 export default defineConfig({
   // UNICUM_VITE_CACHE_DIR: a cold dependency cache for `npm run check:first-visit` (a fresh clone's first visit).
   cacheDir: process.env.UNICUM_VITE_CACHE_DIR ?? "node_modules/.vite",
@@ -19,6 +43,7 @@ export default defineConfig({
     }),
     reactRouter(),
   ],
+  optimizeDeps: { include: CLIENT_DEPS },
   resolve: { tsconfigPaths: true },
   server: { port: 5173, strictPort: true },
   preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
