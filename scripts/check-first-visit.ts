@@ -45,7 +45,8 @@ async function serving() {
   throw new Error("the dev server did not start in 120 s");
 }
 
-const rows: { page: string; loads: number; outdated: number }[] = [];
+const rows: { page: string; loads: number; outdated: number; hydrated: boolean }[] = [];
+const isHydrated = () => document.documentElement.dataset.hydrated === "1";
 let browser;
 try {
   await serving();
@@ -72,10 +73,15 @@ try {
       outdated = 0;
       await page.goto(path, { waitUntil: "load", timeout: 120_000 });
       // Settled: hydrated, and no request for a while (a late-discovered dependency reloads the page here).
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1", null, { timeout: 120_000 });
-      await page.waitForLoadState("networkidle", { timeout: 120_000 });
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1", null, { timeout: 120_000 });
-      rows.push({ page: path, loads, outdated });
+      const hydrated = () =>
+        page.waitForFunction(isHydrated, null, { timeout: 60_000 }).then(
+          () => true,
+          () => false,
+        );
+      let ok = await hydrated();
+      await page.waitForLoadState("networkidle", { timeout: 120_000 }).catch(() => undefined);
+      ok = ok && (await hydrated());
+      rows.push({ page: path, loads, outdated, hydrated: ok });
     }
     await context.close();
   }
@@ -90,7 +96,7 @@ try {
 }
 
 console.table(rows);
-const bad = rows.filter((r) => r.loads !== 1 || r.outdated > 0);
+const bad = rows.filter((r) => r.loads !== 1 || r.outdated > 0 || !r.hydrated);
 if (bad.length) {
   console.error(`First visit reloaded or hit 504 on: ${bad.map((r) => r.page).join(", ")}. Add the late client dependency to CLIENT_DEPS in vite.config.ts.`);
   process.exit(1);
