@@ -4,7 +4,7 @@
 // ids the server did not serve), keyed by an idempotency key (or a hash of the body) for retries.
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { ATTEMPT_LIST_LIMIT, MAX_QUESTIONS, UNTIMED_ABANDON_MS } from "~/lib/constants";
+import { ATTEMPT_LIST_LIMIT, UNTIMED_ABANDON_MS } from "~/lib/constants";
 import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer } from "~/lib/gap-answer";
 import { listScore, percentCorrect, summaryScore } from "~/lib/scoring";
 import { attemptDeadline, SUBMIT_GRACE_MS } from "~/lib/timer";
@@ -206,7 +206,7 @@ export async function gradeServedQuiz(db: Db, userId: number, body: Submission, 
     .where(and(eq(attempts.userId, userId), eq(attempts.idempotencyKey, key)))
     .get();
   if (existing) return { attemptId: existing.id, alreadySubmitted: true };
-  const quizId = await openQuizServing(db, userId, body.answers.map((a) => a.question_id), MAX_QUESTIONS, now);
+  const quizId = await openQuizServing(db, userId, body.answers.map((a) => a.question_id), now);
   return submitQuizAttempt(db, userId, quizId, body, now, { idempotencyKey: key });
 }
 

@@ -10,7 +10,7 @@
 //
 // Every question path in app/routes.ts is walked by test/integration/sealed-questions.test.ts.
 import { sql, type SQL } from "drizzle-orm";
-import { SIMULATION_GRACE_MS, UNTIMED_ABANDON_MS } from "~/lib/constants";
+import { MAX_QUESTIONS, SIMULATION_GRACE_MS, UNTIMED_ABANDON_MS } from "~/lib/constants";
 import { SUBMIT_GRACE_MS } from "~/lib/timer";
 import type { Db } from "./db/client.server";
 import { HttpError } from "./errors.server";
@@ -108,9 +108,9 @@ export async function assertRedoAllowed(db: Db, userId: number, ids: number[], n
  * questions are exactly these first, then the newest), or a 409: grading is never open to ids the
  * server did not serve.
  */
-export async function openQuizServing(db: Db, userId: number, questionIds: number[], maxQuestions: number, now = Date.now()): Promise<number> {
+export async function openQuizServing(db: Db, userId: number, questionIds: number[], now = Date.now()): Promise<number> {
   const unique = [...new Set(questionIds)];
-  if (unique.length === 0 || unique.length > maxQuestions) throw new HttpError(409, SEALED_TEXT.gradeNotServed);
+  if (unique.length === 0 || unique.length > MAX_QUESTIONS) throw new HttpError(409, SEALED_TEXT.gradeNotServed);
   const row = await db.get<{ id: number }>(sql`
     SELECT q.id,
       (SELECT count(*) FROM quiz_questions all_q WHERE all_q.quiz_id = q.id) AS size
