@@ -16,7 +16,7 @@ type Quiz = { quizId: number; attemptId: number; questions: { id: number; type: 
 
 const modules = import.meta.glob<Record<string, unknown>>("../../app/routes/*.{ts,tsx}", { eager: true });
 
-const SIM_QUESTIONS = [2001, 2005, 2009, 2013]; // Chimica, mc and gap, over two topics
+const SIM_QUESTIONS = [2001, 2006, 2009, 2014]; // Chimica, mc and gap, over two topics; 2006 and 2014 answered wrong before
 
 // --- The world: a fresh student with history on the sealed questions, a running simulation, a claimed Rush ---
 
@@ -214,7 +214,7 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
     { method: "POST", path: "/api/grade", json: { answers: SIM_QUESTIONS.map((id) => ({ question_id: id })), timeTaken: 5 } },
     { method: "POST", path: "/api/grade", json: { answers: [{ question_id: 2001, option_id: 1 }], timeTaken: 5 } },
   ],
-  "api/report-question": () => [{ method: "POST", path: "/api/report-question", json: { questionId: 2005, message: "Ancora" } }],
+  "api/report-question": () => [{ method: "POST", path: "/api/report-question", json: { questionId: 2006, message: "Ancora" } }],
   "api/attempts": () => [get("/api/attempts?limit=500")],
   "api/attempts/:id/summary": async (ctx) => (await ctx.attempts()).map((id) => get(`/api/attempts/${id}/summary`)),
   "api/me/wrong-questions": () => [get("/api/me/wrong-questions")],
@@ -228,7 +228,7 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "api/profile/export": () => [get("/api/profile/export")],
   "api/simulations/:id": () => [get(`/api/simulations/${simId}`)],
   "api/simulations/:id/attempt": () => [
-    { method: "POST", path: `/api/simulations/${simId}/attempt`, json: { answers: { "2": { "2005": "x" } }, timeTaken: 5 } },
+    { method: "POST", path: `/api/simulations/${simId}/attempt`, json: { answers: { "2": { "2006": "x" } }, timeTaken: 5 } },
   ],
   "api/simulations/:id/ranking": () => [get(`/api/simulations/${simId}/ranking`)],
   "api/rush/event": () => [get("/api/rush/event")],
@@ -368,7 +368,7 @@ describe("the attacks of issue 17 fail", () => {
     const redo = await call("GET", `/api/quiz?ids=${ids.join(",")}`, { token: a.token });
     expect(redo.status).toBe(409);
     expect((await json(redo)).error).toBe(SEALED_TEXT.redoSealed);
-    const one = await call("GET", "/api/quiz?ids=2005", { token: a.token }); // answered before, still sealed
+    const one = await call("GET", "/api/quiz?ids=2006", { token: a.token }); // answered before, still sealed
     expect(one.status).toBe(409);
 
     // A practice quiz drawn before the start that holds a simulation question cannot be submitted now, by either door.
@@ -377,6 +377,10 @@ describe("the attacks of issue 17 fail", () => {
     expect(direct.status).toBe(409);
     expect((await json(direct)).error).toBe(SEALED_TEXT.submitSealed);
     expect((await call("POST", "/api/grade", { token: a.token, json: sheet })).status).toBe(409);
+    // The review of mistakes leaves them out while sealed (its start would be refused).
+    const wrong = await json<{ items: { id: number }[] }>(await call("GET", "/api/me/wrong-questions", { token: a.token }));
+    expect(wrong.items.length).toBeGreaterThan(0);
+    expect(wrong.items.some((i) => SIM_QUESTIONS.includes(i.id))).toBe(false);
     // Nor does a new random draw serve a simulation question.
     const random = await draw(a.token, "subjectId=2&count=31");
     expect(random.questions.some((q) => SIM_QUESTIONS.includes(q.id))).toBe(false);
