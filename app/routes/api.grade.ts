@@ -1,4 +1,4 @@
-import { gradeWithoutQuiz, submissionSchema } from "~/server/attempts.server";
+import { gradeServedQuiz, submissionSchema } from "~/server/attempts.server";
 import { api, methods, readJson } from "~/server/api.server";
 
 export const action = methods({
@@ -7,7 +7,7 @@ export const action = methods({
     async handler({ db, request, user }) {
       const body = await readJson(request, submissionSchema);
       const headerKey = request.headers.get("Idempotency-Key");
-      return gradeWithoutQuiz(db, user.id, { ...body, idempotencyKey: body.idempotencyKey ?? (headerKey || undefined) });
+      return gradeServedQuiz(db, user.id, { ...body, idempotencyKey: body.idempotencyKey ?? (headerKey || undefined) });
     },
   }),
 });

@@ -118,7 +118,7 @@ function Summary({ summary }: { summary: AttemptSummary }) {
 
       <ol className="list" aria-label="Domande">
         {summary.questions.map((q) => {
-          const state = q.correct == null ? "blank" : q.correct ? "correct" : "wrong";
+          const state = q.sealed ? "sealed" : q.correct == null ? "blank" : q.correct ? "correct" : "wrong";
           return (
             <li key={q.id} className={`practice-card practice-stack review-q review-q--${state}`} data-testid="summary-question" data-state={state}>
               <div className="question-card__head">
@@ -127,9 +127,13 @@ function Summary({ summary }: { summary: AttemptSummary }) {
                   <span className="chip">{TYPE_LABELS[q.type]}</span>
                   {q.topic ? <span className="chip">{q.topic}</span> : null}
                   <span className="chip">{DIFFICULTY_LABELS[q.difficulty] ?? ""}</span>
-                  <span className={`chip ${state === "correct" ? "chip--ok" : state === "wrong" ? "chip--bad" : ""}`}>
-                    {state === "correct" ? "Corretta" : state === "wrong" ? "Sbagliata" : "Senza risposta"} · {signed(q.score)}
-                  </span>
+                  {q.sealed ? (
+                    <span className="chip chip--warn">{T.sealedChip}</span>
+                  ) : (
+                    <span className={`chip ${state === "correct" ? "chip--ok" : state === "wrong" ? "chip--bad" : ""}`}>
+                      {state === "correct" ? "Corretta" : state === "wrong" ? "Sbagliata" : "Senza risposta"} · {signed(q.score)}
+                    </span>
+                  )}
                   <span className="chip">{formatDuration(q.timeSec)}</span>
                 </div>
                 {reported.has(q.id) ? (
@@ -149,7 +153,7 @@ function Summary({ summary }: { summary: AttemptSummary }) {
                     const isAnswer = i === q.answerIndex;
                     const isSelected = i === q.selectedIndex;
                     return (
-                      <li key={i} className={`option${isAnswer ? " option--correct" : isSelected ? " option--wrong" : ""}`}>
+                      <li key={i} className={`option${isAnswer ? " option--correct" : isSelected && !q.sealed ? " option--wrong" : ""}`}>
                         <span className="option__letter" aria-hidden="true">
                           {LETTERS[i]}
                         </span>
@@ -163,9 +167,14 @@ function Summary({ summary }: { summary: AttemptSummary }) {
                   })}
                 </ul>
               ) : null}
+              {q.sealed ? <p className="alert">{T.sealedNote}</p> : null}
               <dl className="details">
-                <dt>Risposta corretta</dt>
-                <dd>{q.correctText}</dd>
+                {q.sealed ? null : (
+                  <>
+                    <dt>Risposta corretta</dt>
+                    <dd>{q.correctText}</dd>
+                  </>
+                )}
                 <dt>La tua risposta</dt>
                 <dd>{q.userText ?? "Nessuna risposta"}</dd>
               </dl>

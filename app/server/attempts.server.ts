@@ -1,6 +1,7 @@
 // Attempts: grading on the server (spec sections 5 and 9), the summary, and the past-attempts list.
 // A submission is idempotent: the quiz's attempt is completed once (unique quiz_id and a conditional
-// update); POST /api/grade without a quiz is keyed by an idempotency key (or a hash of the body).
+// update). POST /api/grade is the submission of the user's open quiz that served the questions (never of
+// ids the server did not serve), keyed by an idempotency key (or a hash of the body) for retries.
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { ATTEMPT_LIST_LIMIT, UNTIMED_ABANDON_MS } from "~/lib/constants";
@@ -12,6 +13,7 @@ import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, quizQuestions, quizzes, subjects, topics, type Question } from "./db/schema";
 import { HttpError } from "./errors.server";
 import { recordRushResultStatement } from "./rush.server";
+import { assertNoneSealed, canSeeKeys, openQuizServing, sealedQuestionIds } from "./sealed.server";
 
 const MAX_SECONDS = 24 * 60 * 60;
 
@@ -101,10 +103,20 @@ function isUniqueViolation(error: unknown): boolean {
   return /UNIQUE constraint failed/i.test(text);
 }
 
-/** POST /api/quiz/{id}/attempt: completes the quiz's attempt once; a retry answers the same attemptId. */
-export async function submitQuizAttempt(db: Db, userId: number, quizId: number, body: Submission, now = Date.now()) {
-  // Quiz, attempt and questions in parallel: one round trip of latency instead of three.
-  const [quiz, attempt, ordered] = await Promise.all([
+/**
+ * POST /api/quiz/{id}/attempt: completes the quiz's attempt once; a retry answers the same attemptId.
+ * `idempotencyKey` (POST /api/grade) is stored on the attempt so that a retry of that call finds it.
+ */
+export async function submitQuizAttempt(
+  db: Db,
+  userId: number,
+  quizId: number,
+  body: Submission,
+  now = Date.now(),
+  options: { idempotencyKey?: string } = {},
+) {
+  // Quiz, attempt, questions and the user's seal in parallel: one round trip of latency instead of four.
+  const [quiz, attempt, ordered, sealed] = await Promise.all([
     db.select().from(quizzes).where(eq(quizzes.id, quizId)).get(),
     db.select().from(attempts).where(eq(attempts.quizId, quizId)).get(),
     db
@@ -114,6 +126,7 @@ export async function submitQuizAttempt(db: Db, userId: number, quizId: number, 
       .where(eq(quizQuestions.quizId, quizId))
       .orderBy(asc(quizQuestions.position))
       .all(),
+    sealedQuestionIds(db, userId, now, quizId),
   ]);
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
   if (!attempt) throw new HttpError(404, "Tentativo non trovato.");
@@ -122,6 +135,8 @@ export async function submitQuizAttempt(db: Db, userId: number, quizId: number, 
   if (attempt.status === "abandoned" || now > deadline) {
     throw new HttpError(409, "Tempo scaduto: questo tentativo è stato interrotto e non può più essere consegnato.");
   }
+  // Its graded result would tell whether a guess on a sealed question was right.
+  assertNoneSealed(ordered.map((r) => r.question.id), sealed);
   const graded = gradeAnswers(
     ordered.map((r) => r.question),
     body.answers,
@@ -135,7 +150,7 @@ export async function submitQuizAttempt(db: Db, userId: number, quizId: number, 
   const statements: Statement[] = [
     db
       .update(attempts)
-      .set({ status: "completed", finishedAt, timeTaken, ...totals })
+      .set({ status: "completed", finishedAt, timeTaken, ...totals, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) })
       .where(and(eq(attempts.id, attempt.id), eq(attempts.status, "in_progress"))),
     // A concurrent second submission fails here (unique attempt/position) and rolls back entirely.
     ...answerRows(db, attempt.id, graded, now),
@@ -177,8 +192,12 @@ async function bodyKey(body: Submission): Promise<string> {
   return "h:" + [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** POST /api/grade: grades answers without a stored quiz; retried submissions land once. */
-export async function gradeWithoutQuiz(db: Db, userId: number, body: Submission, now = Date.now()) {
+/**
+ * POST /api/grade (the spec's body, "when no quiz id"): the submission of the user's open quiz that served
+ * these questions, with the same result and idempotency as POST /api/quiz/{id}/attempt. Questions the
+ * server did not serve to this user in an open quiz are a 409, and nothing is written.
+ */
+export async function gradeServedQuiz(db: Db, userId: number, body: Submission, now = Date.now()) {
   if (body.answers.length === 0) throw new HttpError(400, "Nessuna risposta da valutare: serve almeno una domanda.");
   const key = body.idempotencyKey ?? (await bodyKey(body));
   const existing = await db
@@ -187,46 +206,8 @@ export async function gradeWithoutQuiz(db: Db, userId: number, body: Submission,
     .where(and(eq(attempts.userId, userId), eq(attempts.idempotencyKey, key)))
     .get();
   if (existing) return { attemptId: existing.id, alreadySubmitted: true };
-  const ids = [...new Set(body.answers.map((a) => a.question_id))];
-  const rows = await db.select().from(questions).where(inArray(questions.id, ids)).all();
-  const byId = new Map(rows.map((q) => [q.id, q]));
-  const missing = ids.filter((id) => !byId.has(id));
-  if (missing.length) throw new HttpError(400, `Domanda inesistente: ${missing.join(", ")}.`);
-  const ordered = body.answers.map((a) => byId.get(a.question_id)!);
-  const graded = gradeAnswers(ordered, body.answers);
-  const totals = tally(graded);
-  const subjectIds = new Set(ordered.map((q) => q.subjectId));
-  const subjectId = subjectIds.size === 1 ? ordered[0]!.subjectId : null;
-  const timeTaken = Math.round(body.timeTaken);
-  const startedAt = new Date(now - timeTaken * 1000);
-  const idSql = sql<number>`(SELECT id FROM attempts WHERE user_id = ${userId} AND idempotency_key = ${key})`;
-  try {
-    const [inserted] = await db.batch([
-      db
-        .insert(attempts)
-        .values({ userId, subjectId, status: "completed", startedAt, finishedAt: new Date(now), timeTaken, ...totals, idempotencyKey: key })
-        .returning({ id: attempts.id }),
-      ...answerRows(db, idSql, graded, now),
-      ...aggregateStatementsFor(db, {
-        subjectId,
-        startedAt,
-        correct: totals.correct,
-        total: totals.total,
-        score: totals.score,
-        answers: graded.filter((g) => g.correct != null).map((g) => ({ topicId: g.question.topicId, correct: g.correct === true })),
-      }),
-    ]);
-    return { attemptId: inserted[0]!.id, alreadySubmitted: false };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const again = await db
-      .select({ id: attempts.id })
-      .from(attempts)
-      .where(and(eq(attempts.userId, userId), eq(attempts.idempotencyKey, key)))
-      .get();
-    if (again) return { attemptId: again.id, alreadySubmitted: true };
-    throw error;
-  }
+  const quizId = await openQuizServing(db, userId, body.answers.map((a) => a.question_id), now);
+  return submitQuizAttempt(db, userId, quizId, body, now, { idempotencyKey: key });
 }
 
 export type SummaryQuestion = {
@@ -245,6 +226,8 @@ export type SummaryQuestion = {
   timeSec: number;
   correct: boolean | null;
   explanation: string;
+  /** The key, explanation and verdict are withheld: the question is sealed for the viewer now (sealed.server.ts). */
+  sealed: boolean;
 };
 
 export type AttemptSummary = {
@@ -269,12 +252,17 @@ export type AttemptSummary = {
 export const ATTEMPT_NOT_FOUND = "Tentativo non trovato";
 
 /** The summary of a completed attempt: the owner's, or any for an admin (admin console link). */
-export async function attemptSummary(db: Db, viewer: { id: number; effectiveRole: string }, attemptId: number): Promise<AttemptSummary> {
+export async function attemptSummary(
+  db: Db,
+  viewer: { id: number; effectiveRole: string },
+  attemptId: number,
+  now = Date.now(),
+): Promise<AttemptSummary> {
   const attempt = await db.select().from(attempts).where(eq(attempts.id, attemptId)).get();
   const visible = attempt && (attempt.userId === viewer.id || viewer.effectiveRole === "admin");
   // Answers and explanations exist only for a submitted attempt.
   if (!attempt || !visible || attempt.status !== "completed") throw new HttpError(404, ATTEMPT_NOT_FOUND);
-  const [rows, subject] = await Promise.all([
+  const [rows, subject, sealed] = await Promise.all([
     db
       .select({ answer: attemptAnswers, question: questions, topicName: topics.name })
       .from(attemptAnswers)
@@ -284,12 +272,15 @@ export async function attemptSummary(db: Db, viewer: { id: number; effectiveRole
       .orderBy(asc(attemptAnswers.position))
       .all(),
     attempt.subjectId != null ? db.select().from(subjects).where(eq(subjects.id, attempt.subjectId)).get() : undefined,
+    sealedQuestionIds(db, viewer.id, now),
   ]);
+  const keys = { attempt, sealed };
   const list = rows.map(({ answer, question, topicName }, index): SummaryQuestion => {
     const options = question.type === "mc" ? (question.options ?? []) : [];
     const correctText =
       question.type === "mc" ? (options[question.correctIndex ?? -1] ?? "") : (question.acceptedAnswers ?? []).join(" / ");
     const userText = question.type === "mc" ? (answer.optionId != null ? (options[answer.optionId] ?? null) : null) : answer.answerText;
+    const shown = canSeeKeys(keys, question.id);
     return {
       id: question.id,
       index: index + 1,
@@ -298,14 +289,15 @@ export async function attemptSummary(db: Db, viewer: { id: number; effectiveRole
       difficulty: question.difficulty,
       text: question.stem,
       options,
-      correctText,
+      correctText: shown ? correctText : "",
       userText,
       selectedIndex: question.type === "mc" ? answer.optionId : null,
-      answerIndex: question.type === "mc" ? question.correctIndex : null,
-      score: answer.correct == null ? 0 : answer.correct ? 1 : -0.1,
+      answerIndex: shown && question.type === "mc" ? question.correctIndex : null,
+      score: !shown || answer.correct == null ? 0 : answer.correct ? 1 : -0.1,
       timeSec: answer.timeSec,
-      correct: answer.correct,
-      explanation: question.explanation,
+      correct: shown ? answer.correct : null,
+      explanation: shown ? question.explanation : "",
+      sealed: !shown,
     };
   });
   const total = attempt.total || list.length;

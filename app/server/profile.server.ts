@@ -20,6 +20,7 @@ import {
 } from "./db/schema";
 import { italianDaySql, SCORE_BIN_SQL } from "./db/aggregate-sql";
 import { HttpError } from "./errors.server";
+import { sealedQuestionIds } from "./sealed.server";
 import type { Profile } from "~/lib/profile";
 
 export type { Profile };
@@ -149,10 +150,12 @@ export async function exportUserData(db: Db, userId: number, now = Date.now()) {
     ]);
   const user = userRows[0];
   if (!user) throw new HttpError(404, "Profilo non trovato.");
+  // A verdict on a question sealed for the user now (live simulation, open Rush quiz) would give its key away.
+  const sealed = await sealedQuestionIds(db, userId, now);
   const answersByAttempt = new Map<number, Omit<(typeof answerRows)[number], "attemptId">[]>();
   for (const { attemptId, ...answer } of answerRows) {
     const list = answersByAttempt.get(attemptId) ?? [];
-    list.push(answer);
+    list.push(sealed.has(answer.questionId) ? { ...answer, correct: null } : answer);
     answersByAttempt.set(attemptId, list);
   }
   const { googleSub: _googleSub, ...account } = user;

@@ -8,6 +8,7 @@ import type { Db } from "./db/client.server";
 import { attempts, questions, quizQuestions, quizzes, subjects, topics, type Question } from "./db/schema";
 import { HttpError } from "./errors.server";
 import { claimRushStart } from "./rush.server";
+import { assertRedoAllowed, sealedQuestionIdsSql } from "./sealed.server";
 
 export type PublicQuestion = {
   id: number;
@@ -100,6 +101,8 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
   if (args.ids) {
     kind = "redo";
     const unique = [...new Set(args.ids)];
+    // Only the user's own answered history, and nothing sealed for them now (sealed.server.ts).
+    await assertRedoAllowed(db, args.userId, unique, now);
     const rows = await db
       .select({ id: questions.id, subjectId: questions.subjectId })
       .from(questions)
@@ -126,7 +129,16 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
     const rows = await db
       .select({ id: questions.id })
       .from(questions)
-      .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), topicFilter))
+      .where(
+        and(
+          eq(questions.subjectId, subjectId),
+          eq(questions.active, true),
+          topicFilter,
+          // A question sealed for this user (live simulation, open Rush quiz) is never drawn: its graded
+          // result would tell whether a guess was right.
+          sql`${questions.id} NOT IN (${sealedQuestionIdsSql(args.userId, now)})`,
+        ),
+      )
       .orderBy(sql`random()`)
       .limit(args.count!)
       .all();

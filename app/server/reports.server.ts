@@ -5,6 +5,7 @@ import { EMPTY_REPORT_MESSAGE, normaliseReportStatus, REPORT_STATUS_LABELS, type
 import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, reports, subjects, topics } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { sealedQuestionIds, servedAttemptSql } from "./sealed.server";
 
 /** Both payload forms of the spec: {questionId, message, userAnswerKey} and {attemptId, questionId, note, userAnswerKey}. */
 export const reportSchema = z.object({
@@ -56,7 +57,10 @@ export type MyReport = {
   statusLabel: string;
   message: string;
   userAnswer: string | null;
-  /** Only once the author has submitted an attempt with this question (never a leak mid-quiz). */
+  /**
+   * Only once the author has submitted an attempt the server served with this question, and never while
+   * the question is sealed for them (sealed.server.ts).
+   */
   correctAnswer: string | null;
   adminNotes: string | null;
   createdAt: string;
@@ -65,27 +69,30 @@ export type MyReport = {
 
 const TITLE_MAX = 90;
 
-export async function listMyReports(db: Db, userId: number): Promise<MyReport[]> {
-  const rows = await db
-    .select({
-      report: reports,
-      stem: questions.stem,
-      type: questions.type,
-      options: questions.options,
-      correctIndex: questions.correctIndex,
-      accepted: questions.acceptedAnswers,
-      subject: subjects.name,
-      topic: topics.name,
-      answered: sql<number>`EXISTS (SELECT 1 FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
-        WHERE a.user_id = ${userId} AND a.status = 'completed' AND aa.question_id = ${reports.questionId})`,
-    })
-    .from(reports)
-    .innerJoin(questions, eq(questions.id, reports.questionId))
-    .leftJoin(subjects, eq(subjects.id, questions.subjectId))
-    .leftJoin(topics, eq(topics.id, questions.topicId))
-    .where(eq(reports.userId, userId))
-    .orderBy(desc(reports.createdAt), desc(reports.id))
-    .all();
+export async function listMyReports(db: Db, userId: number, now = Date.now()): Promise<MyReport[]> {
+  const [rows, sealed] = await Promise.all([
+    db
+      .select({
+        report: reports,
+        stem: questions.stem,
+        type: questions.type,
+        options: questions.options,
+        correctIndex: questions.correctIndex,
+        accepted: questions.acceptedAnswers,
+        subject: subjects.name,
+        topic: topics.name,
+        answered: sql<number>`EXISTS (SELECT 1 FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
+          WHERE a.user_id = ${userId} AND ${servedAttemptSql("a")} AND aa.question_id = ${reports.questionId})`,
+      })
+      .from(reports)
+      .innerJoin(questions, eq(questions.id, reports.questionId))
+      .leftJoin(subjects, eq(subjects.id, questions.subjectId))
+      .leftJoin(topics, eq(topics.id, questions.topicId))
+      .where(eq(reports.userId, userId))
+      .orderBy(desc(reports.createdAt), desc(reports.id))
+      .all(),
+    sealedQuestionIds(db, userId, now),
+  ]);
   return rows.map(({ report, stem, type, options, correctIndex, accepted, subject, topic, answered }) => {
     const status = normaliseReportStatus(report.status);
     const correct = type === "mc" ? (options?.[correctIndex ?? -1] ?? null) : (accepted ?? []).join(" / ") || null;
@@ -99,7 +106,7 @@ export async function listMyReports(db: Db, userId: number): Promise<MyReport[]>
       statusLabel: REPORT_STATUS_LABELS[status],
       message: report.message,
       userAnswer: report.userAnswerKey,
-      correctAnswer: answered ? correct : null,
+      correctAnswer: answered && !sealed.has(report.questionId) ? correct : null,
       adminNotes: report.adminNotes,
       createdAt: report.createdAt.toISOString(),
       updatedAt: report.updatedAt?.toISOString() ?? null,

@@ -1,8 +1,10 @@
 // Review of mistakes: questions whose latest (non-blank) answer by this user was wrong.
-// A correct answer in a later attempt takes the question off the list.
+// A correct answer in a later attempt takes the question off the list. A question sealed for the user
+// (live simulation, open Rush quiz) is left out while it is: a redo of it would be refused.
 import { sql } from "drizzle-orm";
 import { isReviewPaused, reviewReadyAt } from "~/lib/review";
 import type { Db } from "./db/client.server";
+import { sealedQuestionIdsSql } from "./sealed.server";
 
 export type WrongQuestion = {
   id: number;
@@ -38,7 +40,7 @@ export async function listWrongQuestions(db: Db, userId: number, now = Date.now(
     JOIN questions q ON q.id = l.question_id
     JOIN subjects s ON s.id = q.subject_id
     LEFT JOIN topics t ON t.id = q.topic_id
-    WHERE l.rn = 1 AND l.correct = 0 AND q.active = 1
+    WHERE l.rn = 1 AND l.correct = 0 AND q.active = 1 AND q.id NOT IN (${sealedQuestionIdsSql(userId, now)})
     ORDER BY l.answered_at DESC`);
   return rows.map((r) => ({
     id: r.id,

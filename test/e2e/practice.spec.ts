@@ -158,7 +158,9 @@ test.describe("practice loop", () => {
     const question = matematica.questions[0]!; // 3001, multiple choice
     const wrongOption = question.options!.find((_, i) => i !== question.correct)!;
     // A right answer first: a retry starts, like the first run, with nothing to review.
-    const quiz = await (await page.request.get("/api/quiz?ids=3001")).json();
+    // Drawn from 3001's topic (a redo takes only questions answered before).
+    const quiz = await (await page.request.get("/api/quiz?subjectId=3&topicId=301&count=31")).json();
+    expect(quiz.questions.map((q: { id: number }) => q.id)).toContain(3001);
     const right = { answers: [{ question_id: 3001, option_id: question.correct }], timeTaken: 4 };
     expect((await page.request.post(`/api/quiz/${quiz.quizId}/attempt`, { data: right })).status()).toBe(200);
     await page.goto("/ripasso/errori");

@@ -130,8 +130,10 @@ describe("drawing a quiz", () => {
     expect((await json(noSubject)).error).toBe("Materia non trovata.");
     const otherTopic = await call("GET", "/api/quiz?subjectId=1&topicId=201&count=5", { token: student });
     expect(otherTopic.status).toBe(404);
+    // A redo takes only questions the user has answered (test/integration/sealed-questions.test.ts has the rest).
     const noQuestion = await call("GET", "/api/quiz?ids=1001,999999", { token: student });
-    expect(noQuestion.status).toBe(404);
+    expect(noQuestion.status).toBe(403);
+    expect((await json(noQuestion)).error).toBe("Puoi ripetere solo domande a cui hai già risposto.");
     expect(await count("quizzes")).toBe(quizzes);
     expect(await count("attempts")).toBe(attempts);
     expect((await call("GET", "/api/quiz?subjectId=1")).status).toBe(401);
@@ -226,21 +228,30 @@ describe("grading on the server", () => {
     expect((await json(response)).error).toMatch(/Tempo scaduto/);
   });
 
-  it("POST /api/grade grades without a stored quiz, once per idempotency key or identical body", async () => {
+  it("POST /api/grade submits the open quiz that served the questions, once per idempotency key or identical body", async () => {
     const before = await count("attempts", "user_id = 2");
-    const rows = await bank([1001, 1002]);
-    const answers = [
-      { question_id: 1001, option_id: rows.get(1001)!.correct_index, time_sec: 10 },
-      { question_id: 1002, answer_text: "Na", time_sec: 10 },
-    ];
+    const quiz = await draw(friend, "subjectId=1&count=2");
+    const answers = await answerSheet(quiz, 1, 1);
     const first = await call("POST", "/api/grade", { token: friend, json: { answers, timeTaken: 20 } });
     const second = await call("POST", "/api/grade", { token: friend, json: { answers, timeTaken: 20 } });
-    const a = await json<{ attemptId: number }>(first);
-    expect((await json<{ attemptId: number }>(second)).attemptId).toBe(a.attemptId);
-    const keyed = { answers, timeTaken: 21, idempotencyKey: "retry-key-123" };
+    expect(first.status).toBe(200);
+    const a = await json<{ attemptId: number; alreadySubmitted: boolean }>(first);
+    // It is that quiz's submission: its attempt, graded as POST /api/quiz/{id}/attempt grades it.
+    expect(a).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: false });
+    expect(await json<{ attemptId: number; alreadySubmitted: boolean }>(second)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: true });
+    const row = await env.DB.prepare("SELECT status, correct, wrong, blank, total FROM attempts WHERE id = ?").bind(a.attemptId).first();
+    expect(row).toMatchObject({ status: "completed", correct: 1, wrong: 1, blank: 0, total: 2 });
+    const direct = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: friend, json: { answers, timeTaken: 20 } });
+    expect(await json(direct)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: true });
+
+    const other = await draw(friend, "subjectId=2&count=3");
+    const keyed = { answers: (await answerSheet(other, 2, 0)).slice(0, 2), timeTaken: 21, idempotencyKey: "retry-key-123" };
     const k1 = await json<{ attemptId: number }>(await call("POST", "/api/grade", { token: friend, json: keyed }));
     const k2 = await json<{ attemptId: number }>(await call("POST", "/api/grade", { token: friend, json: keyed }));
-    expect(k1.attemptId).toBe(k2.attemptId);
+    expect(k1.attemptId).toBe(other.attemptId);
+    expect(k2.attemptId).toBe(other.attemptId);
+    // The question left out is a blank of the same quiz.
+    expect(await env.DB.prepare("SELECT correct, blank, total FROM attempts WHERE id = ?").bind(other.attemptId).first()).toMatchObject({ correct: 2, blank: 1, total: 3 });
     expect(await count("attempts", "user_id = 2")).toBe(before + 2);
     const bad = await call("POST", "/api/grade", { token: friend, json: { answers: [], timeTaken: 3 } });
     expect(bad.status).toBe(400);
@@ -348,7 +359,9 @@ describe("reports", () => {
 describe("review of mistakes", () => {
   it("lists a wrongly answered question 'in pausa' for exactly 24 hours, and drops it after a correct answer", async () => {
     const token = await login("moderatore@example.com"); // no history: a clean slate
-    const quiz = await draw(token, "ids=3001");
+    // The whole topic of 3001 (6 questions): a redo takes only questions answered before.
+    const quiz = await draw(token, "subjectId=3&topicId=301&count=31");
+    expect(quiz.questions.some((q) => q.id === 3001)).toBe(true);
     const rows = await bank([3001]);
     const row = rows.get(3001)!;
     const wrong = row.type === "mc" ? { question_id: 3001, option_id: (row.correct_index! + 1) % 5 } : { question_id: 3001, answer_text: "sbagliato" };

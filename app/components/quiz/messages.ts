@@ -39,6 +39,9 @@ export const T = {
   notFound: "Tentativo non trovato",
   loadFailed: "Errore caricamento",
   summaryReportTitle: "Segnala domanda",
+  sealedChip: "Soluzione nascosta",
+  sealedNote:
+    "Questa domanda fa parte di una simulazione in corso o di un Quiz Rush che non hai ancora consegnato: la soluzione e la spiegazione saranno visibili quando saranno concluse.",
   summaryReason: "Motivo (facoltativo)",
   summaryReportSent: "Segnalazione inviata ✓",
   summaryReportFailedPrefix: "Errore invio segnalazione: ",

@@ -1,0 +1,449 @@
+// Sealed questions (app/server/sealed.server.ts): with a live simulation running and a Quiz Rush subject
+// claimed, NO route of app/routes.ts may hand the participating student a key (correct option, accepted
+// answers, verdict) or an explanation of those questions. The guard walks the route table like the
+// authorization matrix: a route without an entry in ROUTE_CALLS fails the first test, naming it.
+// Then the three attacks of issue 17, each as its own test.
+import { env, runInDurableObject } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import routeConfig from "~/routes";
+import { SEALED_TEXT } from "~/server/sealed.server";
+import type { SimulationRoom } from "../../workers/simulation-room";
+import { call, count, json, login, makeContext, seed } from "./helpers";
+
+type RouteEntry = { path?: string; index?: boolean; file: string; children?: RouteEntry[] };
+type Req = { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string; json?: unknown; token?: string };
+type Quiz = { quizId: number; attemptId: number; questions: { id: number; type: "mc" | "gap" }[] };
+
+const modules = import.meta.glob<Record<string, unknown>>("../../app/routes/*.{ts,tsx}", { eager: true });
+
+const SIM_QUESTIONS = [2001, 2006, 2009, 2014]; // Chimica, mc and gap, over two topics; 2006 and 2014 answered wrong before
+
+// --- The world: a fresh student with history on the sealed questions, a running simulation, a claimed Rush ---
+
+let admin: string;
+let student: string;
+let studentEmail: string;
+let studentId: number;
+let simId: string;
+let rushEventId: number;
+let rushQuiz: Quiz;
+/** Drawn before the simulation started and holding one of its questions. */
+let heldQuiz: Quiz;
+/** A clean practice quiz the student submits during the simulation. */
+let cleanQuiz: Quiz;
+let sealed: Set<number>;
+let explanations: Map<number, string>;
+
+async function newStudent(label: string): Promise<{ id: number; email: string; token: string }> {
+  const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const row = await env.DB.prepare("INSERT INTO users (email, name, created_at) VALUES (?, ?, ?) RETURNING id")
+    .bind(email, label, Date.now())
+    .first<{ id: number }>();
+  return { id: row!.id, email, token: await login(email) };
+}
+
+async function draw(token: string, query: string): Promise<Quiz> {
+  const response = await call("GET", `/api/quiz?${query}`, { token });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return json<Quiz>(response);
+}
+
+/** History written on the server (like the seed or an admin import): every question of Chimica and Fisica, half right. */
+async function serverHistory(userId: number) {
+  const now = Date.now() - 86_400_000;
+  const attempt = await env.DB.prepare(
+    `INSERT INTO attempts (user_id, subject_id, status, started_at, finished_at, time_taken, total, correct, wrong, blank, score)
+     VALUES (?, 2, 'completed', ?, ?, 600, 0, 0, 0, 0, 0) RETURNING id`,
+  )
+    .bind(userId, now, now + 600_000)
+    .first<{ id: number }>();
+  await env.DB.prepare(
+    `INSERT INTO attempt_answers (attempt_id, position, question_id, option_id, answer_text, correct, time_sec, answered_at)
+     SELECT ?, ROW_NUMBER() OVER (ORDER BY id) - 1, id,
+       CASE WHEN type = 'mc' THEN CASE WHEN id % 2 = 1 THEN correct_index ELSE (correct_index + 1) % 5 END END,
+       CASE WHEN type = 'gap' THEN CASE WHEN id % 2 = 1 THEN json_extract(accepted_answers, '$[0]') ELSE 'zzz' END END,
+       id % 2, 5, ?
+     FROM questions WHERE subject_id IN (2, 4)`,
+  )
+    .bind(attempt!.id, now)
+    .run();
+  await env.DB.prepare(
+    `UPDATE attempts SET total = (SELECT count(*) FROM attempt_answers WHERE attempt_id = ?1),
+       correct = (SELECT count(*) FROM attempt_answers WHERE attempt_id = ?1 AND correct = 1),
+       wrong = (SELECT count(*) FROM attempt_answers WHERE attempt_id = ?1 AND correct = 0) WHERE id = ?1`,
+  )
+    .bind(attempt!.id)
+    .run();
+  return attempt!.id;
+}
+
+beforeAll(async () => {
+  await seed();
+  admin = await login("admin@example.com");
+  const s = await newStudent("sigillo");
+  student = s.token;
+  studentEmail = s.email;
+  studentId = s.id;
+  await serverHistory(studentId);
+  // A report on a simulation question: /api/my/reports shows the correct answer of answered questions.
+  expect((await call("POST", "/api/report-question", { token: student, json: { questionId: 2001, message: "Dubbio" } })).status).toBe(200);
+  // Drawn before the start: 2001's whole topic, so it holds a simulation question.
+  const topic = (await env.DB.prepare("SELECT topic_id FROM questions WHERE id = 2001").first<{ topic_id: number }>())!.topic_id;
+  heldQuiz = await draw(student, `subjectId=2&topicId=${topic}&count=31`);
+  expect(heldQuiz.questions.map((q) => q.id)).toContain(2001);
+
+  // The live simulation, started and running (subject open), with the student on its list.
+  simId = `sigillo-${crypto.randomUUID().slice(0, 8)}`;
+  const created = await call("POST", "/api/admin/simulations", {
+    token: admin,
+    json: { id: simId, title: "Simulazione sigillata", subjects: [{ subjectId: 2, timeMin: 60, questions: SIM_QUESTIONS }], allowedUsers: [studentId] },
+  });
+  expect(created.status).toBe(201);
+  expect((await call("POST", `/api/admin/simulations/${simId}/start`, { token: admin })).status).toBe(200);
+  const startTime = Date.now() - 1000;
+  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, simId).run();
+  await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(simId)), (room: SimulationRoom) => room.shiftStartForTest(startTime));
+
+  // The Rush subject claimed (Fisica), not submitted.
+  const now = Date.now();
+  const event = await env.DB.prepare("INSERT INTO rush_events (title, starts_at, ends_at, published) VALUES ('Rush sigillato', ?, ?, 1) RETURNING id")
+    .bind(now - 30 * 86_400_000, now + 3_600_000)
+    .first<{ id: number }>();
+  rushEventId = event!.id;
+  rushQuiz = await draw(student, `subjectId=4&count=5&rushEventId=${rushEventId}`);
+  cleanQuiz = await draw(student, "subjectId=5&count=3");
+
+  sealed = new Set([...SIM_QUESTIONS, ...rushQuiz.questions.map((q) => q.id)]);
+  const { results } = await env.DB.prepare(`SELECT id, explanation FROM questions WHERE id IN (${[...sealed].join(",")})`).all<{ id: number; explanation: string }>();
+  explanations = new Map(results.map((r) => [r.id, r.explanation]));
+  expect([...explanations.values()].every((e) => e.length > 20)).toBe(true);
+});
+
+// --- Leak detection ---
+
+const ID_FIELDS = ["id", "questionId", "question_id"];
+const KEY_FIELDS = ["answerIndex", "correctIndex", "correct_index", "correctText", "correctAnswer", "accepted", "acceptedAnswers", "accepted_answers", "explanation"];
+
+function emptyValue(v: unknown) {
+  return v == null || v === "" || (Array.isArray(v) && v.length === 0);
+}
+
+/** Every place in a response where a sealed question's key, verdict or explanation shows. */
+function leaks(label: string, text: string): string[] {
+  const found: string[] = [];
+  for (const [id, explanation] of explanations) {
+    if (text.includes(explanation) || text.includes(JSON.stringify(explanation).slice(1, -1))) found.push(`${label}: explanation of question ${id}`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return found;
+  }
+  const walk = (node: unknown, path: string) => {
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}[${i}]`));
+    if (!node || typeof node !== "object") return;
+    const record = node as Record<string, unknown>;
+    const sealedId = ID_FIELDS.map((f) => record[f]).find((v) => typeof v === "number" && sealed.has(v)) as number | undefined;
+    if (sealedId !== undefined) {
+      for (const field of KEY_FIELDS) {
+        if (field in record && !emptyValue(record[field])) found.push(`${label}: ${path}.${field} of question ${sealedId} = ${JSON.stringify(record[field])}`);
+      }
+      // A verdict next to the student's own answer gives the key away too.
+      if (typeof record.correct === "boolean") found.push(`${label}: ${path}.correct of question ${sealedId} = ${record.correct}`);
+    }
+    for (const [key, value] of Object.entries(record)) walk(value, `${path}.${key}`);
+  };
+  walk(body, "$");
+  return found;
+}
+
+// --- The route table: what the guard calls for each route, as the participating student ---
+
+type Ctx = { attempts: () => Promise<number[]> };
+
+/** Admin and staff routes: the student is refused (403) on every method the route serves. */
+function staffOnly(route: TableRoute): Req[] {
+  const mod = modules[`../../app/${route.file}`] ?? {};
+  const path = concrete(route.key);
+  const action = mod.action as { methods?: Record<string, unknown> } | undefined;
+  const methods = [...(mod.loader ? ["GET"] : []), ...(action ? Object.keys(action.methods ?? { POST: 1 }) : [])] as Req["method"][];
+  return methods.map((method) => ({ method, path, json: method === "GET" ? undefined : {} }));
+}
+
+const get = (path: string): Req => ({ method: "GET", path });
+
+const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req[])> = {
+  "(index)": () => [get("/")],
+  policy: "static",
+  terms: "static",
+  login: () => [get("/login")],
+  "layout:routes/app-layout.tsx": () => [get("/dashboard")],
+  dashboard: () => [get("/dashboard")],
+  profilo: () => [get("/profilo")],
+  rush: () => [get("/rush")],
+  "quiz-rush/start": () => [get("/quiz-rush/start?subject=4"), get("/quiz-rush/start?subject=2")],
+  admin: () => [get("/admin")],
+  "test/nuovo": () => [get("/test/nuovo")],
+  test: () => [get(`/test?id=${rushQuiz.quizId}`), get(`/test?id=${heldQuiz.quizId}`), get(`/test?id=${cleanQuiz.quizId}`)],
+  "ripasso/errori": () => [get("/ripasso/errori")],
+  tentativi: () => [get("/tentativi")],
+  segnalato: () => [get("/segnalato")],
+  "test/riepilogo/:attemptId?": async (ctx) => [get("/test/riepilogo"), ...(await ctx.attempts()).map((id) => get(`/test/riepilogo/${id}`))],
+  simulazione: () => [get(`/simulazione?id=${simId}`)],
+  "simulazione/riepilogo/:simulationId/:attemptId": () => [get(`/simulazione/riepilogo/${simId}/999999`)],
+
+  "api/auth/google": () => [get("/api/auth/google")],
+  "api/auth/dev": () => [{ method: "POST", path: "/api/auth/dev", json: { email: studentEmail } }],
+  "api/auth/logout": async () => [{ method: "POST", path: "/api/auth/logout", token: await login(studentEmail) }],
+  "api/me": () => [get("/api/me")],
+  "api/subjects": () => [get("/api/subjects")],
+  "api/subjects/:id/topics": () => [get("/api/subjects/2/topics")],
+  "api/quiz": () => [
+    get(`/api/quiz?ids=${SIM_QUESTIONS.join(",")}`),
+    get(`/api/quiz?ids=${rushQuiz.questions.map((q) => q.id).join(",")}`),
+    get("/api/quiz?subjectId=2&count=31"),
+    get("/api/quiz?subjectId=4&count=31"),
+  ],
+  "api/quiz/:id": () => [get(`/api/quiz/${rushQuiz.quizId}`), get(`/api/quiz/${heldQuiz.quizId}`), get(`/api/quiz/${cleanQuiz.quizId}`)],
+  "api/quiz/:id/attempt": () => [
+    { method: "POST", path: `/api/quiz/${heldQuiz.quizId}/attempt`, json: { answers: [{ question_id: 2001, option_id: 0 }], timeTaken: 5 } },
+    { method: "POST", path: `/api/quiz/${cleanQuiz.quizId}/attempt`, json: { answers: [], timeTaken: 5 } },
+  ],
+  "api/grade": () => [
+    { method: "POST", path: "/api/grade", json: { answers: SIM_QUESTIONS.map((id) => ({ question_id: id })), timeTaken: 5 } },
+    { method: "POST", path: "/api/grade", json: { answers: [{ question_id: 2001, option_id: 1 }], timeTaken: 5 } },
+  ],
+  "api/report-question": () => [{ method: "POST", path: "/api/report-question", json: { questionId: 2006, message: "Ancora" } }],
+  "api/attempts": () => [get("/api/attempts?limit=500")],
+  "api/attempts/:id/summary": async (ctx) => (await ctx.attempts()).map((id) => get(`/api/attempts/${id}/summary`)),
+  "api/me/wrong-questions": () => [get("/api/me/wrong-questions")],
+  "api/my/reports": () => [get("/api/my/reports")],
+  "api/me/analytics": () => [get("/api/me/analytics")],
+  "api/friend/analytics": () => [get("/api/friend/analytics")],
+  "api/friends": () => [get("/api/friends")],
+  "api/friends/:id": () => [{ method: "DELETE", path: "/api/friends/999999" }],
+  "api/friends/:id/accept": () => [{ method: "POST", path: "/api/friends/999999/accept", json: {} }],
+  "api/profile": () => [get("/api/profile")],
+  "api/profile/export": () => [get("/api/profile/export")],
+  "api/simulations/:id": () => [get(`/api/simulations/${simId}`)],
+  "api/simulations/:id/attempt": () => [
+    { method: "POST", path: `/api/simulations/${simId}/attempt`, json: { answers: { "2": { "2006": "x" } }, timeTaken: 5 } },
+  ],
+  "api/simulations/:id/ranking": () => [get(`/api/simulations/${simId}/ranking`)],
+  "api/rush/event": () => [get("/api/rush/event")],
+  "api/rush/progress": () => [get("/api/rush/progress")],
+  "api/rush/leaderboard": () => [get("/api/rush/leaderboard")],
+  "api/consent": () => [{ method: "POST", path: "/api/consent", json: {} }],
+  "api/page-view": () => [{ method: "POST", path: "/api/page-view", json: {} }],
+  "api/*": () => [get("/api/sigillo-inesistente")],
+};
+
+type TableRoute = { key: string; file: string };
+
+function tableRoutes(entries: RouteEntry[], out: TableRoute[] = []): TableRoute[] {
+  for (const entry of entries) {
+    const key = entry.index ? "(index)" : entry.path ?? `layout:${entry.file}`;
+    out.push({ key, file: entry.file });
+    if (entry.children) tableRoutes(entry.children, out);
+  }
+  return out;
+}
+
+const ROUTES = tableRoutes(routeConfig as RouteEntry[]);
+const isStaffPath = (key: string) => key.startsWith("api/admin");
+const concrete = (key: string) => "/" + key.replace(/:[a-zA-Z]+\??/g, "2001").replace("*", "sigillo");
+
+/** Answers of one request: a route (loader or action) as the Worker serves it, or a layout's loader. */
+async function answer(route: TableRoute, req: Req): Promise<Response> {
+  if (route.key.startsWith("layout:")) {
+    const loader = modules[`../../app/${route.file}`]!.loader as (args: unknown) => Promise<unknown>;
+    const request = new Request(`http://localhost${req.path}`, { headers: { Authorization: `Bearer ${student}` } });
+    return Response.json(await loader({ request, params: {}, context: makeContext() }));
+  }
+  return call(req.method, req.path, { token: req.token ?? student, json: req.json });
+}
+
+describe("sealed questions: the guard over every route", () => {
+  it("has an entry for every route of app/routes.ts (a route that serves data is called)", () => {
+    const problems: string[] = [];
+    for (const route of ROUTES) {
+      const mod = modules[`../../app/${route.file}`] ?? {};
+      if (isStaffPath(route.key)) continue;
+      const entry = ROUTE_CALLS[route.key];
+      if (!entry) problems.push(`Route "${route.key}" (app/${route.file}) has no entry in ROUTE_CALLS (test/integration/sealed-questions.test.ts)`);
+      else if (entry === "static" && (mod.loader || mod.action)) problems.push(`Route "${route.key}" is listed as static but has a loader or an action`);
+    }
+    for (const key of Object.keys(ROUTE_CALLS)) {
+      if (!ROUTES.some((r) => r.key === key)) problems.push(`ROUTE_CALLS has an entry for "${key}", which is not in app/routes.ts`);
+    }
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+
+  it("with a simulation running and a Rush subject claimed, no response carries a key, verdict or explanation of their questions", async () => {
+    const ctx: Ctx = {
+      attempts: async () =>
+        (await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? ORDER BY id").bind(studentId).all<{ id: number }>()).results.map((r) => r.id),
+    };
+    const found: string[] = [];
+    let calls = 0;
+    for (const route of ROUTES) {
+      const entry = isStaffPath(route.key) ? () => staffOnly(route) : ROUTE_CALLS[route.key]!;
+      if (entry === "static") continue;
+      for (const req of await entry(ctx)) {
+        const response = await answer(route, req);
+        const label = `${req.method} ${req.path} (${route.key})`;
+        expect(response.status, label).toBeLessThan(500);
+        if (isStaffPath(route.key)) expect(response.status, label).toBe(403);
+        found.push(...leaks(label, await response.text()));
+        calls++;
+      }
+    }
+    // The student did submit something during the seal; its summary (and every older one) was read above.
+    expect(await count("attempts", `id = ${cleanQuiz.attemptId} AND status = 'completed'`)).toBe(1);
+    expect(calls).toBeGreaterThan(80);
+    expect(found, found.join("\n")).toEqual([]);
+  });
+
+  it("the past summary withholds exactly the sealed questions, and shows their keys again once the seal is lifted", async () => {
+    const past = (await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? AND quiz_id IS NULL").bind(studentId).first<{ id: number }>())!.id;
+    type Summary = { questions: { id: number; sealed: boolean; answerIndex: number | null; correctText: string; explanation: string; correct: boolean | null }[] };
+    const during = await json<Summary>(await call("GET", `/api/attempts/${past}/summary`, { token: student }));
+    const hidden = during.questions.filter((q) => q.sealed).map((q) => q.id);
+    expect(new Set(hidden)).toEqual(sealed);
+    const open = during.questions.find((q) => !q.sealed)!;
+    expect(open.explanation.length).toBeGreaterThan(5);
+    expect(open.correctText.length).toBeGreaterThan(0);
+
+    // The simulation graded and the Rush quiz submitted: nothing is sealed any more.
+    await env.DB.prepare("UPDATE simulations SET graded_at = ? WHERE id = ?").bind(Date.now(), simId).run();
+    expect((await call("POST", `/api/quiz/${rushQuiz.quizId}/attempt`, { token: student, json: { answers: [], timeTaken: 5 } })).status).toBe(200);
+    const after = await json<Summary>(await call("GET", `/api/attempts/${past}/summary`, { token: student }));
+    expect(after.questions.every((q) => !q.sealed)).toBe(true);
+    const q2001 = after.questions.find((q) => q.id === 2001)!;
+    expect(q2001.explanation).toBe(explanations.get(2001));
+    expect(q2001.answerIndex).not.toBeNull();
+    expect(leaks("after", JSON.stringify(after)).length).toBeGreaterThan(0); // the detector does see keys
+  });
+});
+
+// --- The three attacks of issue 17, each against its own fresh student ---
+
+async function runningSimulation(userId: number, questions: number[]) {
+  const id = `attacco-${crypto.randomUUID().slice(0, 8)}`;
+  await call("POST", "/api/admin/simulations", {
+    token: admin,
+    json: { id, title: "Simulazione in corso", subjects: [{ subjectId: 2, timeMin: 60, questions }], allowedUsers: [userId] },
+  });
+  expect((await call("POST", `/api/admin/simulations/${id}/start`, { token: admin })).status).toBe(200);
+  const startTime = Date.now() - 1000;
+  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
+  await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(id)), (room: SimulationRoom) => room.shiftStartForTest(startTime));
+  return id;
+}
+
+const written = async (userId: number) => ({
+  quizzes: await count("quizzes", `user_id = ${userId}`),
+  attempts: await count("attempts", `user_id = ${userId}`),
+  answers: await count("attempt_answers", `attempt_id IN (SELECT id FROM attempts WHERE user_id = ${userId})`),
+  completed: await count("attempts", `user_id = ${userId} AND status = 'completed'`),
+});
+
+describe("the attacks of issue 17 fail", () => {
+  it("1. live simulation: its question ids sent to POST /api/grade or to a redo are refused (409), nothing is written", async () => {
+    const a = await newStudent("attacco-sim");
+    await serverHistory(a.id); // every question answered before: a redo would otherwise be allowed
+    const topic = (await env.DB.prepare("SELECT topic_id FROM questions WHERE id = 2001").first<{ topic_id: number }>())!.topic_id;
+    const held = await draw(a.token, `subjectId=2&topicId=${topic}&count=31`); // drawn before the start
+    const id = await runningSimulation(a.id, SIM_QUESTIONS);
+    const view = await json<{ flow: { questions: { id: number }[] }[] }>(await call("GET", `/api/simulations/${id}`, { token: a.token }));
+    const ids = view.flow[0]!.questions.map((q) => q.id);
+    expect(ids.sort()).toEqual([...SIM_QUESTIONS].sort()); // the open subject's ids are visible, as designed
+    const before = await written(a.id);
+
+    const graded = await call("POST", "/api/grade", { token: a.token, json: { answers: ids.map((q) => ({ question_id: q })), timeTaken: 3 } });
+    expect(graded.status).toBe(409);
+    expect((await json(graded)).error).toBe(SEALED_TEXT.gradeNotServed);
+
+    const redo = await call("GET", `/api/quiz?ids=${ids.join(",")}`, { token: a.token });
+    expect(redo.status).toBe(409);
+    expect((await json(redo)).error).toBe(SEALED_TEXT.redoSealed);
+    const one = await call("GET", "/api/quiz?ids=2006", { token: a.token }); // answered before, still sealed
+    expect(one.status).toBe(409);
+
+    // A practice quiz drawn before the start that holds a simulation question cannot be submitted now, by either door.
+    const sheet = { answers: [{ question_id: 2001, option_id: 0 }], timeTaken: 3 };
+    const direct = await call("POST", `/api/quiz/${held.quizId}/attempt`, { token: a.token, json: sheet });
+    expect(direct.status).toBe(409);
+    expect((await json(direct)).error).toBe(SEALED_TEXT.submitSealed);
+    expect((await call("POST", "/api/grade", { token: a.token, json: sheet })).status).toBe(409);
+    // The review of mistakes leaves them out while sealed (its start would be refused).
+    const wrong = await json<{ items: { id: number }[] }>(await call("GET", "/api/me/wrong-questions", { token: a.token }));
+    expect(wrong.items.length).toBeGreaterThan(0);
+    expect(wrong.items.some((i) => SIM_QUESTIONS.includes(i.id))).toBe(false);
+    // Nor does a new random draw serve a simulation question.
+    const random = await draw(a.token, "subjectId=2&count=31");
+    expect(random.questions.some((q) => SIM_QUESTIONS.includes(q.id))).toBe(false);
+
+    const after = await written(a.id);
+    expect({ ...after, quizzes: after.quizzes - 1, attempts: after.attempts - 1 }).toEqual(before); // only the random draw
+    expect(after.completed).toBe(before.completed);
+  });
+
+  it("2. claimed Rush subject: a redo of its questions is refused; POST /api/grade is the Rush submission itself, so no second, perfect try", async () => {
+    const b = await newStudent("attacco-rush");
+    await serverHistory(b.id);
+    const quiz = await draw(b.token, `subjectId=4&count=5&rushEventId=${rushEventId}`);
+    const ids = quiz.questions.map((q) => q.id);
+    const before = await written(b.id);
+    const redo = await call("GET", `/api/quiz?ids=${ids.join(",")}`, { token: b.token });
+    expect(redo.status).toBe(409);
+    expect((await json(redo)).error).toBe(SEALED_TEXT.redoSealed);
+    expect(await written(b.id)).toEqual(before);
+    const random = await draw(b.token, "subjectId=4&count=31");
+    expect(random.questions.some((q) => ids.includes(q.id))).toBe(false);
+
+    // Blank answers through /api/grade: that is the Rush quiz's own submission, scored 0.
+    const blank = await call("POST", "/api/grade", { token: b.token, json: { answers: ids.map((q) => ({ question_id: q })), timeTaken: 3 } });
+    expect(await json(blank)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: false });
+    const progress = () => env.DB.prepare("SELECT score, attempt_id FROM rush_progress WHERE event_id = ? AND user_id = ?").bind(rushEventId, b.id).first();
+    expect(await progress()).toEqual({ score: 0, attempt_id: quiz.attemptId });
+    // The keys are visible now (submitted), and the perfect answers change nothing.
+    const { results } = await env.DB.prepare(`SELECT id, type, correct_index, accepted_answers FROM questions WHERE id IN (${ids.join(",")})`).all<{
+      id: number;
+      type: string;
+      correct_index: number;
+      accepted_answers: string;
+    }>();
+    const perfect = results.map((r) =>
+      r.type === "mc" ? { question_id: r.id, option_id: r.correct_index } : { question_id: r.id, answer_text: JSON.parse(r.accepted_answers)[0] },
+    );
+    const second = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: b.token, json: { answers: perfect, timeTaken: 4 } });
+    expect(await json(second)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: true });
+    const again = await call("POST", "/api/grade", { token: b.token, json: { answers: perfect, timeTaken: 4 } });
+    expect(again.status).toBe(409); // no open quiz served them any more
+    expect(await progress()).toEqual({ score: 0, attempt_id: quiz.attemptId });
+  });
+
+  it("3. a brand-new account cannot read the bank's keys: a redo of unanswered ids is a 403, grading unserved ids a 409, nothing written", async () => {
+    const n = await newStudent("attacco-nuovo");
+    const redo = await call("GET", "/api/quiz?ids=1001,1002,1003", { token: n.token });
+    expect(redo.status).toBe(403);
+    expect((await json(redo)).error).toBe("Puoi ripetere solo domande a cui hai già risposto.");
+    const graded = await call("POST", "/api/grade", { token: n.token, json: { answers: [{ question_id: 1001 }, { question_id: 1002 }], timeTaken: 3 } });
+    expect(graded.status).toBe(409);
+    expect((await json(graded)).error).toMatch(/quiz in corso/);
+    expect(await written(n.id)).toEqual({ quizzes: 0, attempts: 0, answers: 0, completed: 0 });
+
+    // An open practice quiz: /api/grade on its ids is its one submission; the blank-then-perfect trick gets nothing.
+    const quiz = await draw(n.token, "subjectId=1&count=3");
+    const ids = quiz.questions.map((q) => q.id);
+    const blank = await json(await call("POST", "/api/grade", { token: n.token, json: { answers: ids.map((q) => ({ question_id: q })), timeTaken: 3 } }));
+    expect(blank).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: false });
+    const retry = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: n.token, json: { answers: [{ question_id: ids[0], option_id: 0 }], timeTaken: 3 } });
+    expect(await json(retry)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: true });
+    expect(await env.DB.prepare("SELECT correct, blank FROM attempts WHERE id = ?").bind(quiz.attemptId).first()).toEqual({ correct: 0, blank: 3 });
+    // Now answered: a redo of them is allowed.
+    expect((await call("GET", `/api/quiz?ids=${ids.join(",")}`, { token: n.token })).status).toBe(200);
+  });
+});
