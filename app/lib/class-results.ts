@@ -1,5 +1,6 @@
-// Class results of a finished simulation: pure helpers (averages per subject on the 0-31 scale and the
-// distribution of total scores), shared by the server and the teacher's screen.
+// Class results of a finished simulation: pure helpers (averages per subject on the 0-31 scale, the
+// distribution of total scores, the CSV export), shared by the server and the teacher's screen.
+import { toCsv } from "./csv";
 
 export type SubjectScore = { id: number; name: string; score31: number };
 
@@ -36,3 +37,44 @@ export function subjectAverages(results: readonly (readonly SubjectScore[])[]) {
   }
   return [...acc].map(([id, r]) => ({ subjectId: id, name: r.name, average: Math.round((r.sum / r.n) * 10) / 10, count: r.n }));
 }
+
+export type ClassResult = {
+  classId: number;
+  name: string;
+  members: number;
+  participants: number;
+  ranking: { pos: number; userId: number; name: string; email: string; score: number; perc: number; timeSec: number; subjects: { subjectId: number; name: string; score31: number }[] }[];
+  subjectAverages: { subjectId: number; name: string; average: number; count: number }[];
+  distribution: { label: string; count: number }[];
+  absent: { userId: number; name: string; email: string }[];
+};
+
+/** One CSV row per pupil of the class: the ranked ones first, then the absentees. */
+export function classResultsCsv(result: ClassResult): string {
+  const subjects = result.subjectAverages.map((s) => ({ id: s.subjectId, name: s.name }));
+  type Row = Record<string, string | number | null>;
+  const rows: Row[] = [
+    ...result.ranking.map((r) => ({
+      pos: r.pos,
+      name: r.name,
+      email: r.email,
+      present: "sì",
+      score: r.score,
+      perc: r.perc,
+      timeSec: r.timeSec,
+      ...Object.fromEntries(subjects.map((s) => [`s${s.id}`, r.subjects.find((x) => x.subjectId === s.id)?.score31 ?? null])),
+    })),
+    ...result.absent.map((a) => ({ pos: null, name: a.name, email: a.email, present: "no", score: null, perc: null, timeSec: null })),
+  ];
+  return toCsv(rows, [
+    { key: "pos", label: "Posizione" },
+    { key: "name", label: "Studente" },
+    { key: "email", label: "Email" },
+    { key: "present", label: "Presente" },
+    { key: "score", label: "Punteggio (0-31)" },
+    { key: "perc", label: "Corrette %" },
+    { key: "timeSec", label: "Tempo (s)" },
+    ...subjects.map((s) => ({ key: `s${s.id}`, label: `${s.name} (0-31)` })),
+  ]);
+}
+

@@ -239,14 +239,25 @@ export async function joinClass(db: Db, user: SessionUser, code: string) {
 
 const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
 
-/** Splits pasted text into addresses: newlines, commas, semicolons, tabs; "Nome <email>" is understood. */
+/**
+ * Splits pasted text into addresses: one per line, or separated by commas, semicolons, tabs or spaces;
+ * "Nome Cognome <email>" (as mail programs copy it) gives the address. Anything else is malformed.
+ */
 export function parseEmailList(input: string | string[]): { emails: string[]; malformed: string[] } {
-  const pieces = (Array.isArray(input) ? input : input.split(/[\n\r,;\t ]+/))
-    .map((p) => p.trim().replace(/^.*<([^>]+)>.*$/, "$1").replace(/^["'<]+|["'>]+$/g, "").toLowerCase())
-    .filter(Boolean);
+  const pieces: string[] = [];
+  for (const line of Array.isArray(input) ? input : input.split(/[\n\r,;\t]+/)) {
+    const text = line.trim();
+    if (!text) continue;
+    const bracketed = text.match(/<([^>]+)>/);
+    if (bracketed) pieces.push(bracketed[1]!);
+    else if (text.includes("@")) pieces.push(...text.split(/\s+/).filter((t) => t.includes("@")));
+    else pieces.push(text);
+  }
   const emails: string[] = [];
   const malformed: string[] = [];
-  for (const p of new Set(pieces)) (EMAIL.test(p) ? emails : malformed).push(p);
+  for (const p of new Set(pieces.map((p) => p.trim().replace(/^["'<(]+|["'>)]+$/g, "").toLowerCase()).filter(Boolean))) {
+    (EMAIL.test(p) ? emails : malformed).push(p);
+  }
   return { emails, malformed };
 }
 

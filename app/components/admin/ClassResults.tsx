@@ -1,50 +1,12 @@
 /** 'Risultati per classe' of a finished simulation: ranking, averages per subject, distribution, absentees, CSV. */
 import { CLASS_UI as T } from "~/components/classes/texts";
 import { Modal } from "~/components/ui/Modal";
-import { downloadCsv, toCsv } from "~/lib/csv";
+import { classResultsCsv, type ClassResult } from "~/lib/class-results";
+import { downloadCsv } from "~/lib/csv";
 import { ErrorText, formatNumber, formatSeconds, Loading, TableWrap, useApi } from "./admin-shared";
 import "~/styles/admin-classes.css";
 
-type ClassResult = {
-  classId: number;
-  name: string;
-  members: number;
-  participants: number;
-  ranking: { pos: number; userId: number; name: string; email: string; score: number; perc: number; timeSec: number; subjects: { subjectId: number; name: string; score31: number }[] }[];
-  subjectAverages: { subjectId: number; name: string; average: number; count: number }[];
-  distribution: { label: string; count: number }[];
-  absent: { userId: number; name: string; email: string }[];
-};
 type Results = { id: string; title: string; classes: ClassResult[] };
-
-/** One CSV row per pupil of the class: the ranked ones first, then the absentees. */
-export function classResultsCsv(result: ClassResult): string {
-  const subjects = result.subjectAverages.map((s) => ({ id: s.subjectId, name: s.name }));
-  type Row = Record<string, string | number | null>;
-  const rows: Row[] = [
-    ...result.ranking.map((r) => ({
-      pos: r.pos,
-      name: r.name,
-      email: r.email,
-      present: "sì",
-      score: r.score,
-      perc: r.perc,
-      timeSec: r.timeSec,
-      ...Object.fromEntries(subjects.map((s) => [`s${s.id}`, r.subjects.find((x) => x.subjectId === s.id)?.score31 ?? null])),
-    })),
-    ...result.absent.map((a) => ({ pos: null, name: a.name, email: a.email, present: "no", score: null, perc: null, timeSec: null })),
-  ];
-  return toCsv(rows, [
-    { key: "pos", label: "Posizione" },
-    { key: "name", label: "Studente" },
-    { key: "email", label: "Email" },
-    { key: "present", label: "Presente" },
-    { key: "score", label: "Punteggio (0-31)" },
-    { key: "perc", label: "Corrette %" },
-    { key: "timeSec", label: "Tempo (s)" },
-    ...subjects.map((s) => ({ key: `s${s.id}`, label: `${s.name} (0-31)` })),
-  ]);
-}
 
 function csvName(title: string, cls: string) {
   const slug = (text: string) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
