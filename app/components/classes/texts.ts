@@ -66,7 +66,7 @@ export const CLASS_UI = {
   distribution: "Distribuzione dei punteggi",
   absent: "Assenti",
   noAbsent: "Nessun assente.",
-  participants: (n: number, of: number) => `${n} partecipanti su ${of} studenti`,
+  participants: (n: number, of: number) => `${n} ${n === 1 ? "partecipante" : "partecipanti"} su ${of} ${of === 1 ? "studente" : "studenti"}`,
   exportCsv: "Esporta CSV",
   colPos: "Posizione",
   colScore: "Punteggio",
