@@ -426,6 +426,9 @@ describe("the teacher's console and the demo", () => {
     expect(page.status).toBe(200);
     expect(await json(page)).toEqual({ role: "docente" });
     expect((await call("GET", "/admin", { token: student })).status).toBe(302);
+    // Signed in without a destination, a teacher lands on the console (it has no side-navigation entry).
+    expect((await call("GET", "/login", { token: teacher })).headers.get("Location")).toBe("/admin");
+    expect((await call("GET", "/login", { token: student })).headers.get("Location")).toBe("/dashboard");
     // Everything else in the console stays admin-only.
     for (const path of ["/api/admin/users", "/api/admin/analytics", "/api/admin/reports", "/api/admin/attempts", "/api/admin/rush-events"]) {
       expect((await call("GET", path, { token: teacher })).status, path).toBe(403);
