@@ -143,4 +143,33 @@ test.describe("classes and teachers", () => {
     await studentContext.close();
     await teacher.context().close();
   });
+
+  test("a student joins with the code in /profilo, sees the class and its teacher, and leaves it", async ({ browser, page }) => {
+    const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+    const className = `Classe profilo ${stamp}`;
+    const teacher = await signedIn(browser, "docente@example.com");
+    const created = await teacher.request.post("/api/classes", { data: { name: className } });
+    expect(created.status()).toBe(201);
+    const { code } = (await created.json()) as { code: string };
+    await teacher.context().close();
+    const admin = await signedIn(browser, "admin@example.com");
+    const email = `profilo-${stamp}@example.com`;
+    expect((await admin.request.post("/api/admin/users", { data: { name: `Paola Profilo ${stamp}`, email } })).ok()).toBe(true);
+    await admin.context().close();
+
+    await login(page, email);
+    await page.goto("/profilo");
+    const section = page.locator("#classi");
+    await expect(section).toContainText("Non fai parte di nessuna classe.");
+    await section.getByLabel("Codice classe").fill("ZZZZZZZZZZ");
+    await section.getByRole("button", { name: "Entra con il codice" }).click();
+    await expect(section.getByRole("alert")).toContainText("Nessuna classe con questo codice");
+    // Typed in pieces and lowercase, as a code read aloud often is.
+    await section.getByLabel("Codice classe").fill(`${code.slice(0, 3).toLowerCase()} ${code.slice(3).toLowerCase()}`);
+    await section.getByRole("button", { name: "Entra con il codice" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `Ora fai parte della classe «${className}».` })).toBeVisible();
+    await expect(section.getByRole("listitem").filter({ hasText: className })).toContainText("Docente: Anna Moretti");
+    await section.getByRole("button", { name: `Esci dalla classe ${className}` }).click();
+    await expect(section).toContainText("Non fai parte di nessuna classe.");
+  });
 });
