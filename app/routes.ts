@@ -21,6 +21,8 @@ export default [
     route("tentativi", "routes/tentativi.tsx"),
     route("segnalato", "routes/segnalato.tsx"),
     route("test/riepilogo/:attemptId?", "routes/test.riepilogo.tsx"),
+    // Classes (issue 11): the join link a teacher shares
+    route("classi/unisciti/:code", "routes/classi.unisciti.tsx"),
   ]),
 
   // Simulations: full screen, no side navigation
@@ -65,6 +67,15 @@ export default [
   route("api/admin/simulations/:id", "routes/api.admin.simulations.$id.ts"),
   route("api/admin/simulations/:id/start", "routes/api.admin.simulations.$id.start.ts"),
   route("api/admin/simulations/:id/attempts", "routes/api.admin.simulations.$id.attempts.ts"),
+
+  // -- Classes and teachers (issue 11)
+  route("api/classes", "routes/api.classes.ts"),
+  route("api/classes/join", "routes/api.classes.join.ts"),
+  route("api/classes/:id", "routes/api.classes.$id.ts"),
+  route("api/classes/:id/members", "routes/api.classes.$id.members.ts"),
+  route("api/classes/:id/members/:userId", "routes/api.classes.$id.members.$userId.ts"),
+  route("api/classes/:id/code", "routes/api.classes.$id.code.ts"),
+  route("api/admin/simulations/:id/classes", "routes/api.admin.simulations.$id.classes.ts"),
 
   // -- Quiz Rush
   route("api/rush/event", "routes/api.rush.event.ts"),

@@ -3,6 +3,7 @@
 // BENCH_ONLY=pages,lcp runs only the named suites.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchAdmin } from "./admin.ts";
+import { benchClasses } from "./classes.ts";
 import { benchDashboard } from "./dashboard.ts";
 import { benchLcp } from "./lcp.ts";
 import { benchPages } from "./pages.ts";
@@ -18,6 +19,7 @@ const SUITES: Record<string, (server: LocalServer) => Promise<unknown>> = {
   lcp: benchLcp,
   practice: benchPractice,
   admin: benchAdmin,
+  classes: benchClasses,
   rush: benchRush,
   simulation: benchSimulation,
   dashboard: benchDashboard,

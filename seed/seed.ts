@@ -36,7 +36,25 @@ export const DEMO_USERS = [
   { id: 3, email: "moderatore@example.com", name: "Sara Conti", firstName: "Sara", lastName: "Conti", username: "sara.conti", role: "moderator", status: "attivo", reason: null },
   { id: 4, email: "admin@example.com", name: "Luca Ferri", firstName: "Luca", lastName: "Ferri", username: "luca.ferri", role: "admin", status: "attivo", reason: null },
   { id: 5, email: "sospeso@example.com", name: "Paolo Greco", firstName: "Paolo", lastName: "Greco", username: "paolo.greco", role: "studente", status: "sospeso", reason: "Violazione del regolamento" },
+  { id: 6, email: "docente@example.com", name: "Anna Moretti", firstName: "Anna", lastName: "Moretti", username: "anna.moretti", role: "docente", status: "attivo", reason: null },
 ] as const;
+
+/**
+ * The demo class of the teacher (issue 11): the demo student, the friend and 25 synthetic students,
+ * and a not-yet-started simulation for it with the spec's sample fallback flow, so a newcomer can sign
+ * in as docente, press Avvia and watch the student's screen start.
+ */
+export const DEMO_CLASS = { id: 1, name: "5ªB Liceo Volta", code: "5BVLTA", ownerId: 6, syntheticMembers: 25 } as const;
+export const DEMO_CLASS_SIMULATION = {
+  id: "demo-5b-volta",
+  title: "Simulazione 5ªB Liceo Volta",
+  // Spec: 'Simulation sample fallback flow: Biologia 5 minutes, Chimica 4, Ragionamento 3.'
+  flow: [
+    { subjectId: 1, timeMin: 5, questions: 10 },
+    { subjectId: 2, timeMin: 4, questions: 8 },
+    { subjectId: 5, timeMin: 3, questions: 6 },
+  ],
+} as const;
 
 export const SYNTHETIC_STUDENTS = 50;
 const SYNTHETIC_FIRST_ID = 100;
@@ -262,6 +280,32 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
       ],
     ),
   );
+  // The demo teacher's class and its not-yet-started simulation.
+  const classCreated = now - 12 * DAY;
+  out.push(...inserts("classes", ["id", "name", "code", "owner_id", "created_at"], [[DEMO_CLASS.id, DEMO_CLASS.name, DEMO_CLASS.code, DEMO_CLASS.ownerId, classCreated]]));
+  const classMemberIds = [1, 2, ...Array.from({ length: DEMO_CLASS.syntheticMembers }, (_, i) => SYNTHETIC_FIRST_ID + i)];
+  out.push(...inserts("class_members", ["class_id", "user_id", "joined_at"], classMemberIds.map((userId, i) => [DEMO_CLASS.id, userId, classCreated + (i + 1) * 60_000])));
+  const sim = DEMO_CLASS_SIMULATION;
+  out.push(...inserts("simulations", ["id", "title", "started", "start_time", "graded_at", "created_by", "created_at"], [[sim.id, sim.title, false, null, null, DEMO_CLASS.ownerId, classCreated]]));
+  out.push(
+    ...inserts(
+      "simulation_subjects",
+      ["simulation_id", "position", "subject_id", "time_min", "question_count", "break_after_min"],
+      sim.flow.map((f, position) => [sim.id, position, f.subjectId, f.timeMin, f.questions, 0]),
+    ),
+  );
+  // The first questions of each subject in the bank's order: fixed, so seeding twice adds nothing.
+  out.push(
+    ...inserts(
+      "simulation_questions",
+      ["simulation_id", "subject_position", "position", "question_id"],
+      sim.flow.flatMap((f, subjectPosition) =>
+        bankBySubject.get(f.subjectId)!.questions.slice(0, f.questions).map((q, position) => [sim.id, subjectPosition, position, q.id]),
+      ),
+    ),
+  );
+  out.push(...inserts("simulation_allowed_classes", ["simulation_id", "class_id"], [[sim.id, DEMO_CLASS.id]]));
+
   // Aggregates are derived data: rebuilding them is idempotent too.
   out.push(...REBUILD_AGGREGATES_SQL);
   return out;

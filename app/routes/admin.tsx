@@ -1,6 +1,7 @@
 import { useLoaderData, useSearchParams } from "react-router";
 import { AdminSearch } from "~/components/admin/AdminSearch";
 import { AnalyticsTab } from "~/components/admin/AnalyticsTab";
+import { ClassiTab } from "~/components/admin/ClassiTab";
 import { DatabaseTab } from "~/components/admin/DatabaseTab";
 import { RushTab } from "~/components/admin/RushTab";
 import { SegnalazioniTab } from "~/components/admin/SegnalazioniTab";
@@ -12,7 +13,8 @@ import { requirePageUser } from "~/server/page-guard.server";
 import type { Route } from "./+types/admin";
 
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requirePageUser(args, "staff");
+  // Moderators (Segnalazioni), teachers (Classi, Simulazioni) and admins (everything).
+  const user = await requirePageUser(args, "console");
   return { role: user.effectiveRole };
 }
 
@@ -23,6 +25,7 @@ const PANELS: Record<AdminTabKey, () => React.ReactNode> = {
   tentativi: () => <TentativiTab />,
   segnalazioni: () => <SegnalazioniTab />,
   database: () => <DatabaseTab />,
+  classi: () => <ClassiTab />,
   simulazioni: () => <SimulazioniTab />,
   rush: () => <RushTab />,
 };

@@ -4,8 +4,8 @@ import { simulationIdParam } from "~/server/simulation-schemas.server";
 import { adminAttempts } from "~/server/simulations.server";
 
 export const loader = api({
-  access: "admin",
-  async handler({ params, db }) {
-    return adminAttempts(db, simulationIdParam(params.id));
+  access: "teacher",
+  async handler({ params, db, user }) {
+    return adminAttempts(db, simulationIdParam(params.id), user);
   },
 });

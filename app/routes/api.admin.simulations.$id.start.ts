@@ -5,9 +5,9 @@ import { startSimulation } from "~/server/simulations.server";
 
 export const action = methods({
   POST: api({
-    access: "admin",
-    async handler({ params, db, env }) {
-      return startSimulation(db, env, simulationIdParam(params.id));
+    access: "teacher",
+    async handler({ params, db, env, user }) {
+      return startSimulation(db, env, simulationIdParam(params.id), user);
     },
   }),
 });

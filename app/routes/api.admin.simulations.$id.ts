@@ -5,9 +5,9 @@ import { deleteSimulation } from "~/server/simulations.server";
 
 export const action = methods({
   DELETE: api({
-    access: "admin",
-    async handler({ params, db, env }) {
-      await deleteSimulation(db, env, simulationIdParam(params.id));
+    access: "teacher",
+    async handler({ params, db, env, user }) {
+      await deleteSimulation(db, env, simulationIdParam(params.id), user);
       return { ok: true };
     },
   }),

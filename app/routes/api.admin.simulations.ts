@@ -3,18 +3,19 @@ import { api, readJson } from "~/server/api.server";
 import { SimulationSave } from "~/server/simulation-schemas.server";
 import { listSimulations, saveSimulation } from "~/server/simulations.server";
 
+// Teachers see and save only their own simulations (the service checks ownership); admins all.
 export const loader = api({
-  access: "admin",
-  async handler({ db }) {
-    return listSimulations(db);
+  access: "teacher",
+  async handler({ db, user }) {
+    return listSimulations(db, user);
   },
 });
 
 export const action = api({
-  access: "admin",
-  async handler({ request, db }) {
+  access: "teacher",
+  async handler({ request, db, user }) {
     const input = await readJson(request, SimulationSave);
-    const { created } = await saveSimulation(db, input);
+    const { created } = await saveSimulation(db, input, user);
     return Response.json({ ok: true, id: input.id, created }, { status: created ? 201 : 200 });
   },
 });

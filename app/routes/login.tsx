@@ -9,16 +9,20 @@ import { getEnv } from "~/server/context";
 import { getSessionUser } from "~/server/session.server";
 import type { Route } from "./+types/login";
 
-/** Only same-site paths are followed after sign-in. */
-function safeNext(next: string | null): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard";
+/**
+ * Only same-site paths are followed after sign-in. Without one, a teacher lands on the console
+ * (Classi, Simulazioni: there is no side-navigation entry for it), everybody else on /dashboard.
+ */
+function safeNext(next: string | null, role?: unknown): string {
+  if (next && next.startsWith("/") && !next.startsWith("//")) return next;
+  return role === "docente" ? "/admin" : "/dashboard";
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const env = getEnv(context);
   const url = new URL(request.url);
   const user = await getSessionUser(request, env);
-  if (user && user.status === "attivo") throw redirect(safeNext(url.searchParams.get("next")));
+  if (user && user.status === "attivo") throw redirect(safeNext(url.searchParams.get("next"), user.effectiveRole));
   return {
     devLogin: devLoginEnabled(env),
     googleClientId: env.GOOGLE_CLIENT_ID || null,
@@ -32,13 +36,13 @@ export default function Login() {
   const [params] = useSearchParams();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const next = safeNext(params.get("next"));
+  const next = params.get("next");
 
   const finish = (result: LoginResult) => {
     // The session itself is the HttpOnly cookie; only the public user is kept locally (spec key "user").
     localStorage.setItem("user", JSON.stringify(result.user));
     window.dispatchEvent(new Event("user:booked"));
-    window.location.assign(next);
+    window.location.assign(safeNext(next, result.user.role));
   };
 
   const onFailure = (err: unknown) => {

@@ -1,7 +1,9 @@
 import { Link, useLoaderData } from "react-router";
+import { ClassesSection } from "~/components/profile/ClassesSection";
 import { FriendsSection } from "~/components/profile/FriendsSection";
 import { ProfileForm } from "~/components/profile/ProfileForm";
 import { DangerZone } from "~/components/profile/DangerZone";
+import { joinedClasses } from "~/server/classes.server";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { friendsOverview } from "~/server/friends.server";
@@ -13,12 +15,12 @@ import type { Route } from "./+types/profilo";
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = getDb(getEnv(args.context).DB);
-  const [profile, friends] = await Promise.all([getProfile(db, user.id), friendsOverview(db, user.id)]);
-  return { profile, friends };
+  const [profile, friends, classes] = await Promise.all([getProfile(db, user.id), friendsOverview(db, user.id), joinedClasses(db, user.id)]);
+  return { userId: user.id, profile, friends, classes };
 }
 
 export default function ProfileScreen() {
-  const { profile, friends } = useLoaderData<typeof loader>();
+  const { userId, profile, friends, classes } = useLoaderData<typeof loader>();
   return (
     <section className="page profile">
       <p className="profile__back">
@@ -27,6 +29,7 @@ export default function ProfileScreen() {
       <h1 className="page__title">PROFILO</h1>
       <ProfileForm initial={profile} />
       <FriendsSection overview={friends} />
+      <ClassesSection userId={userId} classes={classes} />
       <DangerZone />
     </section>
   );

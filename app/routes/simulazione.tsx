@@ -1,14 +1,28 @@
-import { useLoaderData } from "react-router";
+import { data, useLoaderData } from "react-router";
 import { SimulationRunner } from "~/components/simulation/SimulationRunner";
 import { T } from "~/components/simulation/texts";
+import { getEnv } from "~/server/context";
+import { getDb } from "~/server/db/client.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import { simulationIdParam } from "~/server/simulation-schemas.server";
+import { requireSimulationAccess } from "~/server/simulations.server";
+import { HttpError } from "~/server/errors.server";
 import type { Route } from "./+types/simulazione";
 import "~/styles/simulation.css";
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePageUser(args);
+  const user = await requirePageUser(args);
   const id = new URL(args.request.url).searchParams.get("id")?.trim() || null;
-  return { id };
+  if (!id) return { id, denied: null };
+  // The page answers 403 itself to a student outside the allowed set (users ∪ classes), like the
+  // JSON calls and the socket do; an unknown id is left to the runner's 'Simulazione non trovata'.
+  try {
+    await requireSimulationAccess(getDb(getEnv(args.context).DB), simulationIdParam(id), user);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 403) return data({ id, denied: T.notAllowed }, { status: 403 });
+    if (!(error instanceof HttpError)) throw error;
+  }
+  return { id, denied: null };
 }
 
 export function meta() {
@@ -16,7 +30,14 @@ export function meta() {
 }
 
 export default function Screen() {
-  const { id } = useLoaderData<typeof loader>();
+  const { id, denied } = useLoaderData<typeof loader>();
+  if (denied) {
+    return (
+      <main className="sim-centered" role="alert">
+        {denied}
+      </main>
+    );
+  }
   if (!id) {
     return (
       <main className="sim-centered" role="alert">

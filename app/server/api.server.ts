@@ -45,7 +45,7 @@ export function methods(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DEL
     return handler(args);
   };
   // The strictest access among the methods, for the authorization matrix.
-  const order: Access[] = ["public", "user", "staff", "admin"];
+  const order: Access[] = ["public", "user", "console", "staff", "teacher", "admin"];
   const access = Object.values(handlers).reduce<Access>(
     (acc, h) => (order.indexOf(h!.access) < order.indexOf(acc) ? h!.access : acc),
     "admin",

@@ -77,14 +77,21 @@ export async function getSessionUser(request: Request, env: Env): Promise<Sessio
   return { ...row.user, sessionId: sid, effectiveRole: effectiveRole(row.user, env) };
 }
 
-/** Who may call a route: anyone, any signed-in user, staff (moderator or admin), or admins only. */
-export type Access = "public" | "user" | "staff" | "admin";
+/**
+ * Who may call a route: anyone, any signed-in user, staff (moderator or admin), teachers (docente or
+ * admin: classes and their simulations), the console (anyone with an /admin tab), or admins only.
+ * Which class or simulation a teacher may touch is decided by the service (ownership), after this.
+ */
+export type Access = "public" | "user" | "staff" | "teacher" | "console" | "admin";
 
-const ALLOWED: Record<Exclude<Access, "public">, readonly Role[]> = {
-  user: ["studente", "moderator", "admin"],
+export const ACCESS_ROLES: Record<Exclude<Access, "public">, readonly Role[]> = {
+  user: ["studente", "docente", "moderator", "admin"],
   staff: ["moderator", "admin"],
+  teacher: ["docente", "admin"],
+  console: ["docente", "moderator", "admin"],
   admin: ["admin"],
 };
+const ALLOWED = ACCESS_ROLES;
 
 export const SUSPENDED_MESSAGE = "Account sospeso";
 

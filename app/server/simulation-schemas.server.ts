@@ -30,6 +30,7 @@ export const SimulationSave = z.object({
     .min(1, { error: SIM_TEXT.missingFields })
     .max(10, { error: "Al massimo 10 materie per simulazione" }),
   allowedUsers: z.array(intLike("Utente abilitato", 1, Number.MAX_SAFE_INTEGER)).max(100_000).default([]),
+  allowedClasses: z.array(intLike("Classe abilitata", 1, Number.MAX_SAFE_INTEGER)).max(1_000, { error: "Al massimo 1.000 classi per simulazione" }).default([]),
 });
 
 const answerValue = z.string().max(200, { error: "Risposta troppo lunga" });

@@ -3,10 +3,14 @@
 // SimulationRoom Durable Object (workers/simulation-room.ts), which calls into this module.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_START_LEAD_MS } from "~/lib/constants";
+import { scoreDistribution, subjectAverages } from "~/lib/class-results";
 import { flowEnd, percentileWithin, rankScores, type AnswerKey, type FlowSubject, type SimulationResult } from "~/lib/simulation";
 import type { Db } from "./db/client.server";
 import {
+  classes,
+  classMembers,
   questions,
+  simulationAllowedClasses,
   simulationAllowedUsers,
   simulationAttempts,
   simulationQuestions,
@@ -24,6 +28,10 @@ export const SIM_TEXT = {
   notFound: "Simulazione non trovata",
   invalidFile: "File domande non valido",
   missingFields: "Compila tutti i campi",
+  notYours: "Puoi gestire solo le simulazioni che hai creato.",
+  unknownClass: "Classe abilitata inesistente.",
+  notYourClass: "Puoi abilitare solo le classi che gestisci.",
+  notFinished: "La simulazione non è ancora conclusa: i risultati per classe arrivano alla fine.",
 } as const;
 
 export type SimulationConfig = {
@@ -32,14 +40,17 @@ export type SimulationConfig = {
   started: boolean;
   startTime: number | null;
   gradedAt: number | null;
+  createdBy: number | null;
   subjects: (FlowSubject & { position: number; questions: Question[] })[];
+  /** The explicit lists; who may enter is their union, read by simulationAudience when asked. */
   allowedUsers: number[];
+  allowedClasses: number[];
 };
 
 export async function loadSimulation(db: Db, id: string): Promise<SimulationConfig | null> {
   const sim = await db.select().from(simulations).where(eq(simulations.id, id)).get();
   if (!sim) return null;
-  const [subs, qs, allowed] = await Promise.all([
+  const [subs, qs, allowed, allowedClassRows] = await Promise.all([
     db
       .select({ s: simulationSubjects, name: subjects.name })
       .from(simulationSubjects)
@@ -55,6 +66,7 @@ export async function loadSimulation(db: Db, id: string): Promise<SimulationConf
       .orderBy(asc(simulationQuestions.subjectPosition), asc(simulationQuestions.position))
       .all(),
     db.select({ userId: simulationAllowedUsers.userId }).from(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)).all(),
+    db.select({ classId: simulationAllowedClasses.classId }).from(simulationAllowedClasses).where(eq(simulationAllowedClasses.simulationId, id)).all(),
   ]);
   return {
     id: sim.id,
@@ -62,6 +74,7 @@ export async function loadSimulation(db: Db, id: string): Promise<SimulationConf
     started: sim.started,
     startTime: sim.startTime ? sim.startTime.getTime() : null,
     gradedAt: sim.gradedAt ? sim.gradedAt.getTime() : null,
+    createdBy: sim.createdBy ?? null,
     subjects: subs.map(({ s, name }) => ({
       id: s.subjectId,
       name,
@@ -71,29 +84,47 @@ export async function loadSimulation(db: Db, id: string): Promise<SimulationConf
       questions: qs.filter((q) => q.pos === s.position).map((q) => q.q),
     })),
     allowedUsers: allowed.map((a) => a.userId),
+    allowedClasses: allowedClassRows.map((a) => a.classId),
   };
 }
 
-/** Admins may always enter; everybody else must be on the simulation's allowed list. */
-export function isAllowed(config: Pick<SimulationConfig, "allowedUsers">, user: Pick<SessionUser, "id" | "effectiveRole">): boolean {
-  return user.effectiveRole === "admin" || config.allowedUsers.includes(user.id);
+/**
+ * THE allowed set of a simulation: its allowed users ∪ the current members of its allowed classes.
+ * It is read when asked (a student opening the page, the JSON calls, each socket), never copied at
+ * creation, so a pupil who joins a class later still gets in and one who leaves is out.
+ * With `userId` it answers for that user only (at most two index lookups).
+ */
+export function simulationAudience(db: Db, simulationId: string, userId?: number) {
+  const direct = db
+    .select({ userId: simulationAllowedUsers.userId })
+    .from(simulationAllowedUsers)
+    .where(and(eq(simulationAllowedUsers.simulationId, simulationId), userId === undefined ? undefined : eq(simulationAllowedUsers.userId, userId)));
+  const viaClasses = db
+    .select({ userId: classMembers.userId })
+    .from(simulationAllowedClasses)
+    .innerJoin(classMembers, eq(classMembers.classId, simulationAllowedClasses.classId))
+    .where(and(eq(simulationAllowedClasses.simulationId, simulationId), userId === undefined ? undefined : eq(classMembers.userId, userId)));
+  return direct.union(viaClasses);
+}
+
+/** Admins may always enter; everybody else must be in the simulation's allowed set. */
+export async function canEnterSimulation(db: Db, simulationId: string, user: Pick<SessionUser, "id" | "effectiveRole">): Promise<boolean> {
+  if (user.effectiveRole === "admin") return true;
+  return (await simulationAudience(db, simulationId, user.id)).length > 0;
 }
 
 export async function requireSimulationFor(db: Db, id: string, user: SessionUser): Promise<SimulationConfig> {
   const config = await loadSimulation(db, id);
   if (!config) throw new HttpError(404, SIM_TEXT.notFound);
-  if (!isAllowed(config, user)) throw new HttpError(403, SIM_TEXT.notAllowed);
+  if (!(await canEnterSimulation(db, id, user))) throw new HttpError(403, SIM_TEXT.notAllowed);
   return config;
 }
 
-/** The same check as requireSimulationFor, with two point lookups (the socket path runs it per connection). */
+/** The same check as requireSimulationFor, with point lookups in one round trip (the socket path runs it per connection). */
 export async function requireSimulationAccess(db: Db, id: string, user: SessionUser): Promise<void> {
   const [sim, allowed] = await db.batch([
     db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, id)),
-    db
-      .select({ userId: simulationAllowedUsers.userId })
-      .from(simulationAllowedUsers)
-      .where(and(eq(simulationAllowedUsers.simulationId, id), eq(simulationAllowedUsers.userId, user.id))),
+    simulationAudience(db, id, user.id),
   ]);
   if (!sim.length) throw new HttpError(404, SIM_TEXT.notFound);
   if (user.effectiveRole !== "admin" && !allowed.length) throw new HttpError(403, SIM_TEXT.notAllowed);
@@ -188,22 +219,57 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
   return { ...resultOf(row), title: sim?.title ?? simulationId, userId: row.userId, ranking: await rankingFor(db, simulationId, row.userId) };
 }
 
-// --- Admin ---
+// --- Admin and teacher ---
 
-export async function listSimulations(db: Db) {
-  const rows = await db.select().from(simulations).orderBy(asc(simulations.createdAt)).all();
-  const configs = await Promise.all(rows.map((r) => loadSimulation(db, r.id)));
-  return configs
-    .filter((c): c is SimulationConfig => c !== null)
-    .map((c) => ({
-      id: c.id,
-      title: c.title,
-      started: c.started,
-      startTime: c.startTime,
-      graded: c.gradedAt != null,
-      subjects: c.subjects.map((s) => ({ subjectId: s.id, name: s.name, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin, questionCount: s.questions.length, questions: s.questions.map((q) => q.id) })),
-      allowedUsers: c.allowedUsers,
-    }));
+type Manager = Pick<SessionUser, "id" | "effectiveRole">;
+
+/** A teacher manages the simulations they created; an admin manages all of them. */
+export function canManageSimulation(user: Manager, sim: { createdBy: number | null }): boolean {
+  return user.effectiveRole === "admin" || (user.effectiveRole === "docente" && sim.createdBy === user.id);
+}
+
+/** Unknown → 404, someone else's (for a teacher) → 403. */
+export async function requireManagedSimulation(db: Db, user: Manager, id: string) {
+  const sim = await db.select().from(simulations).where(eq(simulations.id, id)).get();
+  if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
+  if (!canManageSimulation(user, { createdBy: sim.createdBy ?? null })) throw new HttpError(403, SIM_TEXT.notYours);
+  return sim;
+}
+
+export async function listSimulations(db: Db, user: Manager) {
+  const rows = await db
+    .select()
+    .from(simulations)
+    .where(user.effectiveRole === "admin" ? undefined : eq(simulations.createdBy, user.id))
+    .orderBy(asc(simulations.createdAt))
+    .all();
+  const configs = (await Promise.all(rows.map((r) => loadSimulation(db, r.id)))).filter((c): c is SimulationConfig => c !== null);
+  // Names for the picker's chips: nobody should have to read an id.
+  const userIds = [...new Set(configs.flatMap((c) => c.allowedUsers))];
+  const classIds = [...new Set(configs.flatMap((c) => c.allowedClasses))];
+  const people = new Map<number, string>();
+  for (const part of chunk(userIds, 90)) {
+    for (const u of await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, part)).all()) {
+      people.set(u.id, u.name ? `${u.name} (${u.email})` : u.email);
+    }
+  }
+  const classNames = new Map<number, string>();
+  for (const part of chunk(classIds, 90)) {
+    for (const c of await db.select({ id: classes.id, name: classes.name }).from(classes).where(inArray(classes.id, part)).all()) classNames.set(c.id, c.name);
+  }
+  return configs.map((c) => ({
+    id: c.id,
+    title: c.title,
+    started: c.started,
+    startTime: c.startTime,
+    graded: c.gradedAt != null,
+    createdBy: c.createdBy,
+    subjects: c.subjects.map((s) => ({ subjectId: s.id, name: s.name, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin, questionCount: s.questions.length, questions: s.questions.map((q) => q.id) })),
+    allowedUsers: c.allowedUsers,
+    allowedClasses: c.allowedClasses,
+    allowedUserLabels: c.allowedUsers.map((id) => ({ id, label: people.get(id) ?? `Utente ${id}` })),
+    allowedClassLabels: c.allowedClasses.map((id) => ({ id, label: classNames.get(id) ?? `Classe ${id}` })),
+  }));
 }
 
 export type SimulationInput = {
@@ -211,6 +277,7 @@ export type SimulationInput = {
   title: string;
   subjects: { subjectId: number; timeMin: number; breakAfterMin?: number; questionCount?: number; questions?: unknown[] }[];
   allowedUsers: number[];
+  allowedClasses: number[];
 };
 
 /** Draws `count` active questions of a subject at random; `mix` asks for a fixed mc/gap split. */
@@ -235,10 +302,21 @@ function chunk<T>(items: T[], size: number): T[][] {
   return out;
 }
 
-/** Create or update (same call): the id is the key. A started simulation cannot be changed. */
-export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ created: boolean }> {
+/**
+ * Create or update (same call): the id is the key. A started simulation cannot be changed.
+ * A teacher edits only what they created and opens it only to classes they own.
+ */
+export async function saveSimulation(db: Db, input: SimulationInput, user: Manager): Promise<{ created: boolean }> {
   const existing = await db.select().from(simulations).where(eq(simulations.id, input.id)).get();
+  if (existing && !canManageSimulation(user, { createdBy: existing.createdBy ?? null })) throw new HttpError(403, SIM_TEXT.notYours);
   if (existing?.started) throw new HttpError(409, "La simulazione è già iniziata: non si può più modificare.");
+  const classIds = [...new Set(input.allowedClasses)];
+  const ownedClasses: { id: number; ownerId: number }[] = [];
+  for (const part of chunk(classIds, 90)) {
+    ownedClasses.push(...(await db.select({ id: classes.id, ownerId: classes.ownerId }).from(classes).where(inArray(classes.id, part)).all()));
+  }
+  if (ownedClasses.length !== classIds.length) throw new HttpError(400, SIM_TEXT.unknownClass);
+  if (user.effectiveRole !== "admin" && ownedClasses.some((c) => c.ownerId !== user.id)) throw new HttpError(403, SIM_TEXT.notYourClass);
   const subjectIds = [...new Set(input.subjects.map((s) => s.subjectId))];
   const known = await db.select({ id: subjects.id }).from(subjects).where(inArray(subjects.id, subjectIds)).all();
   if (known.length !== subjectIds.length) throw new HttpError(400, "Materia inesistente in una riga della simulazione.");
@@ -276,10 +354,11 @@ export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ 
   await db.batch([
     existing
       ? db.update(simulations).set({ title: input.title }).where(eq(simulations.id, id))
-      : db.insert(simulations).values({ id, title: input.title }),
+      : db.insert(simulations).values({ id, title: input.title, createdBy: user.id }),
     db.delete(simulationQuestions).where(eq(simulationQuestions.simulationId, id)),
     db.delete(simulationSubjects).where(eq(simulationSubjects.simulationId, id)),
     db.delete(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)),
+    db.delete(simulationAllowedClasses).where(eq(simulationAllowedClasses.simulationId, id)),
     ...rows.map((r, position) =>
       db.insert(simulationSubjects).values({ simulationId: id, position, subjectId: r.subjectId, timeMin: r.timeMin, questionCount: r.ids.length, breakAfterMin: r.breakAfterMin }),
     ),
@@ -289,13 +368,13 @@ export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ 
       24,
     ).map((part) => db.insert(simulationQuestions).values(part)),
     ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId })), 45).map((part) => db.insert(simulationAllowedUsers).values(part)),
+    ...chunk(classIds.map((classId) => ({ simulationId: id, classId })), 45).map((part) => db.insert(simulationAllowedClasses).values(part)),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return { created: !existing };
 }
 
-export async function deleteSimulation(db: Db, env: Env, id: string) {
-  const existing = await db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, id)).get();
-  if (!existing) throw new HttpError(404, SIM_TEXT.notFound);
+export async function deleteSimulation(db: Db, env: Env, id: string, user: Manager) {
+  await requireManagedSimulation(db, user, id);
   await db.delete(simulations).where(eq(simulations.id, id));
   await roomFor(env, id).reset();
 }
@@ -305,7 +384,8 @@ export function roomFor(env: Env, id: string) {
 }
 
 /** Fixes the start a few seconds ahead (once), then tells the room, which broadcasts it. */
-export async function startSimulation(db: Db, env: Env, id: string, now = Date.now()) {
+export async function startSimulation(db: Db, env: Env, id: string, user: Manager, now = Date.now()) {
+  await requireManagedSimulation(db, user, id);
   const config = await loadSimulation(db, id);
   if (!config) throw new HttpError(404, SIM_TEXT.notFound);
   if (config.started) throw new HttpError(409, "La simulazione è già stata avviata.");
@@ -321,9 +401,8 @@ export async function startSimulation(db: Db, env: Env, id: string, now = Date.n
   return { id, started: true, startTime, endsAt: flowEnd(config.subjects, startTime) };
 }
 
-export async function adminAttempts(db: Db, simulationId: string) {
-  const exists = await db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, simulationId)).get();
-  if (!exists) throw new HttpError(404, SIM_TEXT.notFound);
+export async function adminAttempts(db: Db, simulationId: string, user: Manager) {
+  await requireManagedSimulation(db, user, simulationId);
   const rows = await db
     .select({ a: simulationAttempts, userName: users.name, email: users.email })
     .from(simulationAttempts)
@@ -361,4 +440,54 @@ export async function writeGradedAttempts(
   statements.push(d1.prepare(`UPDATE simulations SET graded_at = coalesce(graded_at, ?) WHERE id = ?`).bind(now, simulationId));
   // D1 batches are limited in size: write in chunks (each chunk is atomic; reruns skip what landed).
   for (let i = 0; i < statements.length; i += 50) await d1.batch(statements.slice(i, i + 50));
+}
+
+/**
+ * Results per class of a finished simulation, for its teacher (or an admin): the class's pupils ranked
+ * among themselves, the average per subject (0-31), the distribution of totals and who did not show up.
+ * Membership is read now, like the allowed set.
+ */
+export async function classResults(db: Db, simulationId: string, user: Manager) {
+  const sim = await requireManagedSimulation(db, user, simulationId);
+  if (!sim.gradedAt) throw new HttpError(409, SIM_TEXT.notFinished);
+  const linked = await db
+    .select({ id: classes.id, name: classes.name, ownerId: classes.ownerId })
+    .from(simulationAllowedClasses)
+    .innerJoin(classes, eq(classes.id, simulationAllowedClasses.classId))
+    .where(eq(simulationAllowedClasses.simulationId, simulationId))
+    .orderBy(asc(classes.name))
+    .all();
+  const out = [];
+  for (const cls of linked) {
+    const rows = await db
+      .select({ userId: users.id, name: users.name, email: users.email, a: simulationAttempts })
+      .from(classMembers)
+      .innerJoin(users, eq(users.id, classMembers.userId))
+      .leftJoin(simulationAttempts, and(eq(simulationAttempts.userId, classMembers.userId), eq(simulationAttempts.simulationId, simulationId)))
+      .where(eq(classMembers.classId, cls.id))
+      .orderBy(asc(users.name), asc(users.id))
+      .all();
+    const present = rows.filter((r) => r.a !== null).map((r) => ({ ...r, a: r.a! }));
+    const ranked = rankScores(present.map((r) => ({ userId: r.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })));
+    out.push({
+      classId: cls.id,
+      name: cls.name,
+      members: rows.length,
+      participants: present.length,
+      ranking: ranked.map((r) => ({
+        pos: r.pos,
+        userId: r.userId,
+        name: r.row.name || r.row.email,
+        email: r.row.email,
+        score: r.score,
+        perc: r.row.a.perc,
+        timeSec: r.timeSec,
+        subjects: r.row.a.subjectsResult.map((s) => ({ subjectId: s.id, name: s.name, score31: s.score31 })),
+      })),
+      subjectAverages: subjectAverages(present.map((r) => r.a.subjectsResult)),
+      distribution: scoreDistribution(present.map((r) => r.a.score)),
+      absent: rows.filter((r) => r.a === null).map((r) => ({ userId: r.userId, name: r.name || r.email, email: r.email })),
+    });
+  }
+  return { id: sim.id, title: sim.title, classes: out };
 }

@@ -48,9 +48,14 @@ test.describe("accessibility (axe-core)", () => {
     expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
   });
 
-  test("admin console as admin (every tab) and as moderator", async ({ page }) => {
+  test("admin console as admin (every tab), as teacher and as moderator", async ({ page }) => {
     await login(page, "admin@example.com");
-    for (const tab of ["analytics", "utenti", "tentativi", "segnalazioni", "database", "simulazioni", "rush"]) {
+    for (const tab of ["analytics", "utenti", "tentativi", "segnalazioni", "database", "classi", "simulazioni", "rush"]) {
+      await expectNoSeriousViolations(page, `/admin?tab=${tab}`);
+    }
+    await page.context().clearCookies();
+    await login(page, "docente@example.com");
+    for (const tab of ["classi", "simulazioni"]) {
       await expectNoSeriousViolations(page, `/admin?tab=${tab}`);
     }
     await page.context().clearCookies();

@@ -116,7 +116,7 @@ test.describe("admin console", () => {
   test("the admin sees every tab and the search; exports utenti.csv; a bad import row is named and nothing is written", async ({ page }) => {
     await login(page, ADMIN);
     await page.goto("/admin");
-    await expect(page.getByRole("tablist", { name: "Sezioni" }).getByRole("tab")).toHaveText(["Analytics", "Utenti", "Tentativi", "Segnalazioni", "Database", "Simulazioni", "Rush"]);
+    await expect(page.getByRole("tablist", { name: "Sezioni" }).getByRole("tab")).toHaveText(["Analytics", "Utenti", "Tentativi", "Segnalazioni", "Database", "Classi", "Simulazioni", "Rush"]);
     await expect(page.getByRole("heading", { name: "Riepilogo" })).toBeVisible();
     await expect(page.getByRole("img", { name: /Tentativi al giorno/ })).toBeVisible();
     await expect(page.getByText(/Utenti con almeno 5 quiz: \d+/)).toBeVisible();

@@ -193,7 +193,7 @@ test.describe("live simulation", () => {
     await page.getByRole("button", { name: "Crea simulazione" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Compila tutti i campi" })).toBeVisible();
     const id = `form-${Date.now()}`;
-    await page.getByLabel("ID", { exact: true }).fill(id);
+    await page.getByLabel("ID (facoltativo)").fill(id);
     await page.getByRole("button", { name: "Modello Semestre filtro" }).click();
     await expect(page.getByLabel("Materia", { exact: true })).toHaveCount(3);
     await expect(page.getByLabel("Materia", { exact: true }).first()).toHaveValue("2");

@@ -1,5 +1,5 @@
-// The authorization matrix: walks EVERY /api route of app/routes.ts as signed-out, student, moderator
-// and admin, and checks the answer against the expected access below. A route added without a rule
+// The authorization matrix: walks EVERY /api route of app/routes.ts as signed-out, student, teacher
+// (docente), moderator and admin, and checks the answer against the expected access below. A route added without a rule
 // here fails the first test, naming the route.
 import { beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "~/routes";
@@ -43,10 +43,20 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/simulations/:id": { GET: "user" },
   "api/simulations/:id/attempt": { POST: "user" },
   "api/simulations/:id/ranking": { GET: "user" },
-  "api/admin/simulations": { GET: "admin", POST: "admin" },
-  "api/admin/simulations/:id": { DELETE: "admin" },
-  "api/admin/simulations/:id/start": { POST: "admin" },
-  "api/admin/simulations/:id/attempts": { GET: "admin" },
+  // Teachers manage their own simulations (ownership is checked by the service: classes.test.ts)
+  "api/admin/simulations": { GET: "teacher", POST: "teacher" },
+  "api/admin/simulations/:id": { DELETE: "teacher" },
+  "api/admin/simulations/:id/start": { POST: "teacher" },
+  "api/admin/simulations/:id/attempts": { GET: "teacher" },
+  "api/admin/simulations/:id/classes": { GET: "teacher" },
+
+  // Classes (issue 11; which class a teacher may touch is checked by the service: classes.test.ts)
+  "api/classes": { GET: "user", POST: "teacher" },
+  "api/classes/join": { POST: "user" },
+  "api/classes/:id": { DELETE: "teacher" },
+  "api/classes/:id/members": { GET: "teacher", POST: "teacher" },
+  "api/classes/:id/members/:userId": { DELETE: "user" },
+  "api/classes/:id/code": { POST: "teacher" },
 
   // Public: consent proof and page views
   "api/consent": { POST: "public" },
@@ -69,7 +79,7 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/admin/questions/:id": { GET: "staff", PUT: "staff" },
   "api/admin/analytics": { GET: "admin" },
   "api/admin/attempts": { GET: "admin" },
-  "api/admin/search": { GET: "admin" },
+  "api/admin/search": { GET: "teacher" },
   "api/admin/audit": { GET: "admin" },
   "api/admin/import": { POST: "admin" },
   "api/admin/import-taxonomy": { POST: "admin" },
@@ -119,18 +129,26 @@ const concrete = (path: string) => "/" + path.replace(/:[a-zA-Z]+\??/g, SAMPLE_P
 // reset-db is opted in here so that an admin's refusal can only come from the missing confirmation.
 const ENV = { ALLOW_DB_RESET: "1" } as TestEnv;
 
-let tokens: Record<"student" | "moderator" | "admin", string>;
-const EMAILS = { student: "studente@example.com", moderator: "moderatore@example.com", admin: "admin@example.com" } as const;
+type Who = "anonymous" | "student" | "teacher" | "moderator" | "admin";
+let tokens: Record<Exclude<Who, "anonymous">, string>;
+const EMAILS = { student: "studente@example.com", teacher: "docente@example.com", moderator: "moderatore@example.com", admin: "admin@example.com" } as const;
 
 beforeAll(async () => {
   await seed();
-  tokens = { student: await login(EMAILS.student), moderator: await login(EMAILS.moderator), admin: await login(EMAILS.admin) };
+  tokens = {
+    student: await login(EMAILS.student),
+    teacher: await login(EMAILS.teacher),
+    moderator: await login(EMAILS.moderator),
+    admin: await login(EMAILS.admin),
+  };
 });
 
-const allowed = (access: Access, who: "anonymous" | "student" | "moderator" | "admin") =>
+const allowed = (access: Access, who: Who) =>
   access === "public" ||
   (access === "user" && who !== "anonymous") ||
   (access === "staff" && (who === "moderator" || who === "admin")) ||
+  (access === "teacher" && (who === "teacher" || who === "admin")) ||
+  (access === "console" && who !== "anonymous" && who !== "student") ||
   (access === "admin" && who === "admin");
 
 describe("authorization matrix", () => {
@@ -164,7 +182,7 @@ describe("authorization matrix", () => {
       it(`${method} /${route.path} is ${access}`, async () => {
         const path = concrete(route.path);
         const body = method === "GET" ? {} : { json: {} };
-        for (const who of ["anonymous", "student", "moderator", "admin"] as const) {
+        for (const who of ["anonymous", "student", "teacher", "moderator", "admin"] as const) {
           // Signing out ends the session: use a throwaway one for that route.
           const token = who === "anonymous" ? undefined : route.path === "api/auth/logout" ? await login(EMAILS[who]) : tokens[who];
           const response = await call(method, path, { ...body, token, env: ENV });
@@ -189,6 +207,9 @@ describe("authorization matrix", () => {
         const path = concrete(route.path);
         expect((await call(method, path, { json: method === "GET" ? undefined : {} })).status, `${method} ${path} signed out`).toBe(401);
         expect((await call(method, path, { token: tokens.student, json: method === "GET" ? undefined : {} })).status, `${method} ${path} as student`).toBe(403);
+        if (access === "admin") {
+          expect((await call(method, path, { token: tokens.teacher, json: method === "GET" ? undefined : {} })).status, `${method} ${path} as teacher`).toBe(403);
+        }
         const allowedCaller = access === "staff" ? tokens.moderator : tokens.admin;
         expect((await call(method, path, { token: allowedCaller, json: method === "GET" ? undefined : {} })).status, `${method} ${path} allowed`).toBe(405);
         checked++;

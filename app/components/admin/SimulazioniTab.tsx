@@ -5,6 +5,8 @@ import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
 import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_ROW_DEFAULT } from "~/lib/constants";
+import { AudiencePicker, type Chip } from "./AudiencePicker";
+import { ClassResultsDialog } from "./ClassResults";
 import "~/styles/admin-simulations.css";
 
 type AdminSimulation = {
@@ -15,6 +17,9 @@ type AdminSimulation = {
   graded: boolean;
   subjects: { subjectId: number; name: string; timeMin: number; breakAfterMin: number; questionCount: number; questions: number[] }[];
   allowedUsers: number[];
+  allowedClasses: number[];
+  allowedUserLabels: Chip[];
+  allowedClassLabels: Chip[];
 };
 type AttemptRow = { id: number; userId: number; userName: string; score: number; perc: number; timeSec: number; date: number; pos: number };
 type Row = { subjectId: string; timeMin: string; questionCount: string; breakAfterMin: string; questions: unknown[] | null; fileName: string | null };
@@ -52,7 +57,20 @@ const newRow = (): Row => ({
   fileName: null,
 });
 
-const emptyForm = () => ({ id: "", title: "", rows: [newRow()], allowed: "", editing: false });
+const emptyForm = () => ({ id: "", title: "", rows: [newRow()], users: [] as Chip[], classIds: [] as number[], editing: false });
+
+/** An id for a new simulation from its title (the teacher may leave the ID field empty). */
+function idFromTitle(title: string) {
+  const slug = title
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40);
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(36).padStart(2, "0")).join("").slice(0, 5);
+  return `${slug || "simulazione"}-${suffix}`;
+}
 
 export function SimulazioniTab() {
   const toast = useToast();
@@ -63,6 +81,7 @@ export function SimulazioniTab() {
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   const [attempts, setAttempts] = useState<{ id: string; rows: AttemptRow[] | null } | null>(null);
+  const [results, setResults] = useState<AdminSimulation | null>(null);
 
   const reload = useCallback(async () => {
     try {
@@ -117,7 +136,8 @@ export function SimulazioniTab() {
       id: sim.id,
       title: sim.title,
       editing: true,
-      allowed: sim.allowedUsers.join(", "),
+      users: sim.allowedUserLabels,
+      classIds: sim.allowedClasses,
       rows: sim.subjects.map((s) => ({
         subjectId: String(s.subjectId),
         timeMin: String(s.timeMin),
@@ -132,22 +152,14 @@ export function SimulazioniTab() {
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const num = (v: string) => Number(v) || 0;
-    const complete = form.id.trim() && form.title.trim() && form.rows.every((r) => r.subjectId && num(r.timeMin) > 0 && (r.questions ? r.questions.length > 0 : num(r.questionCount) > 0));
+    const complete = form.title.trim() && form.rows.every((r) => r.subjectId && num(r.timeMin) > 0 && (r.questions ? r.questions.length > 0 : num(r.questionCount) > 0));
     if (!complete) {
       setFormError(TXT.missing);
       toast(TXT.missing, "error");
       return;
     }
-    const allowedUsers = form.allowed
-      .split(/[\s,;]+/)
-      .filter(Boolean)
-      .map(Number);
-    if (allowedUsers.some((n) => !Number.isInteger(n) || n <= 0)) {
-      setFormError("Utenti abilitati: inserisci ID numerici separati da virgola.");
-      return;
-    }
     const payload = {
-      id: form.id.trim(),
+      id: form.id.trim() || idFromTitle(form.title),
       title: form.title.trim(),
       subjects: form.rows.map((r) => ({
         subjectId: num(r.subjectId),
@@ -155,7 +167,8 @@ export function SimulazioniTab() {
         breakAfterMin: num(r.breakAfterMin),
         ...(r.questions ? { questions: r.questions } : { questionCount: num(r.questionCount) }),
       })),
-      allowedUsers,
+      allowedUsers: form.users.map((u) => u.id),
+      allowedClasses: form.classIds,
     };
     setSaving(true);
     setFormError(null);
@@ -228,12 +241,20 @@ export function SimulazioniTab() {
                 <tr key={s.id} data-testid={`sim-row-${s.id}`}>
                   <td>{s.id}</td>
                   <td>{s.title}</td>
-                  <td>{s.subjects.map((x) => `${x.name} (${x.timeMin} min, ${x.questionCount} dom.)`).join(" · ")}</td>
+                  <td>
+                    {s.subjects.map((x) => `${x.name} (${x.timeMin} min, ${x.questionCount} dom.)`).join(" · ")}
+                    {s.allowedClassLabels.length ? <div className="muted small">Classi: {s.allowedClassLabels.map((c) => c.label).join(", ")}</div> : null}
+                  </td>
                   <td>{s.graded ? "Conclusa" : s.started ? "Avviata" : "Non avviata"}</td>
                   <td className="adm-sim__actions">
                     <button type="button" className="btn" onClick={() => void showAttempts(s.id)}>
                       Tentativi
                     </button>
+                    {s.graded && s.allowedClasses.length ? (
+                      <button type="button" className="btn" onClick={() => setResults(s)}>
+                        Risultati per classe
+                      </button>
+                    ) : null}
                     <button type="button" className="btn" disabled={s.started} onClick={() => edit(s)}>
                       Modifica
                     </button>
@@ -255,8 +276,8 @@ export function SimulazioniTab() {
         <h3>{form.editing ? `Modifica simulazione ${form.id}` : "Nuova simulazione"}</h3>
         <div className="adm-sim__fields">
           <label>
-            ID
-            <input value={form.id} disabled={form.editing} onChange={(e) => setForm((f) => ({ ...f, id: e.target.value }))} placeholder="es. appello-1" />
+            ID (facoltativo)
+            <input value={form.id} disabled={form.editing} onChange={(e) => setForm((f) => ({ ...f, id: e.target.value }))} placeholder="generato dal titolo" />
           </label>
           <label>
             Titolo
@@ -311,10 +332,12 @@ export function SimulazioniTab() {
         <button type="button" className="btn" onClick={() => setForm((f) => ({ ...f, rows: [...f.rows, newRow()] }))}>
           Aggiungi materia
         </button>
-        <label className="adm-sim__allowed">
-          Utenti abilitati (ID separati da virgola)
-          <input value={form.allowed} onChange={(e) => setForm((f) => ({ ...f, allowed: e.target.value }))} placeholder="es. 1, 2" />
-        </label>
+        <AudiencePicker
+          users={form.users}
+          classIds={form.classIds}
+          onUsers={(users) => setForm((f) => ({ ...f, users }))}
+          onClasses={(classIds) => setForm((f) => ({ ...f, classIds }))}
+        />
         {formError ? (
           <p className="alert alert--error" role="alert">
             {formError}
@@ -350,6 +373,8 @@ export function SimulazioniTab() {
           <p>La simulazione «{confirmDelete}» e i suoi tentativi saranno eliminati definitivamente.</p>
         </Modal>
       ) : null}
+
+      {results ? <ClassResultsDialog simulationId={results.id} title={results.title} onClose={() => setResults(null)} /> : null}
 
       {attempts ? (
         <Modal title={`Tentativi - ${attempts.id}`} onClose={() => setAttempts(null)} maxWidth={760}>

@@ -20,7 +20,7 @@ export type AdminUser = {
   verified: boolean;
   marketing: boolean;
   theme: "dark" | "light";
-  role: "studente" | "moderator" | "admin";
+  role: "studente" | "docente" | "moderator" | "admin";
   status: "attivo" | "sospeso";
   suspensionReason: string | null;
   createdAt: string;
@@ -125,7 +125,7 @@ type FormState = {
   verified: boolean;
   marketing: boolean;
   theme: "dark" | "light";
-  role: "studente" | "moderator" | "admin";
+  role: "studente" | "docente" | "moderator" | "admin";
 };
 
 const TEXT_FIELDS: [keyof FormState, string, string?][] = [

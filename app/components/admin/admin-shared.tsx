@@ -31,7 +31,7 @@ export const T = {
 } as const;
 
 /** Role labels, in the order the role pickers list them. */
-export const ROLE_LABEL: Record<string, string> = { studente: "Studente", moderator: "Moderatore", admin: "Admin" };
+export const ROLE_LABEL: Record<string, string> = { studente: "Studente", docente: "Docente", moderator: "Moderatore", admin: "Admin" };
 export const STATUS_LABEL: Record<string, string> = { attivo: "Attivo", sospeso: "Sospeso" };
 
 /** The `<option>`s of a label map, in its order. */

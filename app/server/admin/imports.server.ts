@@ -13,6 +13,7 @@ import { summaryScore } from "~/lib/scoring";
 import { parseCsv } from "~/lib/csv";
 import { auditEntry, type AuditActor, type AuditAction } from "../audit.server";
 import type { Db } from "../db/client.server";
+import { ROLES } from "../db/schema";
 import { REBUILD_AGGREGATES_SQL } from "../db/aggregate-sql";
 import { HttpError } from "../errors.server";
 
@@ -233,7 +234,7 @@ function questionFromCsv(r: Record<string, string>): Record<string, unknown> {
   };
 }
 
-const role = z.enum(["studente", "moderator", "admin"], "ruolo non valido: usa studente, moderator o admin");
+const role = z.enum(ROLES, "ruolo non valido: usa studente, docente, moderator o admin");
 const userStatus = z
   .enum(["attivo", "sospeso", "active", "banned"], "stato non valido: usa attivo o sospeso")
   .transform((s) => (s === "active" ? "attivo" : s === "banned" ? "sospeso" : s));
@@ -850,7 +851,8 @@ export const resetSchema = z.object({
 
 // Children first, so foreign keys never block a delete.
 const RESET_TABLES = [
-  "rush_progress", "rush_events", "simulation_attempts", "simulation_allowed_users", "simulation_questions", "simulation_subjects", "simulations",
+  "rush_progress", "rush_events", "simulation_attempts", "simulation_allowed_users", "simulation_allowed_classes", "simulation_questions", "simulation_subjects", "simulations",
+  "class_members", "classes",
   "reports", "attempt_answers", "attempts", "quiz_questions", "quizzes", "friendships", "stat_score_histogram", "stat_topic_accuracy",
   "stat_daily_scores", "page_views", "consent_records", "login_events", "questions", "topics", "subjects",
 ];

@@ -1,5 +1,6 @@
-// The admin console's global search: users by name or email, questions by text or id, attempts by id.
-import { desc, eq, like, or } from "drizzle-orm";
+// The admin console's global search: users by name, username or email, questions by text or id,
+// attempts by id. A teacher (the simulation picker) gets students only, and nothing else.
+import { and, desc, eq, like, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client.server";
 import { attempts, questions, subjects, users } from "../db/schema";
@@ -10,15 +11,21 @@ export const searchQuery = z.object({
 
 const LIMIT = 8;
 
-export async function adminSearch(db: Db, q: string) {
+export async function adminSearch(db: Db, q: string, scope: "admin" | "teacher" = "admin") {
   const pattern = `%${q.replace(/[%_]/g, "")}%`;
   const id = /^#?\d+$/.test(q) ? Number(q.replace("#", "")) : null;
   const foundUsers = await db
-    .select({ id: users.id, name: users.name, email: users.email, role: users.role, status: users.status })
+    .select({ id: users.id, name: users.name, username: users.username, email: users.email, role: users.role, status: users.status })
     .from(users)
-    .where(or(like(users.name, pattern), like(users.email, pattern), id ? eq(users.id, id) : undefined))
+    .where(
+      and(
+        or(like(users.name, pattern), like(users.username, pattern), like(users.email, pattern), id && scope === "admin" ? eq(users.id, id) : undefined),
+        scope === "teacher" ? eq(users.role, "studente") : undefined,
+      ),
+    )
     .orderBy(users.id)
     .limit(LIMIT);
+  if (scope === "teacher") return { users: foundUsers, questions: [], attempts: [] };
   const foundQuestions = await db
     .select({ id: questions.id, stem: questions.stem, subjectId: questions.subjectId, type: questions.type })
     .from(questions)

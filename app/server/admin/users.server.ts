@@ -33,7 +33,7 @@ export const userFormSchema = z.object({
   verified: z.boolean().optional(),
   marketing: z.boolean().optional(),
   theme: z.enum(["dark", "light"], "Tema non valido: usa dark o light").optional(),
-  role: z.enum(ROLES, "Ruolo non valido: usa studente, moderator o admin").optional(),
+  role: z.enum(ROLES, "Ruolo non valido: usa studente, docente, moderator o admin").optional(),
   status: z.enum(USER_STATUSES, "Stato non valido: usa attivo o sospeso").optional(),
 });
 export type UserForm = z.infer<typeof userFormSchema>;
@@ -78,7 +78,7 @@ export function toAdminUser(u: User) {
 
 export const userListQuery = z.object({
   status: z.enum(USER_STATUSES, "Filtro stato non valido: usa attivo o sospeso").optional(),
-  role: z.enum(ROLES, "Filtro ruolo non valido: usa studente, moderator o admin").optional(),
+  role: z.enum(ROLES, "Filtro ruolo non valido: usa studente, docente, moderator o admin").optional(),
   q: z.string().max(100, "Ricerca troppo lunga (massimo 100 caratteri)").optional(),
   /** Without `page`, the whole filtered list (the CSV export); with it, one page of `pageSize`. */
   page: z.coerce.number("Pagina non valida").int("Pagina non valida").min(1, "Pagina non valida").optional(),

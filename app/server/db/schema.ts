@@ -1,6 +1,6 @@
 // The whole server-side data model. Times are epoch milliseconds (integer, `timestamp_ms`).
 // Where to look: users/sessions/login_events (accounts), subjects/topics/questions (the bank),
-// quizzes/quiz_questions/attempts/attempt_answers (practice), reports, simulations*, rush_*, friendships.
+// quizzes/quiz_questions/attempts/attempt_answers (practice), reports, simulations*, classes/class_members, rush_*, friendships.
 import { sql } from "drizzle-orm";
 import {
   index,
@@ -17,7 +17,7 @@ const createdAt = () =>
     .notNull()
     .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
 
-export const ROLES = ["studente", "moderator", "admin"] as const;
+export const ROLES = ["studente", "docente", "moderator", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 export const USER_STATUSES = ["attivo", "sospeso"] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -281,6 +281,12 @@ export const simulations = sqliteTable("simulations", {
   startTime: integer("start_time", { mode: "timestamp_ms" }),
   /** Set once the room has graded everybody and written the attempts. */
   gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
+  /**
+   * Who created it: a teacher manages only their own simulations (admins manage all). No foreign key:
+   * SQLite cannot add one with ON DELETE to an existing table, and user ids are never reused (AUTOINCREMENT),
+   * so a deleted teacher's simulations simply become admin-only.
+   */
+  createdBy: integer("created_by"),
   createdAt: createdAt(),
 });
 
@@ -328,6 +334,53 @@ export const simulationAllowedUsers = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.simulationId, t.userId] }), index("sim_allowed_user_idx").on(t.userId)],
+);
+
+/** Classes allowed into a simulation: their members are evaluated when a student opens it. */
+export const simulationAllowedClasses = sqliteTable(
+  "simulation_allowed_classes",
+  {
+    simulationId: text("simulation_id")
+      .notNull()
+      .references(() => simulations.id, { onDelete: "cascade" }),
+    classId: integer("class_id")
+      .notNull()
+      .references(() => classes.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.simulationId, t.classId] }), index("sim_allowed_class_idx").on(t.classId)],
+);
+
+// --- Classes: a teacher's group of students, joined with a code or added by e-mail. ---
+
+export const classes = sqliteTable(
+  "classes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    /** Join code, easy to read aloud (no 0/O, 1/I); a new code replaces the old one. */
+    code: text("code").notNull(),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("classes_code_unique").on(t.code), index("classes_owner_idx").on(t.ownerId)],
+);
+
+export const classMembers = sqliteTable(
+  "class_members",
+  {
+    classId: integer("class_id")
+      .notNull()
+      .references(() => classes.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    joinedAt: integer("joined_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+  },
+  (t) => [primaryKey({ columns: [t.classId, t.userId] }), index("class_members_user_idx").on(t.userId)],
 );
 
 export type SimulationSubjectResult = {

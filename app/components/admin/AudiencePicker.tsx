@@ -1,0 +1,134 @@
+/**
+ * Who may enter a simulation, picked by name: students found with the console search (name, username or
+ * e-mail) and classes from a list, both shown as removable chips. Nobody types an id.
+ */
+import { useEffect, useId, useState } from "react";
+import { apiFetch } from "~/lib/api-client";
+import type { TeacherClass } from "./ClassiTab";
+import "~/styles/admin-classes.css";
+
+export type Chip = { id: number; label: string };
+type FoundUser = { id: number; name: string; username: string | null; email: string };
+
+const MIN_QUERY = 2;
+
+export const PICKER_TEXT = {
+  legend: "Chi partecipa",
+  classes: "Classi",
+  noClasses: "Nessuna classe: creane una nella scheda Classi.",
+  search: "Cerca studenti (nome, username o email)",
+  searchPlaceholder: "es. Giulia o giulia.rossi",
+  noResults: "Nessuno studente trovato.",
+  selected: "Partecipanti scelti",
+  none: "Nessun partecipante scelto.",
+  remove: (label: string) => `Rimuovi ${label}`,
+  members: (n: number) => (n === 1 ? "1 studente" : `${n} studenti`),
+} as const;
+
+export function AudiencePicker(props: {
+  users: Chip[];
+  classIds: number[];
+  onUsers: (users: Chip[]) => void;
+  onClasses: (ids: number[]) => void;
+}) {
+  const id = useId();
+  const [q, setQ] = useState("");
+  const [found, setFound] = useState<FoundUser[] | null>(null);
+  const [classes, setClasses] = useState<TeacherClass[] | null>(null);
+
+  useEffect(() => {
+    apiFetch<TeacherClass[]>("/api/classes")
+      .then(setClasses)
+      .catch(() => setClasses([]));
+  }, []);
+
+  useEffect(() => {
+    const text = q.trim();
+    if (text.length < MIN_QUERY) {
+      setFound(null);
+      return;
+    }
+    let alive = true;
+    const timer = setTimeout(() => {
+      apiFetch<{ users: FoundUser[] }>(`/api/admin/search?q=${encodeURIComponent(text)}`)
+        .then((r) => alive && setFound(r.users))
+        .catch(() => alive && setFound([]));
+    }, 200);
+    return () => {
+      alive = false;
+      clearTimeout(timer);
+    };
+  }, [q]);
+
+  const addUser = (u: FoundUser) => {
+    if (!props.users.some((c) => c.id === u.id)) props.onUsers([...props.users, { id: u.id, label: u.name ? `${u.name} (${u.email})` : u.email }]);
+    setQ("");
+    setFound(null);
+  };
+  const toggleClass = (classId: number, on: boolean) =>
+    props.onClasses(on ? [...new Set([...props.classIds, classId])] : props.classIds.filter((c) => c !== classId));
+  const classLabel = (classId: number) => classes?.find((c) => c.id === classId)?.name ?? `Classe ${classId}`;
+
+  return (
+    <fieldset className="adm-picker">
+      <legend>{PICKER_TEXT.legend}</legend>
+      <div>
+        <p className="muted small">{PICKER_TEXT.classes}</p>
+        {classes === null ? null : classes.length === 0 ? (
+          <p className="muted small">{PICKER_TEXT.noClasses}</p>
+        ) : (
+          <div className="adm-picker__classes">
+            {classes.map((c) => (
+              <label key={c.id}>
+                <input type="checkbox" checked={props.classIds.includes(c.id)} onChange={(e) => toggleClass(c.id, e.target.checked)} />
+                {c.name} <span className="muted">({PICKER_TEXT.members(c.memberCount)})</span>
+              </label>
+            ))}
+          </div>
+        )}
+      </div>
+      <label htmlFor={`${id}-q`}>{PICKER_TEXT.search}</label>
+      <input id={`${id}-q`} type="search" autoComplete="off" value={q} placeholder={PICKER_TEXT.searchPlaceholder} onChange={(e) => setQ(e.target.value)} />
+      {found ? (
+        found.length === 0 ? (
+          <p className="muted small" role="status">
+            {PICKER_TEXT.noResults}
+          </p>
+        ) : (
+          <ul className="adm-picker__results" aria-label={PICKER_TEXT.search}>
+            {found.map((u) => (
+              <li key={u.id}>
+                <button type="button" onClick={() => addUser(u)}>
+                  {u.name || u.email} <span className="muted">· {u.username ? `${u.username} · ` : ""}{u.email}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+      <p className="muted small">{PICKER_TEXT.selected}</p>
+      {props.users.length + props.classIds.length === 0 ? (
+        <p className="muted small">{PICKER_TEXT.none}</p>
+      ) : (
+        <ul className="adm-picker__chips" aria-label={PICKER_TEXT.selected}>
+          {props.classIds.map((classId) => (
+            <li key={`c${classId}`} className="adm-picker__chip">
+              {classLabel(classId)}
+              <button type="button" aria-label={PICKER_TEXT.remove(classLabel(classId))} onClick={() => toggleClass(classId, false)}>
+                ✕
+              </button>
+            </li>
+          ))}
+          {props.users.map((u) => (
+            <li key={`u${u.id}`} className="adm-picker__chip">
+              {u.label}
+              <button type="button" aria-label={PICKER_TEXT.remove(u.label)} onClick={() => props.onUsers(props.users.filter((x) => x.id !== u.id))}>
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </fieldset>
+  );
+}

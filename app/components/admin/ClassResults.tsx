@@ -1,0 +1,112 @@
+/** 'Risultati per classe' of a finished simulation: ranking, averages per subject, distribution, absentees, CSV. */
+import { CLASS_UI as T } from "~/components/classes/texts";
+import { Modal } from "~/components/ui/Modal";
+import { classResultsCsv, type ClassResult } from "~/lib/class-results";
+import { downloadCsv } from "~/lib/csv";
+import { ErrorText, formatNumber, formatSeconds, Loading, TableWrap, useApi } from "./admin-shared";
+import "~/styles/admin-classes.css";
+
+type Results = { id: string; title: string; classes: ClassResult[] };
+
+function csvName(title: string, cls: string) {
+  const slug = (text: string) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return `risultati-${slug(title) || "simulazione"}-${slug(cls) || "classe"}.csv`;
+}
+
+export function ClassResultsDialog({ simulationId, title, onClose }: { simulationId: string; title: string; onClose: () => void }) {
+  const data = useApi<Results>(`/api/admin/simulations/${encodeURIComponent(simulationId)}/classes`);
+  return (
+    <Modal title={T.resultsTitle(title)} onClose={onClose} maxWidth={900}>
+      {data.loading && !data.data ? (
+        <Loading />
+      ) : data.error ? (
+        <ErrorText message={data.error} />
+      ) : !data.data?.classes.length ? (
+        <p className="muted">{T.noClassesInSim}</p>
+      ) : (
+        data.data.classes.map((c) => <ClassBlock key={c.classId} result={c} title={title} />)
+      )}
+    </Modal>
+  );
+}
+
+function ClassBlock({ result, title }: { result: ClassResult; title: string }) {
+  const max = Math.max(1, ...result.distribution.map((d) => d.count));
+  return (
+    <section className="adm-classes__dialog" aria-label={result.name} data-testid={`class-results-${result.classId}`}>
+      <h3>{result.name}</h3>
+      <p className="muted">{T.participants(result.participants, result.members)}</p>
+      <div>
+        <button type="button" className="btn" onClick={() => downloadCsv(csvName(title, result.name), classResultsCsv(result))}>
+          {T.exportCsv}
+        </button>
+      </div>
+      <h4>{T.ranking}</h4>
+      <TableWrap label={`${T.ranking} ${result.name}`}>
+        <table className="adm-table">
+          <thead>
+            <tr>
+              <th scope="col">{T.colPos}</th>
+              <th scope="col">{T.colStudent}</th>
+              <th scope="col">{T.colScore}</th>
+              <th scope="col">{T.colPerc}</th>
+              <th scope="col">{T.colTime}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.ranking.map((r) => (
+              <tr key={r.userId}>
+                <td>#{r.pos}</td>
+                <td>{r.name}</td>
+                <td>{formatNumber(r.score)}/31</td>
+                <td>{r.perc}%</td>
+                <td>{formatSeconds(r.timeSec)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+      <h4>{T.averages}</h4>
+      <TableWrap label={`${T.averages} ${result.name}`}>
+        <table className="adm-table">
+          <thead>
+            <tr>
+              <th scope="col">{T.colSubject}</th>
+              <th scope="col">{T.colAverage}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.subjectAverages.map((s) => (
+              <tr key={s.subjectId}>
+                <td>{s.name}</td>
+                <td>{formatNumber(s.average)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+      <h4>{T.distribution}</h4>
+      <div className="adm-classes__bars">
+        {result.distribution.map((d) => (
+          <div key={d.label} className="adm-classes__bar">
+            <span>{d.label}</span>
+            <span aria-hidden="true" style={{ width: `${(d.count / max) * 100}%` }} />
+            <span>{d.count}</span>
+          </div>
+        ))}
+      </div>
+      <h4>{T.absent}</h4>
+      {result.absent.length === 0 ? (
+        <p className="muted">{T.noAbsent}</p>
+      ) : (
+        <ul>
+          {result.absent.map((a) => (
+            <li key={a.userId}>
+              {a.name} <span className="muted">· {a.email}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

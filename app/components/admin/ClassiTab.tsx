@@ -1,0 +1,307 @@
+/** Admin console tab 'Classi' (teachers and admins): create a class, share its join link, add students by e-mail, manage members. */
+import { useState } from "react";
+import { CLASS_UI as T } from "~/components/classes/texts";
+import { Modal } from "~/components/ui/Modal";
+import { useToast } from "~/components/ui/Toast";
+import { ApiError, apiFetch } from "~/lib/api-client";
+import { ErrorText, formatDateTime, Loading, TableWrap, useApi } from "./admin-shared";
+import "~/styles/admin-classes.css";
+
+export type TeacherClass = { id: number; name: string; code: string; ownerId: number; ownerName: string; memberCount: number; createdAt: number };
+type Member = { userId: number; name: string; username: string | null; email: string; joinedAt: number };
+
+const CLASS_NAME_MAX = 80;
+
+export function ClassiTab() {
+  const toast = useToast();
+  const list = useApi<TeacherClass[]>("/api/classes");
+  const [name, setName] = useState("");
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const classes = list.data ?? [];
+  const open = classes.find((c) => c.id === openId) ?? null;
+  const showOwner = classes.some((c) => c.ownerId !== classes[0]?.ownerId);
+
+  const create = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    const problem = !trimmed ? T.nameRequired : trimmed.length > CLASS_NAME_MAX ? T.nameTooLong : null;
+    setNameError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const created = await apiFetch<{ id: number }>("/api/classes", { method: "POST", json: { name: trimmed } });
+      toast(T.created, "success");
+      setName("");
+      list.reload();
+      setOpenId(created.id);
+    } catch (error) {
+      const message = error instanceof ApiError ? error.message : T.createError;
+      setNameError(message);
+      toast(T.createError, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="adm-classes">
+      <h2>{T.title}</h2>
+      <form className="adm-classes__new" onSubmit={create} noValidate>
+        <label>
+          {T.nameLabel}
+          <input
+            className="input"
+            value={name}
+            maxLength={CLASS_NAME_MAX + 20}
+            placeholder={T.namePlaceholder}
+            aria-invalid={nameError ? true : undefined}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {T.create}
+        </button>
+        {nameError ? <ErrorText message={nameError} /> : null}
+      </form>
+
+      {list.loading && !list.data ? (
+        <Loading />
+      ) : list.error ? (
+        <ErrorText message={list.error} />
+      ) : classes.length === 0 ? (
+        <p className="muted">{T.empty}</p>
+      ) : (
+        <TableWrap label={T.title}>
+          <table className="adm-table">
+            <thead>
+              <tr>
+                <th scope="col">{T.colName}</th>
+                <th scope="col">{T.colCode}</th>
+                <th scope="col">{T.colMembers}</th>
+                {showOwner ? <th scope="col">{T.colTeacher}</th> : null}
+                <th scope="col">{T.colActions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {classes.map((c) => (
+                <tr key={c.id} data-testid={`class-row-${c.id}`}>
+                  <td>{c.name}</td>
+                  <td>
+                    <code>{c.code}</code>
+                  </td>
+                  <td>{c.memberCount}</td>
+                  {showOwner ? <td>{c.ownerName}</td> : null}
+                  <td>
+                    <button type="button" className="btn" onClick={() => setOpenId(c.id)} aria-label={`${T.manage} ${c.name}`}>
+                      {T.manage}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+
+      {open ? (
+        <ClassDialog
+          key={open.id}
+          cls={open}
+          onChanged={list.reload}
+          onDeleted={() => {
+            setOpenId(null);
+            list.reload();
+          }}
+          onClose={() => setOpenId(null)}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function joinLink(code: string) {
+  const origin = typeof window === "undefined" ? "" : window.location.origin;
+  return `${origin}/classi/unisciti/${code}`;
+}
+
+function ClassDialog({ cls, onChanged, onDeleted, onClose }: { cls: TeacherClass; onChanged: () => void; onDeleted: () => void; onClose: () => void }) {
+  const toast = useToast();
+  const members = useApi<Member[]>(`/api/classes/${cls.id}/members`);
+  const [emails, setEmails] = useState("");
+  const [addBusy, setAddBusy] = useState(false);
+  const [addResult, setAddResult] = useState<{ added: number; alreadyMembers: number; notFound: string[] } | null>(null);
+  const [addError, setAddError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const link = joinLink(cls.code);
+
+  const fail = (error: unknown, fallback: string) => toast(error instanceof ApiError ? error.message : fallback, "error");
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(T.copied, "success");
+    } catch {
+      // Clipboard refused (permissions): the link stays selectable on screen.
+    }
+  };
+
+  const renew = async () => {
+    try {
+      await apiFetch(`/api/classes/${cls.id}/code`, { method: "POST" });
+      toast(T.newCodeDone, "success");
+      onChanged();
+    } catch (error) {
+      fail(error, T.createError);
+    }
+  };
+
+  const add = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setAddBusy(true);
+    setAddError(null);
+    try {
+      const result = await apiFetch<{ added: number; alreadyMembers: number; notFound: string[] }>(`/api/classes/${cls.id}/members`, {
+        method: "POST",
+        json: { emails },
+      });
+      setAddResult(result);
+      setEmails(result.notFound.join("\n"));
+      members.reload();
+      onChanged();
+    } catch (error) {
+      setAddError(error instanceof ApiError ? error.message : T.createError);
+    } finally {
+      setAddBusy(false);
+    }
+  };
+
+  const remove = async (member: Member) => {
+    try {
+      await apiFetch(`/api/classes/${cls.id}/members/${member.userId}`, { method: "DELETE" });
+      toast(T.removed, "success");
+      members.reload();
+      onChanged();
+    } catch (error) {
+      fail(error, T.deleteError);
+    }
+  };
+
+  const destroy = async () => {
+    try {
+      await apiFetch(`/api/classes/${cls.id}`, { method: "DELETE" });
+      toast(T.deleted, "success");
+      onDeleted();
+    } catch (error) {
+      fail(error, T.deleteError);
+    }
+  };
+
+  return (
+    <Modal title={cls.name} onClose={onClose} maxWidth={820}>
+      <div className="adm-classes__dialog">
+        <section className="adm-classes__join" aria-label={T.joinLink}>
+          <p>
+            {T.colCode}: <strong className="adm-classes__code" data-testid="class-code">{cls.code}</strong>
+          </p>
+          <label>
+            {T.joinLink}
+            <input className="input" readOnly value={link} data-testid="class-link" onFocus={(e) => e.currentTarget.select()} />
+          </label>
+          <div className="adm-classes__buttons">
+            <button type="button" className="btn" onClick={() => void copy()}>
+              {T.copyLink}
+            </button>
+            <button type="button" className="btn" onClick={() => void renew()}>
+              {T.newCode}
+            </button>
+            <button type="button" className="btn btn--ghost" onClick={() => setConfirmDelete(true)}>
+              {T.deleteClass}
+            </button>
+          </div>
+        </section>
+
+        <form className="adm-classes__paste" onSubmit={add}>
+          <label>
+            {T.pasteLabel}
+            <textarea className="textarea" rows={4} value={emails} onChange={(e) => setEmails(e.target.value)} />
+          </label>
+          <button type="submit" className="btn btn--primary" disabled={addBusy || !emails.trim()}>
+            {T.add}
+          </button>
+          {addError ? <ErrorText message={addError} /> : null}
+          {addResult ? (
+            <div role="status" className="adm-classes__result">
+              <p>{T.addResult(addResult.added, addResult.alreadyMembers)}</p>
+              {addResult.notFound.length ? (
+                <>
+                  <p>{T.notFound}</p>
+                  <ul>
+                    {addResult.notFound.map((e) => (
+                      <li key={e}>{e}</li>
+                    ))}
+                  </ul>
+                </>
+              ) : null}
+            </div>
+          ) : null}
+        </form>
+
+        <h3>{T.members}</h3>
+        {members.loading && !members.data ? (
+          <Loading />
+        ) : members.error ? (
+          <ErrorText message={members.error} />
+        ) : !members.data?.length ? (
+          <p className="muted">{T.noMembers}</p>
+        ) : (
+          <TableWrap label={T.members}>
+            <table className="adm-table">
+              <thead>
+                <tr>
+                  <th scope="col">{T.colStudent}</th>
+                  <th scope="col">{T.colEmail}</th>
+                  <th scope="col">{T.colJoined}</th>
+                  <th scope="col">{T.colActions}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {members.data.map((m) => (
+                  <tr key={m.userId}>
+                    <td>{m.name}</td>
+                    <td>{m.email}</td>
+                    <td>{formatDateTime(m.joinedAt)}</td>
+                    <td>
+                      <button type="button" className="btn btn--ghost" onClick={() => void remove(m)} aria-label={`${T.remove} ${m.name}`}>
+                        {T.remove}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )}
+      </div>
+      {confirmDelete ? (
+        <Modal
+          title={T.deleteConfirmTitle}
+          onClose={() => setConfirmDelete(false)}
+          footer={
+            <>
+              <button type="button" className="btn btn--ghost" onClick={() => setConfirmDelete(false)}>
+                Annulla
+              </button>
+              <button type="button" className="btn btn--primary" onClick={() => void destroy()}>
+                Elimina
+              </button>
+            </>
+          }
+        >
+          <p>{T.deleteConfirm(cls.name)}</p>
+        </Modal>
+      ) : null}
+    </Modal>
+  );
+}
