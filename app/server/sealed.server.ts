@@ -53,10 +53,13 @@ export function servedAttemptSql(attempt: string): SQL {
  * quiz can still be submitted.
  */
 export function sealedQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
+  // "Takes part in": the simulation's audience (simulationAudience: its picked users ∪ the members of its classes).
   return sql`SELECT sq.question_id FROM simulation_questions sq
       JOIN simulations s ON s.id = sq.simulation_id
-      JOIN simulation_allowed_users su ON su.simulation_id = s.id AND su.user_id = ${userId}
       WHERE s.started = 1 AND s.graded_at IS NULL
+        AND (EXISTS (SELECT 1 FROM simulation_allowed_users su WHERE su.simulation_id = s.id AND su.user_id = ${userId})
+          OR EXISTS (SELECT 1 FROM simulation_allowed_classes sc JOIN class_members cm ON cm.class_id = sc.class_id
+                     WHERE sc.simulation_id = s.id AND cm.user_id = ${userId}))
         AND ${now} <= s.start_time + ${SIMULATION_GRACE_MS + SIMULATION_SEAL_MARGIN_MS}
           + 60000 * (SELECT COALESCE(SUM(ss.time_min + ss.break_after_min), 0) FROM simulation_subjects ss WHERE ss.simulation_id = s.id)
     UNION

@@ -234,6 +234,13 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "api/rush/event": () => [get("/api/rush/event")],
   "api/rush/progress": () => [get("/api/rush/progress")],
   "api/rush/leaderboard": () => [get("/api/rush/leaderboard")],
+  "classi/unisciti/:code": () => [get("/classi/unisciti/ABCDEF")],
+  "api/classes": () => [get("/api/classes")],
+  "api/classes/join": () => [{ method: "POST", path: "/api/classes/join", json: { code: "ZZZZZZ" } }],
+  "api/classes/:id": () => [{ method: "DELETE", path: "/api/classes/999999" }],
+  "api/classes/:id/members": () => [get("/api/classes/999999/members")],
+  "api/classes/:id/members/:userId": () => [{ method: "DELETE", path: `/api/classes/999999/members/${studentId}` }],
+  "api/classes/:id/code": () => [{ method: "POST", path: "/api/classes/999999/code", json: {} }],
   "api/consent": () => [{ method: "POST", path: "/api/consent", json: {} }],
   "api/page-view": () => [{ method: "POST", path: "/api/page-view", json: {} }],
   "api/*": () => [get("/api/sigillo-inesistente")],
@@ -388,6 +395,29 @@ describe("the attacks of issue 17 fail", () => {
     const after = await written(a.id);
     expect({ ...after, quizzes: after.quizzes - 1, attempts: after.attempts - 1 }).toEqual(before); // only the random draw
     expect(after.completed).toBe(before.completed);
+  });
+
+  it("1b. a pupil let in through a class (not by id) is sealed the same way", async () => {
+    const a = await newStudent("attacco-classe");
+    await serverHistory(a.id);
+    const made = await call("POST", "/api/classes", { token: admin, json: { name: `Classe sigillata ${crypto.randomUUID().slice(0, 6)}` } });
+    expect(made.status).toBe(201);
+    const { id: classId, code } = await json<{ id: number; code: string }>(made);
+    expect((await call("POST", "/api/classes/join", { token: a.token, json: { code } })).status).toBe(200);
+    const id = `attacco-classe-${crypto.randomUUID().slice(0, 8)}`;
+    const created = await call("POST", "/api/admin/simulations", {
+      token: admin,
+      json: { id, title: "Simulazione di classe", subjects: [{ subjectId: 2, timeMin: 60, questions: SIM_QUESTIONS }], allowedUsers: [], allowedClasses: [classId] },
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect((await call("POST", `/api/admin/simulations/${id}/start`, { token: admin })).status).toBe(200);
+    const before = await written(a.id);
+    const graded = await call("POST", "/api/grade", { token: a.token, json: { answers: SIM_QUESTIONS.map((q) => ({ question_id: q })), timeTaken: 3 } });
+    expect(graded.status).toBe(409);
+    const redo = await call("GET", `/api/quiz?ids=${SIM_QUESTIONS.join(",")}`, { token: a.token });
+    expect(redo.status).toBe(409);
+    expect((await json(redo)).error).toBe(SEALED_TEXT.redoSealed);
+    expect(await written(a.id)).toEqual(before);
   });
 
   it("2. claimed Rush subject: a redo of its questions is refused; POST /api/grade is the Rush submission itself, so no second, perfect try", async () => {
