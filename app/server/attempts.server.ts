@@ -8,8 +8,9 @@ import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer } from "~/lib/ga
 import { listScore, percentCorrect, summaryScore } from "~/lib/scoring";
 import { attemptDeadline, SUBMIT_GRACE_MS } from "~/lib/timer";
 import { aggregateStatementsFor } from "./aggregates.server";
+import { learningStatements, peerDifficulty, readMemory, readMemoryQuery } from "./learning.server";
 import type { Db } from "./db/client.server";
-import { attemptAnswers, attempts, questions, quizQuestions, quizzes, subjects, topics, type Question } from "./db/schema";
+import { attemptAnswers, attempts, questions, quizQuestions, quizzes, statQuestionAccuracy, subjects, topics, type Question } from "./db/schema";
 import { HttpError } from "./errors.server";
 import { recordRushResultStatement } from "./rush.server";
 
@@ -76,6 +77,11 @@ function tally(graded: GradedAnswer[]) {
   return { total, correct, wrong, blank: total - correct - wrong, score: summaryScore(correct, wrong, total) };
 }
 
+/** What the learning engine needs of each graded answer (blanks included: they count as Again). */
+function learnedAnswers(graded: GradedAnswer[]) {
+  return graded.map((g) => ({ questionId: g.question.id, correct: g.correct, timeSec: g.timeSec }));
+}
+
 /** D1 binds at most 100 parameters per statement: 8 per answer row, so 12 rows per insert. */
 const ANSWER_ROWS_PER_INSERT = 12;
 
@@ -103,8 +109,8 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** POST /api/quiz/{id}/attempt: completes the quiz's attempt once; a retry answers the same attemptId. */
 export async function submitQuizAttempt(db: Db, userId: number, quizId: number, body: Submission, now = Date.now()) {
-  // Quiz, attempt and questions in parallel: one round trip of latency instead of three.
-  const [quiz, attempt, ordered] = await Promise.all([
+  // Quiz, attempt, questions and the user's memory of them in parallel: one round trip of latency.
+  const [quiz, attempt, ordered, memory] = await Promise.all([
     db.select().from(quizzes).where(eq(quizzes.id, quizId)).get(),
     db.select().from(attempts).where(eq(attempts.quizId, quizId)).get(),
     db
@@ -114,6 +120,7 @@ export async function submitQuizAttempt(db: Db, userId: number, quizId: number, 
       .where(eq(quizQuestions.quizId, quizId))
       .orderBy(asc(quizQuestions.position))
       .all(),
+    readMemoryQuery(db, userId, db.select({ id: quizQuestions.questionId }).from(quizQuestions).where(eq(quizQuestions.quizId, quizId)).getSQL()),
   ]);
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
   if (!attempt) throw new HttpError(404, "Tentativo non trovato.");
@@ -147,6 +154,7 @@ export async function submitQuizAttempt(db: Db, userId: number, quizId: number, 
       score: totals.score,
       answers: graded.filter((g) => g.correct != null).map((g) => ({ topicId: g.question.topicId, correct: g.correct === true })),
     }),
+    ...learningStatements(db, userId, learnedAnswers(graded), memory, now),
   ];
   if (quiz.rushEventId && quiz.subjectId != null) {
     statements.push(
@@ -188,7 +196,7 @@ export async function gradeWithoutQuiz(db: Db, userId: number, body: Submission,
     .get();
   if (existing) return { attemptId: existing.id, alreadySubmitted: true };
   const ids = [...new Set(body.answers.map((a) => a.question_id))];
-  const rows = await db.select().from(questions).where(inArray(questions.id, ids)).all();
+  const [rows, memory] = await Promise.all([db.select().from(questions).where(inArray(questions.id, ids)).all(), readMemory(db, userId, ids)]);
   const byId = new Map(rows.map((q) => [q.id, q]));
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length) throw new HttpError(400, `Domanda inesistente: ${missing.join(", ")}.`);
@@ -215,6 +223,7 @@ export async function gradeWithoutQuiz(db: Db, userId: number, body: Submission,
         score: totals.score,
         answers: graded.filter((g) => g.correct != null).map((g) => ({ topicId: g.question.topicId, correct: g.correct === true })),
       }),
+      ...learningStatements(db, userId, learnedAnswers(graded), memory, now),
     ]);
     return { attemptId: inserted[0]!.id, alreadySubmitted: false };
   } catch (error) {
@@ -276,16 +285,17 @@ export async function attemptSummary(db: Db, viewer: { id: number; effectiveRole
   if (!attempt || !visible || attempt.status !== "completed") throw new HttpError(404, ATTEMPT_NOT_FOUND);
   const [rows, subject] = await Promise.all([
     db
-      .select({ answer: attemptAnswers, question: questions, topicName: topics.name })
+      .select({ answer: attemptAnswers, question: questions, topicName: topics.name, peer: statQuestionAccuracy })
       .from(attemptAnswers)
       .innerJoin(questions, eq(questions.id, attemptAnswers.questionId))
       .leftJoin(topics, eq(topics.id, questions.topicId))
+      .leftJoin(statQuestionAccuracy, eq(statQuestionAccuracy.questionId, questions.id))
       .where(eq(attemptAnswers.attemptId, attemptId))
       .orderBy(asc(attemptAnswers.position))
       .all(),
     attempt.subjectId != null ? db.select().from(subjects).where(eq(subjects.id, attempt.subjectId)).get() : undefined,
   ]);
-  const list = rows.map(({ answer, question, topicName }, index): SummaryQuestion => {
+  const list = rows.map(({ answer, question, topicName, peer }, index): SummaryQuestion => {
     const options = question.type === "mc" ? (question.options ?? []) : [];
     const correctText =
       question.type === "mc" ? (options[question.correctIndex ?? -1] ?? "") : (question.acceptedAnswers ?? []).join(" / ");
@@ -295,7 +305,7 @@ export async function attemptSummary(db: Db, viewer: { id: number; effectiveRole
       index: index + 1,
       type: question.type,
       topic: topicName,
-      difficulty: question.difficulty,
+      difficulty: peerDifficulty(peer?.answered, peer?.correct) ?? question.difficulty,
       text: question.stem,
       options,
       correctText,

@@ -15,6 +15,7 @@ import { auditEntry, type AuditActor, type AuditAction } from "../audit.server";
 import type { Db } from "../db/client.server";
 import { REBUILD_AGGREGATES_SQL } from "../db/aggregate-sql";
 import { HttpError } from "../errors.server";
+import { rebuildLearningMemory } from "../learning.server";
 
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 50_000;
@@ -836,11 +837,13 @@ export async function reprocessAttemptAnswers(db: Db, actor: AuditActor) {
   return result;
 }
 
-/** POST /api/admin/recalc-stats: rebuilds the site-wide aggregates from the attempts. */
+/** POST /api/admin/recalc-stats: rebuilds the site-wide aggregates and the question memories from the attempts. */
 export async function recalcStats(db: Db, actor: AuditActor) {
   const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM attempts WHERE status = 'completed'`);
   await runBatch(db, [...rebuildStatements(db), audit(db, actor, "recalc.stats", { attempts: row?.n ?? 0 })]);
-  return { recalculated: row?.n ?? 0 };
+  // The learning engine's memories are replayed from the same history (in chunks: not one batch).
+  const memory = await rebuildLearningMemory(db);
+  return { recalculated: row?.n ?? 0, memories: memory.memories };
 }
 
 export const RESET_CONFIRMATION = "RESET";
@@ -850,7 +853,7 @@ export const resetSchema = z.object({
 
 // Children first, so foreign keys never block a delete.
 const RESET_TABLES = [
-  "rush_progress", "rush_events", "simulation_attempts", "simulation_allowed_users", "simulation_questions", "simulation_subjects", "simulations",
+  "question_memory", "stat_question_accuracy", "rush_progress", "rush_events", "simulation_attempts", "simulation_allowed_users", "simulation_questions", "simulation_subjects", "simulations",
   "reports", "attempt_answers", "attempts", "quiz_questions", "quizzes", "friendships", "stat_score_histogram", "stat_topic_accuracy",
   "stat_daily_scores", "page_views", "consent_records", "login_events", "questions", "topics", "subjects",
 ];
