@@ -1,6 +1,8 @@
 // Review of mistakes: questions whose latest (non-blank) answer by this user was wrong.
-// A correct answer in a later attempt takes the question off the list.
+// A correct answer in a later attempt takes the question off the list. Ordered by the learning
+// engine's due date (question_memory), most overdue first.
 import { sql } from "drizzle-orm";
+import { REVIEW_COOLDOWN_MS } from "~/lib/constants";
 import { isReviewPaused, reviewReadyAt } from "~/lib/review";
 import type { Db } from "./db/client.server";
 
@@ -38,8 +40,9 @@ export async function listWrongQuestions(db: Db, userId: number, now = Date.now(
     JOIN questions q ON q.id = l.question_id
     JOIN subjects s ON s.id = q.subject_id
     LEFT JOIN topics t ON t.id = q.topic_id
+    LEFT JOIN question_memory m ON m.user_id = ${userId} AND m.question_id = q.id
     WHERE l.rn = 1 AND l.correct = 0 AND q.active = 1
-    ORDER BY l.answered_at DESC`);
+    ORDER BY coalesce(m.due, l.answered_at + ${REVIEW_COOLDOWN_MS}) ASC, l.answered_at DESC`);
   return rows.map((r) => ({
     id: r.id,
     subjectId: r.subject_id,
