@@ -188,3 +188,26 @@ describe("score forecast", () => {
     expect(coverage).toBeLessThanOrEqual(0.9);
   });
 });
+
+describe("Test mirato weights and peer difficulty", () => {
+  it("weak topics, due and unseen questions weigh more; questions near the student's level are preferred", async () => {
+    const { peerDifficulty, targetedWeight, weightedSample } = await import("~/server/learning.server");
+    const base = { topicAccuracy: 0.5, due: false, seen: false, peerShare: null };
+    expect(targetedWeight({ ...base, topicAccuracy: 0.2 })).toBeGreaterThan(targetedWeight({ ...base, topicAccuracy: 0.9 }));
+    expect(targetedWeight({ ...base, seen: true, due: true })).toBeGreaterThan(targetedWeight(base));
+    expect(targetedWeight(base)).toBeGreaterThan(targetedWeight({ ...base, seen: true }));
+    expect(targetedWeight({ ...base, peerShare: 0.5 })).toBeGreaterThan(targetedWeight({ ...base, peerShare: 0.95 }));
+    // The sampler draws without repeats and follows the weights.
+    const rand = prng(3);
+    const items = [{ id: "heavy", weight: 20 }, ...Array.from({ length: 20 }, (_, i) => ({ id: `light${i}`, weight: 1 }))];
+    let heavy = 0;
+    for (let i = 0; i < 200; i++) {
+      const drawn = weightedSample(items, 3, rand);
+      expect(new Set(drawn.map((d) => d.id)).size).toBe(3);
+      if (drawn.some((d) => d.id === "heavy")) heavy++;
+    }
+    expect(heavy).toBeGreaterThan(150); // about 86 % (uniform: 3 in 21, 14 %)
+    expect(peerDifficulty(19, 0)).toBeNull();
+    expect([peerDifficulty(20, 18), peerDifficulty(20, 14), peerDifficulty(20, 11), peerDifficulty(20, 8), peerDifficulty(20, 2)]).toEqual([1, 2, 3, 4, 5]);
+  });
+});
