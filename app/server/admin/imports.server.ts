@@ -842,8 +842,8 @@ export async function recalcStats(db: Db, actor: AuditActor) {
   const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM attempts WHERE status = 'completed'`);
   await runBatch(db, [...rebuildStatements(db), audit(db, actor, "recalc.stats", { attempts: row?.n ?? 0 })]);
   // The learning engine's memories are replayed from the same history (in chunks: not one batch).
-  const memory = await rebuildLearningMemory(db);
-  return { recalculated: row?.n ?? 0, memories: memory.memories };
+  await rebuildLearningMemory(db);
+  return { recalculated: row?.n ?? 0 };
 }
 
 export const RESET_CONFIRMATION = "RESET";
