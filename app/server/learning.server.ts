@@ -61,37 +61,42 @@ export async function readMemory(db: Db, userId: number, questionIds: number[]):
   return out;
 }
 
-/** 12 bound values per memory row: 8 rows per statement keeps under D1's 100. */
-const MEMORY_ROWS_PER_INSERT = 8;
-const STAT_ROWS_PER_INSERT = 33;
+const MEMORY_SET = {
+  due: sql`excluded.due`,
+  stability: sql`excluded.stability`,
+  difficulty: sql`excluded.difficulty`,
+  scheduledDays: sql`excluded.scheduled_days`,
+  learningSteps: sql`excluded.learning_steps`,
+  reps: sql`excluded.reps`,
+  lapses: sql`excluded.lapses`,
+  state: sql`excluded.state`,
+  lastReview: sql`excluded.last_review`,
+  lastCorrect: sql`excluded.last_correct`,
+};
 
+/**
+ * One upsert for any number of memories: the rows travel as one JSON parameter (D1 binds at most 100
+ * values per statement; 31 rows of 12 columns would take four statements). A concurrent grading that
+ * already wrote a later review wins.
+ */
 function upsertMemory(db: Db, rows: ReturnType<typeof memoryRow>[]): Statement[] {
-  const out: Statement[] = [];
-  for (let i = 0; i < rows.length; i += MEMORY_ROWS_PER_INSERT) {
-    out.push(
-      db
-        .insert(questionMemory)
-        .values(rows.slice(i, i + MEMORY_ROWS_PER_INSERT))
-        .onConflictDoUpdate({
-          target: [questionMemory.userId, questionMemory.questionId],
-          set: {
-            due: sql`excluded.due`,
-            stability: sql`excluded.stability`,
-            difficulty: sql`excluded.difficulty`,
-            scheduledDays: sql`excluded.scheduled_days`,
-            learningSteps: sql`excluded.learning_steps`,
-            reps: sql`excluded.reps`,
-            lapses: sql`excluded.lapses`,
-            state: sql`excluded.state`,
-            lastReview: sql`excluded.last_review`,
-            lastCorrect: sql`excluded.last_correct`,
-          },
-          // A concurrent grading that already wrote a later review wins.
-          setWhere: sql`excluded.last_review >= ${questionMemory.lastReview}`,
-        }),
-    );
-  }
-  return out;
+  if (rows.length === 0) return [];
+  const json = JSON.stringify(
+    rows.map((r) => [r.userId, r.questionId, r.due.getTime(), r.stability, r.difficulty, r.scheduledDays, r.learningSteps, r.reps, r.lapses, r.state, r.lastReview.getTime(), r.lastCorrect == null ? null : r.lastCorrect ? 1 : 0]),
+  );
+  return [
+    db
+      .insert(questionMemory)
+      // `WHERE true` keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
+      .select(
+        sql`SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, j.value ->> 8, j.value ->> 9, j.value ->> 10, j.value ->> 11 FROM json_each(${json}) AS j WHERE true`,
+      )
+      .onConflictDoUpdate({
+        target: [questionMemory.userId, questionMemory.questionId],
+        set: MEMORY_SET,
+        setWhere: sql`excluded.last_review >= ${questionMemory.lastReview}`,
+      }),
+  ];
 }
 
 /**
@@ -104,21 +109,22 @@ export function learningStatements(db: Db, userId: number, answers: readonly Lea
   const before = new Map(prior.map((row) => [row.questionId, memoryOf(row)]));
   const rows = answers.map((a) => memoryRow(userId, a.questionId, reviewMemory(before.get(a.questionId), { correct: a.correct, timeSec: a.timeSec, at })));
   const answered = answers.filter((a) => a.correct != null);
-  const stats: Statement[] = [];
-  for (let i = 0; i < answered.length; i += STAT_ROWS_PER_INSERT) {
-    stats.push(
-      db
-        .insert(statQuestionAccuracy)
-        .values(answered.slice(i, i + STAT_ROWS_PER_INSERT).map((a) => ({ questionId: a.questionId, answered: 1, correct: a.correct ? 1 : 0 })))
-        .onConflictDoUpdate({
-          target: statQuestionAccuracy.questionId,
-          set: {
-            answered: sql`${statQuestionAccuracy.answered} + excluded.answered`,
-            correct: sql`${statQuestionAccuracy.correct} + excluded.correct`,
-          },
-        }),
-    );
-  }
+  const stats: Statement[] = answered.length
+    ? [
+        db
+          .insert(statQuestionAccuracy)
+          .select(
+            sql`SELECT j.value ->> 0, 1, j.value ->> 1 FROM json_each(${JSON.stringify(answered.map((a) => [a.questionId, a.correct ? 1 : 0]))}) AS j WHERE true`,
+          )
+          .onConflictDoUpdate({
+            target: statQuestionAccuracy.questionId,
+            set: {
+              answered: sql`${statQuestionAccuracy.answered} + excluded.answered`,
+              correct: sql`${statQuestionAccuracy.correct} + excluded.correct`,
+            },
+          }),
+      ]
+    : [];
   return [...upsertMemory(db, rows), ...stats];
 }
 
@@ -247,11 +253,9 @@ export async function rebuildLearningMemory(db: Db): Promise<{ users: number; me
       for (const r of entry.list.sort((x, y) => x.at - y.at)) m = reviewMemory(m, r);
       if (m) rows.push(memoryRow(entry.userId, entry.questionId, m));
     }
-    const statements = upsertMemory(db, rows);
-    for (let j = 0; j < statements.length; j += 200) {
-      const part = statements.slice(j, j + 200);
-      await db.batch(part as [Statement, ...Statement[]]);
-    }
+    const statements: Statement[] = [];
+    for (let j = 0; j < rows.length; j += 500) statements.push(...upsertMemory(db, rows.slice(j, j + 500)));
+    if (statements.length) await db.batch(statements as [Statement, ...Statement[]]);
     memories += rows.length;
   }
   return { users: userRows.length, memories };
