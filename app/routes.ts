@@ -50,6 +50,10 @@ export default [
   route("api/me/wrong-questions", "routes/api.me.wrong-questions.ts"),
   route("api/my/reports", "routes/api.my.reports.ts"),
 
+  // -- Learning engine: review of the day (FSRS), score forecast
+  route("api/review/due", "routes/api.review.due.ts"),
+  route("api/me/forecast", "routes/api.me.forecast.ts"),
+
   // -- Analytics, friends, profile
   route("api/me/analytics", "routes/api.me.analytics.ts"),
   route("api/friend/analytics", "routes/api.friend.analytics.ts"),

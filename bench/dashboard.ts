@@ -1,5 +1,6 @@
 // Dashboard cost against the number of students: server time of the dashboard loader (GET /dashboard,
-// SSR, and GET /api/me/analytics, the same service) for the demo student with the seed data, then again
+// SSR, and GET /api/me/analytics, the same service) and of the learning engine's calls (GET /api/review/due,
+// GET /api/me/forecast) for the demo student with the seed data, then again
 // after adding 200,000 synthetic completed attempts from 5,000 students (with their answers) and
 // refreshing the site aggregates in bulk, as recalc-stats does. Goal: after / before at most 1.5.
 //
@@ -9,6 +10,7 @@
 import { cpSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
 import { devCookie, servePreview, type LocalServer } from "./lib/server.ts";
 import { ms, percentile, timeRequests } from "./lib/stats.ts";
@@ -30,6 +32,9 @@ const ENDPOINTS = [
   ["GET /dashboard (SSR, signed in)", "/dashboard", "studente@example.com"],
   ["GET /api/me/analytics", "/api/me/analytics", "studente@example.com"],
   ["GET /api/admin/users?page=1 (Utenti tab)", "/api/admin/users?page=1&pageSize=50", "admin@example.com"],
+  // Learning engine: the review of the day and the score forecast of the demo student.
+  ["GET /api/review/due", "/api/review/due", "studente@example.com"],
+  ["GET /api/me/forecast", "/api/me/forecast", "studente@example.com"],
 ] as const;
 
 /** Request durations (ms) per endpoint, appended to `into`. */
@@ -69,7 +74,7 @@ function prng(seed: number) {
   };
 }
 
-function loadSyntheticAttempts(file: string): { attempts: number; answers: number; seconds: number } {
+function loadSyntheticAttempts(file: string): { attempts: number; answers: number; memories: number; seconds: number } {
   const started = performance.now();
   const db = new DatabaseSync(file);
   const rand = prng(42);
@@ -89,13 +94,19 @@ function loadSyntheticAttempts(file: string): { attempts: number; answers: numbe
   const insertAnswer = db.prepare(
     "INSERT INTO attempt_answers (id, attempt_id, position, question_id, option_id, correct, time_sec, answered_at) VALUES (?, ?, ?, ?, 0, ?, 30, ?)",
   );
+  const insertMemory = db.prepare(
+    `INSERT INTO question_memory (user_id, question_id, due, stability, difficulty, scheduled_days, learning_steps, reps, lapses, state, last_review, last_correct)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   let attemptId = firstAttempt;
   let answerId = firstAnswer;
+  let memories = 0;
   db.exec("BEGIN");
   for (let s = 0; s < STUDENTS; s++) {
     const userId = FIRST_USER_ID + s;
     insertUser.run(userId, `bench${s}@bench.unicum.it`, `Studente Bench ${s}`, `bench${s}`, `B${userId}`, now - 90 * DAY);
     const ability = 0.3 + rand() * 0.6;
+    const reviews = new Map<number, ReviewInput[]>();
     for (let k = 0; k < ATTEMPTS_PER_STUDENT; k++) {
       const subjectId = subjects[Math.floor(rand() * subjects.length)]!;
       const pool = bySubject.get(subjectId)!;
@@ -112,14 +123,23 @@ function loadSyntheticAttempts(file: string): { attempts: number; answers: numbe
       const wrong = total - correct;
       const score = Math.round((correct * 31 * 10) / total - wrong) / 10;
       insertAttempt.run(id, userId, subjectId, startedAt, startedAt + 300_000, 300, total, correct, wrong, score);
-      answers.forEach(([questionId, ok], position) => insertAnswer.run(answerId++, id, position, questionId, ok ? 1 : 0, startedAt));
+      answers.forEach(([questionId, ok], position) => {
+        insertAnswer.run(answerId++, id, position, questionId, ok ? 1 : 0, startedAt);
+        reviews.set(questionId, [...(reviews.get(questionId) ?? []), { correct: ok, timeSec: 30, at: startedAt }]);
+      });
+    }
+    // The learning engine's memories, replayed as recalc-stats does.
+    for (const [questionId, list] of reviews) {
+      const m = replayMemory(list)!;
+      insertMemory.run(userId, questionId, m.due, m.stability, m.difficulty, m.scheduledDays, m.learningSteps, m.reps, m.lapses, m.state, m.lastReview, m.lastCorrect ? 1 : 0);
+      memories++;
     }
   }
   db.exec("COMMIT");
   // Bulk refresh of the site aggregates (what recalc-stats does after an import).
   for (const statement of REBUILD_AGGREGATES_SQL) db.exec(statement);
   db.close();
-  return { attempts: attemptId - firstAttempt, answers: answerId - firstAnswer, seconds: (performance.now() - started) / 1000 };
+  return { attempts: attemptId - firstAttempt, answers: answerId - firstAnswer, memories, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Runs last: it stops `server` and serves the same build on the seed and on the enlarged database. */
@@ -136,7 +156,7 @@ export async function benchDashboard(server: LocalServer) {
   const load = loadSyntheticAttempts(d1File(ENLARGED_STATE));
   console.log(
     `\nLoaded ${load.attempts.toLocaleString("en")} synthetic attempts from ${STUDENTS.toLocaleString("en")} students ` +
-      `(${load.answers.toLocaleString("en")} answers) and rebuilt the aggregates in ${load.seconds.toFixed(1)} s.`,
+      `(${load.answers.toLocaleString("en")} answers, ${load.memories.toLocaleString("en")} question memories) and rebuilt the aggregates in ${load.seconds.toFixed(1)} s.`,
   );
 
   // Phases: seed (done above), enlarged, seed, enlarged.

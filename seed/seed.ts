@@ -2,6 +2,7 @@
 // (about 50 synthetic students, attempts over the last 60 days) so dashboards show real numbers.
 // Every row has a fixed id and is written with INSERT OR IGNORE: seeding twice changes nothing.
 // Pure TypeScript (erasable syntax only): run by scripts/db-setup.ts in Node and by tests in workerd.
+import { replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
 import { summaryScore } from "../app/lib/scoring.ts";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
 import biologia from "./bank/biologia.json" with { type: "json" };
@@ -263,6 +264,31 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
       "attempt_answers",
       ["id", "attempt_id", "position", "question_id", "option_id", "answer_text", "correct", "time_sec", "answered_at"],
       answerRows,
+      400,
+    ),
+  );
+  // The learning engine's memory of every student, replayed from the completed attempts' answers with
+  // the same rule as the grading write (recalc-stats rebuilds it the same way).
+  const completedBy = new Map(attemptRows.filter((a) => a[3] === "completed").map((a) => [a[0] as number, a[1] as number]));
+  const reviews = new Map<string, { userId: number; questionId: number; list: ReviewInput[] }>();
+  for (const [, attempt, , questionId, , , correct, timeSec, at] of answerRows as [number, number, number, number, unknown, unknown, boolean | null, number, number][]) {
+    const userId = completedBy.get(attempt);
+    if (userId == null) continue;
+    const key = `${userId}:${questionId}`;
+    const entry = reviews.get(key) ?? { userId, questionId, list: [] };
+    entry.list.push({ correct, timeSec, at });
+    reviews.set(key, entry);
+  }
+  const memoryRows: unknown[][] = [];
+  for (const { userId, questionId, list } of reviews.values()) {
+    const m = replayMemory(list)!;
+    memoryRows.push([userId, questionId, m.due, m.stability, m.difficulty, m.scheduledDays, m.learningSteps, m.reps, m.lapses, m.state, m.lastReview, m.lastCorrect]);
+  }
+  out.push(
+    ...inserts(
+      "question_memory",
+      ["user_id", "question_id", "due", "stability", "difficulty", "scheduled_days", "learning_steps", "reps", "lapses", "state", "last_review", "last_correct"],
+      memoryRows,
       400,
     ),
   );

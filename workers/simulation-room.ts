@@ -323,7 +323,7 @@ export class SimulationRoom extends DurableObject<Env> {
         const answers = this.answersOf(p.user_id);
         return { userId: p.user_id, answers, result: gradeSimulation(config.subjects, answers), timeSec: Math.min(p.time_sec ?? durationSec, durationSec) };
       });
-      await writeGradedAttempts(this.env.DB, config.simulationId, graded);
+      await writeGradedAttempts(this.env.DB, config.simulationId, graded, Date.now(), config.subjects);
       this.setMeta("closedThrough", String(config.flow.length));
       this.setMeta("graded", String(Date.now()));
       this.broadcast({ type: "simulation-end", id: config.simulationId });

@@ -1,4 +1,5 @@
 // GET /api/quiz?subjectId=&topicId=&count=[&time=][&rushEventId=]  → a random quiz, stored
+// GET /api/quiz?subjectId=&topicId=&count=&mode=mirato              → a targeted quiz (learning engine)
 // GET /api/quiz?ids=a,b,c                                           → a redo of those questions
 import { z } from "zod";
 import { MAX_QUESTIONS } from "~/lib/constants";
@@ -34,6 +35,7 @@ const querySchema = z.object({
     .refine((v) => v == null || v === "" || (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 86_400), "Durata del timer non valida"),
   rushEventId: optionalId("Id dell'evento Rush"),
   ids: z.string().max(2000, "Troppi id di domande").optional(),
+  mode: z.enum(["random", "mirato"], "Modalità non valida: usa random o mirato (campo: mode).").optional(),
 });
 
 export const loader = api({
@@ -56,6 +58,7 @@ export const loader = api({
       count: clampQuestionCount(q.count || undefined, 10),
       timeLimitSec,
       rushEventId: q.rushEventId ?? null,
+      mode: q.mode,
     });
   },
 });

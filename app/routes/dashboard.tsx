@@ -1,11 +1,13 @@
 import { Suspense, useEffect, useState } from "react";
 import { Await, useLoaderData } from "react-router";
 import { ANALYTICS_CACHE_KEY, Dashboard, type FriendSummary } from "~/components/dashboard/Dashboard";
+import { LearningCards } from "~/components/learning/LearningCards";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { studentAnalytics } from "~/server/analytics.server";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { friendsOverview } from "~/server/friends.server";
+import { dueCount, scoreForecast } from "~/server/learning.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import "driver.js/dist/driver.css";
 import "~/styles/dashboard.css";
@@ -15,11 +17,15 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = getDb(getEnv(args.context).DB);
   // Streamed: the greeting renders at once, the panels when the data arrives ('Caricamento dati…').
-  const data = Promise.all([studentAnalytics(db, user.id), friendsOverview(db, user.id)]).then(([analytics, overview]) => ({
-    analytics,
-    friends: overview.friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
-    now: Date.now(),
-  }));
+  const data = Promise.all([studentAnalytics(db, user.id), friendsOverview(db, user.id), dueCount(db, user.id), scoreForecast(db, user.id)]).then(
+    ([analytics, overview, due, forecast]) => ({
+      analytics,
+      friends: overview.friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
+      dueCount: due,
+      forecast: forecast.subjects,
+      now: Date.now(),
+    }),
+  );
   return { name: user.firstName || user.name, data };
 }
 
@@ -59,7 +65,12 @@ export default function DashboardScreen() {
       <h1 className="page__title">Ciao, {name}</h1>
       <Suspense fallback={<p className="muted" role="status">Caricamento dati…</p>}>
         <Await resolve={data} errorElement={<CachedFallback />}>
-          {(loaded) => <Dashboard analytics={loaded.analytics} friends={loaded.friends} now={loaded.now} />}
+          {(loaded) => (
+            <>
+              <LearningCards dueCount={loaded.dueCount} forecast={loaded.forecast} />
+              <Dashboard analytics={loaded.analytics} friends={loaded.friends} now={loaded.now} />
+            </>
+          )}
         </Await>
       </Suspense>
     </section>

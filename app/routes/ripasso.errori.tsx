@@ -10,7 +10,9 @@ import { clampQuestionCount } from "~/lib/timer";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import { dueReview } from "~/server/learning.server";
 import { listWrongQuestions } from "~/server/review.server";
+import { L } from "~/components/learning/messages";
 import "~/styles/quiz.css";
 import type { Route } from "./+types/ripasso.errori";
 
@@ -19,7 +21,11 @@ const CACHE_KEY = "wrong_questions-all";
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   // `now` comes with the data, so the server and the hydrating browser print the same countdowns.
-  return { items: await listWrongQuestions(getDb(getEnv(args.context).DB), user.id), now: Date.now() };
+  const db = getDb(getEnv(args.context).DB);
+  const now = Date.now();
+  const [items, due] = await Promise.all([listWrongQuestions(db, user.id, now), dueReview(db, user.id, 0, now)]);
+  // The review of the day: due questions (FSRS), most overdue first, at most one quiz's worth.
+  return { items, now, dueCount: due.count, dueIds: due.due.slice(0, MAX_QUESTIONS).map((d) => d.questionId) };
 }
 
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
@@ -78,6 +84,15 @@ export default function ReviewMistakes() {
   const nextReady = paused.length ? Math.min(...paused.map((i) => Date.parse(i.readyAt))) : null;
   const canStart = subjectId != null && ready.length > 0;
 
+  const dueCount = data.dueCount ?? 0;
+  const dueIds = data.dueIds ?? [];
+  const startDue = () => {
+    if (dueIds.length === 0) return;
+    localStorage.setItem("redo_ids", JSON.stringify(dueIds));
+    localStorage.removeItem("redo_subject");
+    navigate("/test?redo=1");
+  };
+
   const start = () => {
     if (!canStart) return;
     const picked = sample(ready, clampQuestionCount(count, DEFAULT_REVIEW_COUNT)).map((i) => i.id);
@@ -90,6 +105,19 @@ export default function ReviewMistakes() {
     <section className="page practice-stack">
       <h1 className="page__title">{T.reviewTitle}</h1>
       <StaleNotice stale={data.stale} cachedAt={data.cachedAt} />
+      {data.stale ? null : (
+        <div className="practice-card row row--between" data-testid="review-of-the-day">
+          <div>
+            <h2 style={{ fontSize: "1.1rem", margin: 0 }}>{L.reviewOfTheDayLine(dueCount)}</h2>
+            <p className="muted small" style={{ margin: 0 }}>
+              {dueCount > 0 ? L.reviewHint : L.reviewNone}
+            </p>
+          </div>
+          <button type="button" className="btn btn--primary" onClick={startDue} disabled={dueIds.length === 0}>
+            {L.reviewStart(dueIds.length)}
+          </button>
+        </div>
+      )}
       {items.length === 0 ? (
         <p className="practice-card">{T.noRedo}</p>
       ) : (

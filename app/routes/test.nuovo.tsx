@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from "react";
 import { useLoaderData, useNavigate, useSearchParams } from "react-router";
 import { T } from "~/components/quiz/messages";
+import { L } from "~/components/learning/messages";
 import { StaleNotice } from "~/components/quiz/StaleNotice";
 import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
 import { MAX_QUESTIONS, MIN_QUESTIONS, QUESTION_PRESETS, TIMER_LEVELS } from "~/lib/constants";
@@ -48,7 +49,8 @@ export default function NewTest() {
   const [count, setCount] = useState<number>(initial.count);
   const [countText, setCountText] = useState<string>(String(initial.count));
   const [timer, setTimer] = useState<TimerChoice>(initial.timer);
-  const ids = { count: useId(), hint: useId() };
+  const [mode, setMode] = useState<"random" | "mirato">(params.get("mode") === "mirato" ? "mirato" : "random");
+  const ids = { count: useId(), hint: useId(), mode: useId() };
 
   useEffect(() => {
     if (!data.stale) saveCache(CACHE_KEY, { subjects });
@@ -75,7 +77,7 @@ export default function NewTest() {
   const timerText =
     timer === "nessuno" ? "senza timer" : `timer ${formatClock(total!)} (${TIMER_LEVELS[timer]} s a domanda)`;
   const summary = subject
-    ? `${subject.name} · ${topic?.name ?? T.allTopics} · ${count} ${count === 1 ? "domanda" : "domande"} · ${timerText}`
+    ? `${subject.name} · ${topic?.name ?? T.allTopics} · ${count} ${count === 1 ? "domanda" : "domande"} · ${timerText}${mode === "mirato" ? ` · ${L.modeTargeted.toLowerCase()}` : ""}`
     : "Scegli una materia per iniziare.";
 
   const start = () => {
@@ -84,6 +86,7 @@ export default function NewTest() {
     if (topic) query.set("topic", String(topic.id));
     query.set("q", String(count));
     if (total) query.set("time", String(total));
+    if (mode === "mirato") query.set("mode", "mirato");
     navigate(`/test?${query}`);
   };
 
@@ -155,6 +158,25 @@ export default function NewTest() {
             {T.countHint}
           </p>
         </div>
+        <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }} aria-describedby={ids.mode}>
+          <legend>{L.modeLabel}</legend>
+          <div className="timer-choices">
+            {(
+              [
+                ["random", L.modeRandom],
+                ["mirato", L.modeTargeted],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} className="timer-choice">
+                <input type="radio" name="mode" value={value} checked={mode === value} onChange={() => setMode(value)} />
+                <span>{label}</span>
+              </label>
+            ))}
+          </div>
+          <p id={ids.mode} className="muted small" style={{ margin: 0 }}>
+            {L.modeTargetedHint}
+          </p>
+        </fieldset>
         <fieldset className="field" style={{ border: "none", padding: 0, margin: 0 }}>
           <legend>{T.timer}</legend>
           <div className="timer-choices">

@@ -69,6 +69,7 @@ function drawQuery(params: URLSearchParams): { query: string; error: string | nu
   const topic = positiveInt(params.get("topic"));
   if (topic) q.set("topicId", String(topic));
   if (time) q.set("time", String(time));
+  if (params.get("mode") === "mirato") q.set("mode", "mirato");
   // Quiz Rush: the event id from the query or from session storage (only a positive integer, and only
   // for the subject the rush screen started).
   // The stored id is consumed by this one draw, whatever its outcome, so a leftover never turns a

@@ -9,8 +9,9 @@ import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer } from "~/lib/ga
 import { listScore, percentCorrect, summaryScore } from "~/lib/scoring";
 import { attemptDeadline, SUBMIT_GRACE_MS } from "~/lib/timer";
 import { aggregateStatementsFor } from "./aggregates.server";
+import { learningStatements, peerDifficulty, readMemory, readMemoryQuery } from "./learning.server";
 import type { Db } from "./db/client.server";
-import { attemptAnswers, attempts, questions, quizQuestions, quizzes, subjects, topics, type Question } from "./db/schema";
+import { attemptAnswers, attempts, questions, quizQuestions, quizzes, statQuestionAccuracy, subjects, topics, type Question } from "./db/schema";
 import { HttpError } from "./errors.server";
 import { recordRushResultStatement } from "./rush.server";
 import { assertNoneSealed, canSeeKeys, openQuizServing, sealedQuestionIds } from "./sealed.server";
@@ -78,6 +79,11 @@ function tally(graded: GradedAnswer[]) {
   return { total, correct, wrong, blank: total - correct - wrong, score: summaryScore(correct, wrong, total) };
 }
 
+/** What the learning engine needs of each graded answer (blanks included: they count as Again). */
+function learnedAnswers(graded: GradedAnswer[]) {
+  return graded.map((g) => ({ questionId: g.question.id, correct: g.correct, timeSec: g.timeSec }));
+}
+
 /** D1 binds at most 100 parameters per statement: 8 per answer row, so 12 rows per insert. */
 const ANSWER_ROWS_PER_INSERT = 12;
 
@@ -115,8 +121,8 @@ export async function submitQuizAttempt(
   now = Date.now(),
   options: { idempotencyKey?: string } = {},
 ) {
-  // Quiz, attempt, questions and the user's seal in parallel: one round trip of latency instead of four.
-  const [quiz, attempt, ordered, sealed] = await Promise.all([
+  // Quiz, attempt, questions, the user's seal and memory of them in parallel: one round trip of latency.
+  const [quiz, attempt, ordered, sealed, memory] = await Promise.all([
     db.select().from(quizzes).where(eq(quizzes.id, quizId)).get(),
     db.select().from(attempts).where(eq(attempts.quizId, quizId)).get(),
     db
@@ -127,6 +133,7 @@ export async function submitQuizAttempt(
       .orderBy(asc(quizQuestions.position))
       .all(),
     sealedQuestionIds(db, userId, now, quizId),
+    readMemoryQuery(db, userId, db.select({ id: quizQuestions.questionId }).from(quizQuestions).where(eq(quizQuestions.quizId, quizId)).getSQL()),
   ]);
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
   if (!attempt) throw new HttpError(404, "Tentativo non trovato.");
@@ -162,6 +169,7 @@ export async function submitQuizAttempt(
       score: totals.score,
       answers: graded.filter((g) => g.correct != null).map((g) => ({ topicId: g.question.topicId, correct: g.correct === true })),
     }),
+    ...learningStatements(db, userId, learnedAnswers(graded), memory, now),
   ];
   if (quiz.rushEventId && quiz.subjectId != null) {
     statements.push(
@@ -264,10 +272,11 @@ export async function attemptSummary(
   if (!attempt || !visible || attempt.status !== "completed") throw new HttpError(404, ATTEMPT_NOT_FOUND);
   const [rows, subject, sealed] = await Promise.all([
     db
-      .select({ answer: attemptAnswers, question: questions, topicName: topics.name })
+      .select({ answer: attemptAnswers, question: questions, topicName: topics.name, peer: statQuestionAccuracy })
       .from(attemptAnswers)
       .innerJoin(questions, eq(questions.id, attemptAnswers.questionId))
       .leftJoin(topics, eq(topics.id, questions.topicId))
+      .leftJoin(statQuestionAccuracy, eq(statQuestionAccuracy.questionId, questions.id))
       .where(eq(attemptAnswers.attemptId, attemptId))
       .orderBy(asc(attemptAnswers.position))
       .all(),
@@ -275,7 +284,7 @@ export async function attemptSummary(
     sealedQuestionIds(db, viewer.id, now),
   ]);
   const keys = { attempt, sealed };
-  const list = rows.map(({ answer, question, topicName }, index): SummaryQuestion => {
+  const list = rows.map(({ answer, question, topicName, peer }, index): SummaryQuestion => {
     const options = question.type === "mc" ? (question.options ?? []) : [];
     const correctText =
       question.type === "mc" ? (options[question.correctIndex ?? -1] ?? "") : (question.acceptedAnswers ?? []).join(" / ");
@@ -286,7 +295,7 @@ export async function attemptSummary(
       index: index + 1,
       type: question.type,
       topic: topicName,
-      difficulty: question.difficulty,
+      difficulty: peerDifficulty(peer?.answered, peer?.correct) ?? question.difficulty,
       text: question.stem,
       options,
       correctText: shown ? correctText : "",

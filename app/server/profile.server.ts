@@ -182,6 +182,8 @@ const completed = (alias: string, userId: number) =>
 export async function deleteAccount(db: Db, userId: number): Promise<void> {
   const id = Number(userId);
   if (!Number.isInteger(id)) throw new HttpError(400, "Utente non valido.");
+  // Peer difficulty counts every completed attempt, with or without a single subject.
+  const anyCompleted = `a.user_id = ${id} AND a.status = 'completed'`;
   const statements = [
     `UPDATE stat_score_histogram SET count = count - (
        SELECT count(*) FROM attempts a WHERE ${completed("a", id)} AND a.total > 0
@@ -202,6 +204,13 @@ export async function deleteAccount(db: Db, userId: number): Promise<void> {
          WHERE ${completed("a", id)} AND aa.correct = 1 AND q.topic_id = stat_topic_accuracy.topic_id)
      WHERE topic_id IN (SELECT q.topic_id FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
          JOIN questions q ON q.id = aa.question_id WHERE ${completed("a", id)})`,
+    `UPDATE stat_question_accuracy SET
+       answered = answered - (SELECT count(*) FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
+         WHERE ${anyCompleted} AND aa.correct IS NOT NULL AND aa.question_id = stat_question_accuracy.question_id),
+       correct = correct - (SELECT count(*) FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
+         WHERE ${anyCompleted} AND aa.correct = 1 AND aa.question_id = stat_question_accuracy.question_id)
+     WHERE question_id IN (SELECT aa.question_id FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id WHERE ${anyCompleted})`,
+    "DELETE FROM stat_question_accuracy WHERE answered <= 0",
     "DELETE FROM stat_score_histogram WHERE count <= 0",
     "DELETE FROM stat_daily_scores WHERE attempts <= 0",
   ].map((statement) => db.run(sql.raw(statement)));

@@ -5,8 +5,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { DEFAULT_DIFFICULTY } from "~/lib/constants";
 import type { Db } from "./db/client.server";
-import { attempts, questions, quizQuestions, quizzes, subjects, topics, type Question } from "./db/schema";
+import { attempts, questions, quizQuestions, quizzes, statQuestionAccuracy, subjects, topics, type Question } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { peerDifficulty, targetedQuestionIds } from "./learning.server";
 import { claimRushStart } from "./rush.server";
 import { assertRedoAllowed, sealedQuestionIdsSql } from "./sealed.server";
 
@@ -66,14 +67,17 @@ export async function catalogue(db: Db) {
   }));
 }
 
-/** The browser's copy of a question: never the correct option, accepted answers or explanation. */
-export function publicQuestion(q: Question, topicName: string | null): PublicQuestion {
+/**
+ * The browser's copy of a question: never the correct option, accepted answers or explanation. The
+ * difficulty is the peers' (share of right answers, after 20 answers) when known, else the author's.
+ */
+export function publicQuestion(q: Question, topicName: string | null, peer?: { answered: number | null; correct: number | null }): PublicQuestion {
   return {
     id: q.id,
     type: q.type,
     question_text: q.stem,
     options: q.type === "mc" ? (q.options ?? []).map((text, id) => ({ id, option_text: text })) : [],
-    difficulty: q.difficulty ?? DEFAULT_DIFFICULTY,
+    difficulty: peerDifficulty(peer?.answered, peer?.correct) ?? q.difficulty ?? DEFAULT_DIFFICULTY,
     subjectId: q.subjectId,
     topicId: q.topicId,
     topic: topicName,
@@ -88,6 +92,8 @@ type DrawArgs = {
   ids?: number[];
   timeLimitSec?: number | null;
   rushEventId?: number | null;
+  /** "mirato": weighted towards weak topics, due and unseen questions (learning engine). */
+  mode?: "random" | "mirato";
   now?: number;
 };
 
@@ -126,26 +132,24 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
       }
       topicFilter = sql`(${questions.topicId} = ${args.topicId} OR ${questions.topicId} IN (SELECT id FROM topics WHERE parent_id = ${args.topicId}))`;
     }
-    const rows = await db
-      .select({ id: questions.id })
-      .from(questions)
-      .where(
-        and(
-          eq(questions.subjectId, subjectId),
-          eq(questions.active, true),
-          topicFilter,
-          // A question sealed for this user (live simulation, open Rush quiz) is never drawn: its graded
-          // result would tell whether a guess was right.
-          sql`${questions.id} NOT IN (${sealedQuestionIdsSql(args.userId, now)})`,
-        ),
-      )
-      .orderBy(sql`random()`)
-      .limit(args.count!)
-      .all();
-    if (rows.length === 0) {
+    // A question sealed for this user (live simulation, open Rush quiz) is never drawn: its graded
+    // result would tell whether a guess was right.
+    const drawable = and(topicFilter, sql`${questions.id} NOT IN (${sealedQuestionIdsSql(args.userId, now)})`)!;
+    questionIds =
+      args.mode === "mirato" && !args.rushEventId
+        ? await targetedQuestionIds(db, { userId: args.userId, subjectId, topicFilter: drawable, count: args.count!, now })
+        : (
+            await db
+              .select({ id: questions.id })
+              .from(questions)
+              .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), drawable))
+              .orderBy(sql`random()`)
+              .limit(args.count!)
+              .all()
+          ).map((r) => r.id);
+    if (questionIds.length === 0) {
       throw new HttpError(404, "Nessuna domanda disponibile per questa materia e questo sotto-argomento.");
     }
-    questionIds = rows.map((r) => r.id);
   }
 
   if (args.rushEventId) {
@@ -191,10 +195,11 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
   const [rows, attempt, subject] = await Promise.all([
     db
-      .select({ question: questions, topicName: topics.name })
+      .select({ question: questions, topicName: topics.name, answered: statQuestionAccuracy.answered, correct: statQuestionAccuracy.correct })
       .from(quizQuestions)
       .innerJoin(questions, eq(questions.id, quizQuestions.questionId))
       .leftJoin(topics, eq(topics.id, questions.topicId))
+      .leftJoin(statQuestionAccuracy, eq(statQuestionAccuracy.questionId, questions.id))
       .where(eq(quizQuestions.quizId, quizId))
       .orderBy(asc(quizQuestions.position))
       .all(),
@@ -217,6 +222,6 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
     elapsedSec: Math.max(0, Math.round((now - startedAt.getTime()) / 1000)),
     status: attempt?.status ?? "abandoned",
     attemptId: attempt?.id ?? null,
-    questions: rows.map((r) => publicQuestion(r.question, r.topicName)),
+    questions: rows.map((r) => publicQuestion(r.question, r.topicName, r)),
   };
 }

@@ -1,7 +1,9 @@
 // Review of mistakes: questions whose latest (non-blank) answer by this user was wrong.
 // A correct answer in a later attempt takes the question off the list. A question sealed for the user
-// (live simulation, open Rush quiz) is left out while it is: a redo of it would be refused.
+// (live simulation, open Rush quiz) is left out while it is: a redo of it would be refused. Ordered by the
+// learning engine's due date (question_memory), most overdue first.
 import { sql } from "drizzle-orm";
+import { REVIEW_COOLDOWN_MS } from "~/lib/constants";
 import { isReviewPaused, reviewReadyAt } from "~/lib/review";
 import type { Db } from "./db/client.server";
 import { sealedQuestionIdsSql } from "./sealed.server";
@@ -40,8 +42,9 @@ export async function listWrongQuestions(db: Db, userId: number, now = Date.now(
     JOIN questions q ON q.id = l.question_id
     JOIN subjects s ON s.id = q.subject_id
     LEFT JOIN topics t ON t.id = q.topic_id
+    LEFT JOIN question_memory m ON m.user_id = ${userId} AND m.question_id = q.id
     WHERE l.rn = 1 AND l.correct = 0 AND q.active = 1 AND q.id NOT IN (${sealedQuestionIdsSql(userId, now)})
-    ORDER BY l.answered_at DESC`);
+    ORDER BY coalesce(m.due, l.answered_at + ${REVIEW_COOLDOWN_MS}) ASC, l.answered_at DESC`);
   return rows.map((r) => ({
     id: r.id,
     subjectId: r.subject_id,

@@ -21,6 +21,7 @@ import {
   type Question,
 } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { simulationMemoryStatements } from "./learning.server";
 import type { SessionUser } from "./session.server";
 
 export const SIM_TEXT = {
@@ -422,24 +423,35 @@ export async function adminAttempts(db: Db, simulationId: string, user: Manager)
   }));
 }
 
-/** Writes every graded attempt once: the unique (simulation, user) index makes a rerun a no-op. */
+/**
+ * Writes every graded attempt once: the unique (simulation, user) index makes a rerun a no-op. With the
+ * answer keys, each participant's question memories are updated in the same chunk, guarded so that a
+ * rerun (which inserts no attempt) changes none.
+ */
 export async function writeGradedAttempts(
   d1: D1Database,
   simulationId: string,
   graded: { userId: number; answers: Record<string, Record<string, string>>; result: SimulationResult; timeSec: number }[],
   now = Date.now(),
+  subjectKeys: readonly { id: number; keys: readonly AnswerKey[] }[] = [],
 ) {
-  const statements = graded.map((g) =>
-    d1
-      .prepare(
-        `INSERT INTO simulation_attempts (simulation_id, user_id, answers, subjects_result, score, perc, time_sec, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (simulation_id, user_id) DO NOTHING`,
-      )
-      .bind(simulationId, g.userId, JSON.stringify(g.answers), JSON.stringify(g.result.subjects), g.result.totale, g.result.percTot, g.timeSec, now),
-  );
-  statements.push(d1.prepare(`UPDATE simulations SET graded_at = coalesce(graded_at, ?) WHERE id = ?`).bind(now, simulationId));
-  // D1 batches are limited in size: write in chunks (each chunk is atomic; reruns skip what landed).
-  for (let i = 0; i < statements.length; i += 50) await d1.batch(statements.slice(i, i + 50));
+  const CHUNK = 25;
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < graded.length; i += CHUNK) {
+    const chunk = graded.slice(i, i + CHUNK);
+    const memories = await simulationMemoryStatements(d1, simulationId, chunk, subjectKeys, now);
+    const part = chunk.map((g) =>
+      d1
+        .prepare(
+          `INSERT INTO simulation_attempts (simulation_id, user_id, answers, subjects_result, score, perc, time_sec, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (simulation_id, user_id) DO NOTHING`,
+        )
+        .bind(simulationId, g.userId, JSON.stringify(g.answers), JSON.stringify(g.result.subjects), g.result.totale, g.result.percTot, g.timeSec, now),
+    );
+    // Each chunk is atomic: its attempts and their memories land together; reruns skip what landed.
+    await d1.batch([...part, ...memories]);
+  }
+  await d1.prepare(`UPDATE simulations SET graded_at = coalesce(graded_at, ?) WHERE id = ?`).bind(now, simulationId).run();
 }
 
 /**

@@ -29,6 +29,9 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/attempts/:id/summary": { GET: "user" },
   "api/me/wrong-questions": { GET: "user" },
   "api/my/reports": { GET: "user" },
+  // Learning engine
+  "api/review/due": { GET: "user" },
+  "api/me/forecast": { GET: "user" },
 
   // Analytics, friends, profile
   "api/me/analytics": { GET: "user" },

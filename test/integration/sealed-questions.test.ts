@@ -241,6 +241,8 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "api/classes/:id/members": () => [get("/api/classes/999999/members")],
   "api/classes/:id/members/:userId": () => [{ method: "DELETE", path: `/api/classes/999999/members/${studentId}` }],
   "api/classes/:id/code": () => [{ method: "POST", path: "/api/classes/999999/code", json: {} }],
+  "api/review/due": () => [get("/api/review/due?horizon=30d")],
+  "api/me/forecast": () => [get("/api/me/forecast")],
   "api/consent": () => [{ method: "POST", path: "/api/consent", json: {} }],
   "api/page-view": () => [{ method: "POST", path: "/api/page-view", json: {} }],
   "api/*": () => [get("/api/sigillo-inesistente")],

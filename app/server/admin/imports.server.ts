@@ -16,6 +16,7 @@ import type { Db } from "../db/client.server";
 import { ROLES } from "../db/schema";
 import { REBUILD_AGGREGATES_SQL } from "../db/aggregate-sql";
 import { HttpError } from "../errors.server";
+import { rebuildLearningMemory } from "../learning.server";
 
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 50_000;
@@ -837,10 +838,12 @@ export async function reprocessAttemptAnswers(db: Db, actor: AuditActor) {
   return result;
 }
 
-/** POST /api/admin/recalc-stats: rebuilds the site-wide aggregates from the attempts. */
+/** POST /api/admin/recalc-stats: rebuilds the site-wide aggregates and the question memories from the attempts. */
 export async function recalcStats(db: Db, actor: AuditActor) {
   const row = await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM attempts WHERE status = 'completed'`);
   await runBatch(db, [...rebuildStatements(db), audit(db, actor, "recalc.stats", { attempts: row?.n ?? 0 })]);
+  // The learning engine's memories are replayed from the same history (in chunks: not one batch).
+  await rebuildLearningMemory(db);
   return { recalculated: row?.n ?? 0 };
 }
 
@@ -851,6 +854,7 @@ export const resetSchema = z.object({
 
 // Children first, so foreign keys never block a delete.
 const RESET_TABLES = [
+  "question_memory", "stat_question_accuracy",
   "rush_progress", "rush_events", "simulation_attempts", "simulation_allowed_users", "simulation_allowed_classes", "simulation_questions", "simulation_subjects", "simulations",
   "class_members", "classes",
   "reports", "attempt_answers", "attempts", "quiz_questions", "quizzes", "friendships", "stat_score_histogram", "stat_topic_accuracy",

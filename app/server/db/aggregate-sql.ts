@@ -34,6 +34,13 @@ export const REBUILD_AGGREGATES_SQL: string[] = [
      JOIN questions q ON q.id = aa.question_id
      WHERE q.topic_id IS NOT NULL AND aa.correct IS NOT NULL
      GROUP BY q.topic_id, q.subject_id`,
+  "DELETE FROM stat_question_accuracy",
+  `INSERT INTO stat_question_accuracy (question_id, answered, correct)
+     SELECT aa.question_id, count(*), sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END)
+     FROM attempt_answers aa
+     JOIN attempts a ON a.id = aa.attempt_id AND a.status = 'completed'
+     WHERE aa.correct IS NOT NULL
+     GROUP BY aa.question_id`,
   "DELETE FROM stat_daily_scores",
   `INSERT INTO stat_daily_scores (subject_id, day, attempts, score_sum)
      SELECT subject_id, ${italianDaySql("started_at")} AS d, count(*), sum(score)

@@ -518,6 +518,42 @@ export const statDailyScores = sqliteTable(
   (t) => [primaryKey({ columns: [t.subjectId, t.day] })],
 );
 
+/** Answers and correct answers per question over every student (practice, redo, Rush): the peer difficulty. */
+export const statQuestionAccuracy = sqliteTable("stat_question_accuracy", {
+  questionId: integer("question_id").primaryKey(),
+  answered: integer("answered").notNull().default(0),
+  correct: integer("correct").notNull().default(0),
+});
+
+// --- Learning engine: one FSRS memory state per student and question (ts-fsrs card fields), updated
+// in the grading write of every answer and rebuilt from history by recalc-stats. ---
+export const questionMemory = sqliteTable(
+  "question_memory",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id, { onDelete: "cascade" }),
+    /** When the question is due for review (FSRS, never earlier than 24 h after a mistake). */
+    due: integer("due", { mode: "timestamp_ms" }).notNull(),
+    stability: real("stability").notNull(),
+    difficulty: real("difficulty").notNull(),
+    scheduledDays: integer("scheduled_days").notNull().default(0),
+    learningSteps: integer("learning_steps").notNull().default(0),
+    reps: integer("reps").notNull().default(0),
+    lapses: integer("lapses").notNull().default(0),
+    /** ts-fsrs State: 0 new, 1 learning, 2 review, 3 relearning. */
+    state: integer("state").notNull().default(0),
+    lastReview: integer("last_review", { mode: "timestamp_ms" }).notNull(),
+    /** The latest answer: true right, false wrong, null blank. */
+    lastCorrect: integer("last_correct", { mode: "boolean" }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.questionId] }), index("question_memory_user_due_idx").on(t.userId, t.due)],
+);
+export type QuestionMemory = typeof questionMemory.$inferSelect;
+
 // --- Staff audit log: who changed what, when (bans, roles, deletions, reports, imports, resets). ---
 export const auditLog = sqliteTable(
   "audit_log",

@@ -1,0 +1,434 @@
+// The learning engine on the server: each student's FSRS memory per question (written in the grading
+// batch of every graded answer), the review of the day, the score forecast, the targeted draw and the
+// peer difficulty of each question. The math lives in ~/lib/fsrs-rating and ~/lib/forecast.
+import { and, asc, eq, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { SEMESTRE_FILTRO_TEMPLATE } from "~/lib/constants";
+import { forecastSubject, type TopicAnswers } from "~/lib/forecast";
+import { reviewMemory, type MemoryState } from "~/lib/fsrs-rating";
+import { isCorrect, type AnswerKey } from "~/lib/simulation";
+import type { Db } from "./db/client.server";
+import { questionMemory, questions, statQuestionAccuracy, subjects, type QuestionMemory } from "./db/schema";
+import { HttpError } from "./errors.server";
+
+type Statement = Parameters<Db["batch"]>[0][number];
+const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+
+/** One graded answer as the learning engine sees it (null = blank). */
+export type LearnedAnswer = { questionId: number; correct: boolean | null; timeSec: number | null };
+
+export function memoryOf(row: QuestionMemory): MemoryState {
+  return {
+    due: row.due.getTime(),
+    stability: row.stability,
+    difficulty: row.difficulty,
+    scheduledDays: row.scheduledDays,
+    learningSteps: row.learningSteps,
+    reps: row.reps,
+    lapses: row.lapses,
+    state: row.state,
+    lastReview: row.lastReview.getTime(),
+    lastCorrect: row.lastCorrect,
+  };
+}
+
+function memoryRow(userId: number, questionId: number, m: MemoryState) {
+  return {
+    userId,
+    questionId,
+    due: new Date(m.due),
+    stability: m.stability,
+    difficulty: m.difficulty,
+    scheduledDays: m.scheduledDays,
+    learningSteps: m.learningSteps,
+    reps: m.reps,
+    lapses: m.lapses,
+    state: m.state,
+    lastReview: new Date(m.lastReview),
+    lastCorrect: m.lastCorrect,
+  };
+}
+
+/** The stored memory of a user for some questions: a list of ids, or a subquery of ids. */
+export function readMemoryQuery(db: Db, userId: number, questionIds: number[] | SQL) {
+  const ids = Array.isArray(questionIds) ? inArray(questionMemory.questionId, questionIds) : sql`${questionMemory.questionId} IN (${questionIds})`;
+  return db.select().from(questionMemory).where(and(eq(questionMemory.userId, userId), ids)).all();
+}
+
+export async function readMemory(db: Db, userId: number, questionIds: number[]): Promise<QuestionMemory[]> {
+  const out: QuestionMemory[] = [];
+  for (let i = 0; i < questionIds.length; i += 90) out.push(...(await readMemoryQuery(db, userId, questionIds.slice(i, i + 90))));
+  return out;
+}
+
+const MEMORY_SET = {
+  due: sql`excluded.due`,
+  stability: sql`excluded.stability`,
+  difficulty: sql`excluded.difficulty`,
+  scheduledDays: sql`excluded.scheduled_days`,
+  learningSteps: sql`excluded.learning_steps`,
+  reps: sql`excluded.reps`,
+  lapses: sql`excluded.lapses`,
+  state: sql`excluded.state`,
+  lastReview: sql`excluded.last_review`,
+  lastCorrect: sql`excluded.last_correct`,
+};
+
+/**
+ * One upsert for any number of memories: the rows travel as one JSON parameter (D1 binds at most 100
+ * values per statement; 31 rows of 12 columns would take four statements). A concurrent grading that
+ * already wrote a later review wins.
+ */
+function upsertMemory(db: Db, rows: ReturnType<typeof memoryRow>[]): Statement[] {
+  if (rows.length === 0) return [];
+  const json = JSON.stringify(
+    rows.map((r) => [r.userId, r.questionId, r.due.getTime(), r.stability, r.difficulty, r.scheduledDays, r.learningSteps, r.reps, r.lapses, r.state, r.lastReview.getTime(), r.lastCorrect == null ? null : r.lastCorrect ? 1 : 0]),
+  );
+  return [
+    db
+      .insert(questionMemory)
+      // `WHERE true` keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
+      .select(
+        sql`SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, j.value ->> 8, j.value ->> 9, j.value ->> 10, j.value ->> 11 FROM json_each(${json}) AS j WHERE true`,
+      )
+      .onConflictDoUpdate({
+        target: [questionMemory.userId, questionMemory.questionId],
+        set: MEMORY_SET,
+        setWhere: sql`excluded.last_review >= ${questionMemory.lastReview}`,
+      }),
+  ];
+}
+
+/**
+ * Statements for the grading batch: the memory of every answered question (blank included) and the
+ * peer counts of the answered ones. `prior` is the memory read before grading. Being in the same batch
+ * as the attempt, a retried or concurrent second submission rolls them back with it.
+ */
+export function learningStatements(db: Db, userId: number, answers: readonly LearnedAnswer[], prior: readonly QuestionMemory[], at: number): Statement[] {
+  if (answers.length === 0) return [];
+  const before = new Map(prior.map((row) => [row.questionId, memoryOf(row)]));
+  const rows = answers.map((a) => memoryRow(userId, a.questionId, reviewMemory(before.get(a.questionId), { correct: a.correct, timeSec: a.timeSec, at })));
+  const answered = answers.filter((a) => a.correct != null);
+  const stats: Statement[] = answered.length
+    ? [
+        db
+          .insert(statQuestionAccuracy)
+          .select(
+            sql`SELECT j.value ->> 0, 1, j.value ->> 1 FROM json_each(${JSON.stringify(answered.map((a) => [a.questionId, a.correct ? 1 : 0]))}) AS j WHERE true`,
+          )
+          .onConflictDoUpdate({
+            target: statQuestionAccuracy.questionId,
+            set: {
+              answered: sql`${statQuestionAccuracy.answered} + excluded.answered`,
+              correct: sql`${statQuestionAccuracy.correct} + excluded.correct`,
+            },
+          }),
+      ]
+    : [];
+  return [...upsertMemory(db, rows), ...stats];
+}
+
+// --- Simulations: graded by the room, written with prepared D1 statements. ---
+
+/**
+ * Prepared statements that apply a simulation's answers to the participants' memories, each guarded
+ * so it lands only together with the attempt row inserted by this same write (created_at = now): a
+ * rerun of the grading, which inserts nothing, changes no memory either.
+ */
+export async function simulationMemoryStatements(
+  d1: D1Database,
+  simulationId: string,
+  graded: readonly { userId: number; answers: Record<string, Record<string, string>> }[],
+  subjectKeys: readonly { id: number; keys: readonly AnswerKey[] }[],
+  now: number,
+): Promise<D1PreparedStatement[]> {
+  if (graded.length === 0) return [];
+  const questionIds = subjectKeys.flatMap((s) => s.keys.map((k) => k.id));
+  if (questionIds.length === 0) return [];
+  const users = graded.map((g) => g.userId);
+  const prior = new Map<string, MemoryState>();
+  for (let i = 0; i < users.length; i += 50) {
+    const chunk = users.slice(i, i + 50);
+    const { results } = await d1
+      .prepare(
+        `SELECT * FROM question_memory WHERE user_id IN (${chunk.map(() => "?").join(",")})
+           AND question_id IN (SELECT question_id FROM simulation_questions WHERE simulation_id = ?)`,
+      )
+      .bind(...chunk, simulationId)
+      .all<Record<string, number | null>>();
+    for (const r of results) {
+      prior.set(`${r.user_id}:${r.question_id}`, {
+        due: r.due!,
+        stability: r.stability!,
+        difficulty: r.difficulty!,
+        scheduledDays: r.scheduled_days!,
+        learningSteps: r.learning_steps!,
+        reps: r.reps!,
+        lapses: r.lapses!,
+        state: r.state!,
+        lastReview: r.last_review!,
+        lastCorrect: r.last_correct == null ? null : r.last_correct === 1,
+      });
+    }
+  }
+  return graded.map((g) => {
+    const rows = subjectKeys.flatMap((s) =>
+      s.keys.map((key) => {
+        const correct = isCorrect(key, g.answers[String(s.id)]?.[String(key.id)]);
+        const m = reviewMemory(prior.get(`${g.userId}:${key.id}`), { correct, timeSec: null, at: now });
+        return [key.id, m.due, m.stability, m.difficulty, m.scheduledDays, m.learningSteps, m.reps, m.lapses, m.state, m.lastReview, m.lastCorrect == null ? null : m.lastCorrect ? 1 : 0];
+      }),
+    );
+    return d1
+      .prepare(
+        `INSERT INTO question_memory (user_id, question_id, due, stability, difficulty, scheduled_days, learning_steps, reps, lapses, state, last_review, last_correct)
+         SELECT ?1, j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, j.value ->> 8, j.value ->> 9, j.value ->> 10
+           FROM json_each(?2) AS j
+          WHERE EXISTS (SELECT 1 FROM simulation_attempts WHERE simulation_id = ?3 AND user_id = ?1 AND created_at = ?4)
+         ON CONFLICT (user_id, question_id) DO UPDATE SET due = excluded.due, stability = excluded.stability,
+           difficulty = excluded.difficulty, scheduled_days = excluded.scheduled_days, learning_steps = excluded.learning_steps,
+           reps = excluded.reps, lapses = excluded.lapses, state = excluded.state, last_review = excluded.last_review,
+           last_correct = excluded.last_correct
+         WHERE excluded.last_review >= question_memory.last_review`,
+      )
+      .bind(g.userId, JSON.stringify(rows), simulationId, now);
+  });
+}
+
+// --- Rebuild from history (recalc-stats, and the same replay as the seed). ---
+
+/**
+ * Rebuilds every memory from the answers on record: completed practice attempts (redo and Rush
+ * included) and graded simulations, replayed in time order per student and question.
+ */
+export async function rebuildLearningMemory(db: Db): Promise<{ users: number; memories: number }> {
+  await db.run(sql`DELETE FROM question_memory`);
+  const userRows = await db.all<{ id: number }>(sql`
+    SELECT DISTINCT user_id AS id FROM attempts WHERE status = 'completed'
+    UNION SELECT DISTINCT user_id FROM simulation_attempts ORDER BY id`);
+  const hasSimulations = (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM simulation_attempts`))?.n ?? 0;
+  const keys = new Map<number, AnswerKey>();
+  if (hasSimulations) {
+    const qs = await db.select({ id: questions.id, type: questions.type, options: questions.options, correctIndex: questions.correctIndex, accepted: questions.acceptedAnswers }).from(questions).all();
+    for (const q of qs) keys.set(q.id, q);
+  }
+  let memories = 0;
+  const USERS_PER_CHUNK = 50;
+  for (let i = 0; i < userRows.length; i += USERS_PER_CHUNK) {
+    const ids = userRows.slice(i, i + USERS_PER_CHUNK).map((u) => u.id);
+    const idList = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+    const [answers, sims] = await Promise.all([
+      db.all<{ user_id: number; question_id: number; correct: number | null; time_sec: number; answered_at: number }>(sql`
+        SELECT a.user_id, aa.question_id, aa.correct, aa.time_sec, aa.answered_at
+        FROM attempts a JOIN attempt_answers aa ON aa.attempt_id = a.id
+        WHERE a.status = 'completed' AND a.user_id IN (${idList})`),
+      hasSimulations
+        ? db.all<{ user_id: number; answers: string; created_at: number; question_id: number }>(sql`
+            SELECT sa.user_id, sa.answers, sa.created_at, sq.question_id
+            FROM simulation_attempts sa JOIN simulation_questions sq ON sq.simulation_id = sa.simulation_id
+            WHERE sa.user_id IN (${idList})`)
+        : Promise.resolve([]),
+    ]);
+    const reviews = new Map<string, { userId: number; questionId: number; list: { correct: boolean | null; timeSec: number | null; at: number }[] }>();
+    const add = (userId: number, questionId: number, review: { correct: boolean | null; timeSec: number | null; at: number }) => {
+      const key = `${userId}:${questionId}`;
+      const entry = reviews.get(key) ?? { userId, questionId, list: [] };
+      entry.list.push(review);
+      reviews.set(key, entry);
+    };
+    for (const a of answers) add(a.user_id, a.question_id, { correct: a.correct == null ? null : a.correct === 1, timeSec: a.time_sec, at: a.answered_at });
+    // Every question a simulation asked counts, blanks included, as in the room's grading write.
+    const parsed = new Map<string, Record<string, Record<string, string>>>();
+    for (const s of sims) {
+      const key = keys.get(s.question_id);
+      if (!key) continue;
+      const given = parsed.get(s.answers) ?? (JSON.parse(s.answers) as Record<string, Record<string, string>>);
+      parsed.set(s.answers, given);
+      const text = Object.values(given).find((bySubject) => bySubject[String(s.question_id)] != null)?.[String(s.question_id)];
+      add(s.user_id, key.id, { correct: isCorrect(key, text), timeSec: null, at: s.created_at });
+    }
+    const rows: ReturnType<typeof memoryRow>[] = [];
+    for (const entry of reviews.values()) {
+      let m: MemoryState | null = null;
+      for (const r of entry.list.sort((x, y) => x.at - y.at)) m = reviewMemory(m, r);
+      if (m) rows.push(memoryRow(entry.userId, entry.questionId, m));
+    }
+    const statements: Statement[] = [];
+    for (let j = 0; j < rows.length; j += 500) statements.push(...upsertMemory(db, rows.slice(j, j + 500)));
+    if (statements.length) await db.batch(statements as [Statement, ...Statement[]]);
+    memories += rows.length;
+  }
+  return { users: userRows.length, memories };
+}
+
+// --- Review of the day ---
+
+export const HORIZON_MAX_MS = 30 * DAY;
+const HORIZON_ERROR = "Orizzonte non valido: usa un numero di giorni o di ore come 1d o 12h, al massimo 30d (campo: horizon).";
+
+/** `Nd` / `Nh` (up to 30 days) → milliseconds; empty = due now. Anything else is a 400. */
+export function parseHorizon(value: string | null): number {
+  if (value == null || value === "") return 0;
+  const match = /^(\d{1,4})([dh])$/.exec(value.trim());
+  if (!match) throw new HttpError(400, HORIZON_ERROR);
+  const ms = Number(match[1]) * (match[2] === "d" ? DAY : HOUR);
+  if (ms > HORIZON_MAX_MS) throw new HttpError(400, HORIZON_ERROR);
+  return ms;
+}
+
+export type DueQuestion = { questionId: number; subjectId: number; topicId: number | null; dueAt: string; lastAnswerCorrect: boolean | null };
+
+/** Questions due by now + horizon, most overdue first. Ids and dates only: never question content or keys. */
+export async function dueReview(db: Db, userId: number, horizonMs = 0, now = Date.now()): Promise<{ count: number; due: DueQuestion[] }> {
+  const rows = await db
+    .select({
+      questionId: questionMemory.questionId,
+      subjectId: questions.subjectId,
+      topicId: questions.topicId,
+      due: questionMemory.due,
+      lastCorrect: questionMemory.lastCorrect,
+    })
+    .from(questionMemory)
+    .innerJoin(questions, eq(questions.id, questionMemory.questionId))
+    .where(and(eq(questionMemory.userId, userId), lte(questionMemory.due, new Date(now + horizonMs)), eq(questions.active, true)))
+    .orderBy(asc(questionMemory.due), asc(questionMemory.questionId))
+    .all();
+  return {
+    count: rows.length,
+    due: rows.map((r) => ({ questionId: r.questionId, subjectId: r.subjectId, topicId: r.topicId, dueAt: r.due.toISOString(), lastAnswerCorrect: r.lastCorrect })),
+  };
+}
+
+/** Just the number due now (dashboard). */
+export async function dueCount(db: Db, userId: number, now = Date.now()): Promise<number> {
+  const row = await db.get<{ n: number }>(sql`
+    SELECT count(*) AS n FROM question_memory m JOIN questions q ON q.id = m.question_id
+    WHERE m.user_id = ${userId} AND m.due <= ${now} AND q.active = 1`);
+  return row?.n ?? 0;
+}
+
+// --- Score forecast ---
+
+export type SubjectForecast = { subjectId: number; name: string; predicted: number | null; low: number | null; high: number | null; answers: number };
+
+/** The exam's topic mix, approximated by the bank: each topic's share of the subject's active questions. */
+async function examTopicMix(db: Db): Promise<Map<number, Map<number, number>>> {
+  const rows = await db.all<{ subject_id: number; topic_id: number | null; n: number }>(sql`
+    SELECT subject_id, topic_id, count(*) AS n FROM questions WHERE active = 1 GROUP BY subject_id, topic_id`);
+  const mix = new Map<number, Map<number, number>>();
+  for (const r of rows) {
+    const m = mix.get(r.subject_id) ?? new Map<number, number>();
+    m.set(r.topic_id ?? 0, r.n);
+    mix.set(r.subject_id, m);
+  }
+  return mix;
+}
+
+/** GET /api/me/forecast: the exam subjects (Chimica, Fisica, Biologia) always, the others once answered. */
+export async function scoreForecast(db: Db, userId: number, now = Date.now()): Promise<{ subjects: SubjectForecast[] }> {
+  const [groups, mix, subjectRows] = await Promise.all([
+    db.all<{ subject_id: number; topic_id: number | null; age: number; n: number; k: number }>(sql`
+      SELECT q.subject_id, q.topic_id, (${now} - aa.answered_at) / ${DAY} AS age, count(*) AS n,
+        sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END) AS k
+      FROM attempts a JOIN attempt_answers aa ON aa.attempt_id = a.id JOIN questions q ON q.id = aa.question_id
+      WHERE a.user_id = ${userId} AND a.status = 'completed'
+      GROUP BY q.subject_id, q.topic_id, age`),
+    examTopicMix(db),
+    db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)).all(),
+  ]);
+  const bySubject = new Map<number, TopicAnswers[]>();
+  for (const g of groups) {
+    const list = bySubject.get(g.subject_id) ?? [];
+    list.push({ topicId: g.topic_id ?? 0, ageDays: Math.max(0, g.age), n: g.n, correct: g.k });
+    bySubject.set(g.subject_id, list);
+  }
+  const exam: readonly number[] = SEMESTRE_FILTRO_TEMPLATE.subjects;
+  const order = (id: number) => (exam.includes(id) ? exam.indexOf(id) : exam.length + id);
+  return {
+    subjects: subjectRows
+      .filter((s) => exam.includes(s.id) || bySubject.has(s.id))
+      .sort((a, b) => order(a.id) - order(b.id))
+      .map((s) => ({ subjectId: s.id, name: s.name, ...forecastSubject(bySubject.get(s.id) ?? [], mix.get(s.id) ?? new Map()) })),
+  };
+}
+
+// --- Peer difficulty ---
+
+export const PEER_MIN_ANSWERS = 20;
+
+/** The difficulty level 1-5 from the share of right answers of every student (after 20 answers). */
+export function peerDifficulty(answered: number | null | undefined, correct: number | null | undefined): number | null {
+  if (answered == null || correct == null || answered < PEER_MIN_ANSWERS) return null;
+  const share = correct / answered;
+  if (share >= 0.8) return 1;
+  if (share >= 0.65) return 2;
+  if (share >= 0.5) return 3;
+  if (share >= 0.35) return 4;
+  return 5;
+}
+
+// --- Test mirato ---
+
+/**
+ * Weights of the targeted draw (documented in the issue's note):
+ * - the student's accuracy in the question's topic, smoothed (k+1)/(n+2): weight 1 + 2·(1 − accuracy),
+ *   so the weakest topics come up to three times as often as mastered ones;
+ * - memory: due for review ×3, never answered ×2, answered and not yet due ×0.5 (FSRS says it is
+ *   still remembered: asking it now teaches little);
+ * - peer difficulty (after 20 answers): ×(1.5 − |share right − the student's topic accuracy|), so
+ *   questions near the student's level (neither trivial nor out of reach) are preferred.
+ */
+export function targetedWeight(args: { topicAccuracy: number; due: boolean; seen: boolean; peerShare: number | null }): number {
+  let w = 1 + 2 * (1 - args.topicAccuracy);
+  w *= args.due ? 3 : args.seen ? 0.5 : 2;
+  if (args.peerShare != null) w *= 1.5 - Math.abs(args.peerShare - args.topicAccuracy);
+  return w;
+}
+
+/** Weighted sampling without replacement (Efraimidis-Spirakis: the largest u^(1/w) keys). */
+export function weightedSample<T extends { weight: number }>(items: readonly T[], count: number, random: () => number = Math.random): T[] {
+  return items
+    .map((item) => ({ item, key: Math.pow(random(), 1 / Math.max(item.weight, 1e-9)) }))
+    .sort((a, b) => b.key - a.key)
+    .slice(0, Math.max(0, count))
+    .map((x) => x.item);
+}
+
+/** The ids of a targeted quiz from a subject (and topic filter), weighted as `targetedWeight` says. */
+export async function targetedQuestionIds(
+  db: Db,
+  args: { userId: number; subjectId: number; topicFilter: SQL; count: number; now: number; random?: () => number },
+): Promise<number[]> {
+  const [candidates, accuracy] = await Promise.all([
+    db
+      .select({
+        id: questions.id,
+        topicId: questions.topicId,
+        due: questionMemory.due,
+        seen: questionMemory.questionId,
+        answered: statQuestionAccuracy.answered,
+        correct: statQuestionAccuracy.correct,
+      })
+      .from(questions)
+      .leftJoin(questionMemory, and(eq(questionMemory.questionId, questions.id), eq(questionMemory.userId, args.userId)))
+      .leftJoin(statQuestionAccuracy, eq(statQuestionAccuracy.questionId, questions.id))
+      .where(and(eq(questions.subjectId, args.subjectId), eq(questions.active, true), args.topicFilter))
+      .all(),
+    db.all<{ topic_id: number | null; n: number; k: number }>(sql`
+      SELECT q.topic_id, count(*) AS n, sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END) AS k
+      FROM attempts a JOIN attempt_answers aa ON aa.attempt_id = a.id JOIN questions q ON q.id = aa.question_id
+      WHERE a.user_id = ${args.userId} AND a.status = 'completed' AND q.subject_id = ${args.subjectId}
+      GROUP BY q.topic_id`),
+  ]);
+  const topicAccuracy = new Map(accuracy.map((t) => [t.topic_id ?? 0, (t.k + 1) / (t.n + 2)]));
+  const weighted = candidates.map((c) => ({
+    id: c.id,
+    weight: targetedWeight({
+      topicAccuracy: topicAccuracy.get(c.topicId ?? 0) ?? 0.5,
+      due: c.due != null && c.due.getTime() <= args.now,
+      seen: c.seen != null,
+      peerShare: c.answered != null && c.answered >= PEER_MIN_ANSWERS ? (c.correct ?? 0) / c.answered : null,
+    }),
+  }));
+  return weightedSample(weighted, args.count, args.random).map((c) => c.id);
+}
