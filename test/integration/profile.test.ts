@@ -66,7 +66,7 @@ describe("GET/POST /api/profile", () => {
     expect((await call("GET", "/api/profile")).status).toBe(401);
     expect((await call("POST", "/api/profile", { json: { city: "Roma" } })).status).toBe(401);
     const token = await login("profilo.prova@example.com");
-    const response = await call("POST", "/api/profile", { token, body: "{city:" });
+    const response = await call("POST", "/api/profile", { token, body: "{city:", headers: { "Content-Type": "application/json" } });
     expect(response.status).toBe(400);
     expect((await json(response)).error).toMatch(/JSON/);
   });

@@ -1,0 +1,152 @@
+// The Worker's guard rails, applied by workers/app.ts to every request and every response (never per route):
+// the same-origin rule for writes, the body-size cap of JSON calls, and the security headers.
+// OWASP ASVS 4.0 level 2: V3.5.3 / V4.2.2 (cross-site requests), V14.4 (HTTP security headers), V13.1.5 (content type).
+
+/** Methods that change something: a cookie-authenticated one must come from our own pages. */
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export const CROSS_SITE_MESSAGE =
+  "Richiesta rifiutata: le modifiche sono accettate solo dalle pagine di Unicum (origine diversa).";
+
+/** The largest JSON body a call accepts; the admin imports have their own (20 MB, imports.server.ts). */
+export const MAX_JSON_BYTES = 1024 * 1024;
+export const TOO_LARGE_MESSAGE = "Richiesta troppo grande: il massimo è 1 MB.";
+
+/** Paths whose bodies are files with their own documented types and size (CSV or JSON up to 20 MB). */
+const IMPORT_PATH = /^\/api\/admin\/(import|import-taxonomy|import-difficulty|import-users|import-attempts)\/?$/;
+
+export function isImportPath(pathname: string): boolean {
+  return IMPORT_PATH.test(pathname);
+}
+
+function refuse(status: number, error: string, headers?: HeadersInit): Response {
+  return Response.json({ error }, { status, headers });
+}
+
+function isBearer(request: Request): boolean {
+  return /^bearer\s/i.test(request.headers.get("Authorization") ?? "");
+}
+
+/**
+ * The same-origin rule. A write (POST / PUT / PATCH / DELETE) or a WebSocket upgrade must come from our own
+ * origin: the `Origin` header, or `Sec-Fetch-Site: same-origin` when a browser leaves Origin out.
+ * - Bearer calls are exempt: a page of another site cannot attach an Authorization header without a CORS
+ *   preflight we never grant, and with Bearer the cookie is not what authenticates the call.
+ * - A request with neither header is not from a browser (every browser sends Origin on a cross-site POST and
+ *   Sec-Fetch-Site on every request), so a stolen-cookie attack cannot be made that way: it passes. Local tools
+ *   and the e2e tests' request context (Playwright's `page.request`) are such clients.
+ * - It applies whether or not the request carries the cookie, so a foreign page can't sign a visitor in to
+ *   another account (login CSRF) or record consent / page views in their name either.
+ */
+export function crossSiteRefusal(request: Request): Response | null {
+  const method = request.method.toUpperCase();
+  const upgrade = request.headers.get("Upgrade")?.toLowerCase() === "websocket";
+  if (!WRITE_METHODS.has(method) && !upgrade) return null;
+  if (isBearer(request)) return null;
+  const origin = request.headers.get("Origin");
+  if (origin !== null) return origin === new URL(request.url).origin ? null : refuse(403, CROSS_SITE_MESSAGE);
+  const site = request.headers.get("Sec-Fetch-Site");
+  if (site === null || site === "same-origin" || site === "none") return null;
+  return refuse(403, CROSS_SITE_MESSAGE);
+}
+
+/** A declared body larger than a JSON call accepts: 413 before anything reads it (readJson caps the rest). */
+export function oversizeRefusal(request: Request): Response | null {
+  if (!WRITE_METHODS.has(request.method.toUpperCase())) return null;
+  const { pathname } = new URL(request.url);
+  if (!pathname.startsWith("/api/") || isImportPath(pathname)) return null;
+  const declared = Number(request.headers.get("Content-Length") ?? 0);
+  return declared > MAX_JSON_BYTES ? refuse(413, TOO_LARGE_MESSAGE) : null;
+}
+
+/** Everything the Worker refuses before the app sees the request, or null to go on. */
+export function refuseEarly(request: Request): Response | null {
+  return crossSiteRefusal(request) ?? oversizeRefusal(request);
+}
+
+// --- Security headers (ASVS V14.4) ---
+
+/** A fresh nonce per document: React Router's and React's inline scripts carry it (app/entry.server.tsx). */
+export function newNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/** Google Identity Services: its script, its button's frame and styles, its calls (Google's documented CSP). */
+const GOOGLE_SIGN_IN = {
+  script: "https://accounts.google.com/gsi/client",
+  style: "https://accounts.google.com/gsi/style",
+  frame: "https://accounts.google.com/gsi/",
+  connect: "https://accounts.google.com/gsi/",
+};
+
+/** Browser features the product never uses (sign-in's FedCM, identity-credentials-get, stays on). */
+export const PERMISSIONS_POLICY = [
+  "accelerometer=()",
+  "autoplay=()",
+  "browsing-topics=()",
+  "camera=()",
+  "display-capture=()",
+  "geolocation=()",
+  "gyroscope=()",
+  "magnetometer=()",
+  "microphone=()",
+  "midi=()",
+  "payment=()",
+  "publickey-credentials-get=()",
+  "serial=()",
+  "usb=()",
+  "xr-spatial-tracking=()",
+].join(", ");
+
+/**
+ * The Content-Security-Policy of an HTML page. Scripts: our own files and inline scripts with this response's
+ * nonce (React Router's hydration data and React's streaming), plus Google's sign-in script when Google sign-in
+ * is configured (the landing, /login and the "Sessione scaduta" overlay of every signed-in page use it).
+ * Styles allow inline: React renders `style` attributes (bar widths, chart heights, tooltip positions) that a
+ * nonce cannot cover; scripts are what matters for XSS, and they are closed.
+ */
+export function pageCsp(request: Request, nonce: string, googleSignIn: boolean): string {
+  const url = new URL(request.url);
+  const socket = `${url.protocol === "https:" ? "wss" : "ws"}://${url.host}`; // the simulation room
+  const google = (source: string) => (googleSignIn ? ` ${source}` : "");
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'${google(GOOGLE_SIGN_IN.script)}`,
+    `style-src 'self' 'unsafe-inline'${google(GOOGLE_SIGN_IN.style)}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${socket}${google(GOOGLE_SIGN_IN.connect)}`,
+    `frame-src ${googleSignIn ? GOOGLE_SIGN_IN.frame : "'none'"}`,
+    "worker-src 'none'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(url.protocol === "https:" ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
+
+/** Anything that is not a page (JSON, files, redirects): nothing may run or be framed. */
+const RESOURCE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** The answer with every security header set; a WebSocket handshake (101) is passed on untouched. */
+export function withSecurityHeaders(request: Request, response: Response, nonce: string, env: Pick<Env, "GOOGLE_CLIENT_ID">): Response {
+  if (response.status === 101 || response.webSocket) return response;
+  const secured = new Response(response.body, response);
+  const headers = secured.headers;
+  const html = (headers.get("Content-Type") ?? "").startsWith("text/html");
+  headers.set("Content-Security-Policy", html ? pageCsp(request, nonce, Boolean(env.GOOGLE_CLIENT_ID)) : RESOURCE_CSP);
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("X-Frame-Options", "DENY");
+  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  headers.set("Permissions-Policy", PERMISSIONS_POLICY);
+  // Google's sign-in popup talks back to the page that opened it.
+  headers.set("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
+  headers.set("Cross-Origin-Resource-Policy", "same-origin");
+  if (new URL(request.url).protocol === "https:") {
+    headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  }
+  return secured;
+}
