@@ -150,3 +150,35 @@ export function withSecurityHeaders(request: Request, response: Response, nonce:
   }
   return secured;
 }
+
+// --- One error shape for the API ---
+
+const STATUS_MESSAGES: Record<number, string> = {
+  400: "Richiesta non valida.",
+  401: "Sessione scaduta o assente: accedi di nuovo.",
+  403: "Non hai i permessi per questa operazione.",
+  404: "Indirizzo non trovato.",
+  405: "Metodo non consentito per questo indirizzo.",
+  413: TOO_LARGE_MESSAGE,
+  415: "Formato non supportato: invia i dati come JSON (intestazione Content-Type: application/json).",
+  429: "Troppe richieste: riprova tra poco.",
+};
+
+/**
+ * Every /api error is `{ "error": "<Italian>" }`. The routes' own errors already are; this catches what React
+ * Router answers by itself (a method a route has no loader or action for: 405 `{message: "You made a POST
+ * request…"}`, an unexpected throw: 500 "Unexpected Server Error") and gives it an Italian message.
+ */
+export async function withApiErrorShape(request: Request, response: Response): Promise<Response> {
+  if (response.status < 400 || !new URL(request.url).pathname.startsWith("/api/")) return response;
+  if ((response.headers.get("Content-Type") ?? "").includes("application/json")) {
+    const body = await response.clone().json().catch(() => null);
+    if (body && typeof (body as { error?: unknown }).error === "string") return response;
+  }
+  const error =
+    STATUS_MESSAGES[response.status] ?? (response.status >= 500 ? "Errore interno del server. Riprova tra poco." : "Richiesta non valida.");
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  headers.set("Content-Type", "application/json");
+  return new Response(JSON.stringify({ error }), { status: response.status, headers });
+}
