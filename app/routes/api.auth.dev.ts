@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { api, readJson } from "~/server/api.server";
 import { devLoginEnabled, devSignIn } from "~/server/auth.server";
-import { HttpError } from "~/server/errors.server";
+import { HttpError, withLabels } from "~/server/errors.server";
 import { sessionCookie } from "~/server/session.server";
 
-const DevLogin = z.object({
-  email: z.email({ error: "Indirizzo email non valido." }),
-});
+const DevLogin = withLabels(
+  z.object({
+    email: z.email({ error: "Indirizzo email non valido." }),
+  }),
+  { email: "Email" },
+);
 
 // Development sign-in: exists only when DEV_LOGIN=1 (local dev, tests); otherwise it is a 404.
 export const action = api({

@@ -2,10 +2,14 @@ import { z } from "zod";
 import { api, readJson } from "~/server/api.server";
 import { signIn, verifyGoogleCredential } from "~/server/auth.server";
 import { sessionCookie } from "~/server/session.server";
+import { withLabels } from "~/server/errors.server";
 
-const GoogleLogin = z.object({
-  credential: z.string({ error: "Manca il token di Google (credential)." }).min(1, "Manca il token di Google (credential)."),
-});
+const GoogleLogin = withLabels(
+  z.object({
+    credential: z.string({ error: "Manca il token di Google (credential)." }).min(1, "Manca il token di Google (credential)."),
+  }),
+  { credential: "Token di Google" },
+);
 
 export const action = api({
   access: "public",

@@ -4,7 +4,7 @@ import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { getEnv } from "./context";
 import { getDb, type Db } from "./db/client.server";
-import { errorResponse, HttpError, zodMessage } from "./errors.server";
+import { errorResponse, HttpError, labelsOf, zodMessage } from "./errors.server";
 import { MAX_JSON_BYTES, TOO_LARGE_MESSAGE } from "./security.server";
 import { requireUser, type Access, type SessionUser } from "./session.server";
 
@@ -96,7 +96,7 @@ async function readCapped(request: Request, limit: number): Promise<string> {
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
   const body = parseJsonText(await readJsonText(request));
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new HttpError(400, zodMessage(parsed.error));
+  if (!parsed.success) throw new HttpError(400, zodMessage(parsed.error, labelsOf(schema)));
   return parsed.data;
 }
 
@@ -117,13 +117,15 @@ export function parseJsonText(text: string, optional = false): unknown {
 export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.infer<S> {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const parsed = schema.safeParse(params);
-  if (!parsed.success) throw new HttpError(400, zodMessage(parsed.error));
+  if (!parsed.success) throw new HttpError(400, zodMessage(parsed.error, labelsOf(schema)));
   return parsed.data;
 }
 
 /** Parses a positive integer route parameter, or answers 400. */
-export function idParam(value: string | undefined, label = "id"): number {
+export function idParam(value: string | undefined, label?: string): number {
   const n = Number(value);
-  if (!value || !Number.isInteger(n) || n <= 0) throw new HttpError(400, `Identificativo non valido (${label}).`);
+  if (!value || !Number.isInteger(n) || n <= 0) {
+    throw new HttpError(400, `Identificativo non valido nell'indirizzo${label ? ` (${label})` : ""}: è atteso un numero intero positivo.`);
+  }
   return n;
 }

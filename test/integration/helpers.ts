@@ -1,10 +1,10 @@
 // Calls the real route modules (loaders/actions of app/routes.ts) inside workerd, against the real D1.
 import { createExecutionContext, env } from "cloudflare:test";
 import { importJWK, SignJWT, type JWTPayload } from "jose";
-import { createStaticHandler, RouterContextProvider, type RouteObject } from "react-router";
+import { createStaticHandler, isRouteErrorResponse, RouterContextProvider, type RouteObject } from "react-router";
 import routeConfig from "~/routes";
 import { cloudflareContext } from "~/server/context";
-import { refuseEarly } from "~/server/security.server";
+import { refuseEarly, withApiErrorShape } from "~/server/security.server";
 import { buildSeedStatements } from "../../seed/seed";
 
 type RouteEntry = { id?: string; path?: string; index?: boolean; file: string; children?: RouteEntry[] };
@@ -68,10 +68,23 @@ export async function send(request: Request, env?: TestEnv): Promise<Response> {
   }
 }
 
-/** Like `call`, but first through the Worker's early refusals (workers/app.ts: same-origin rule, size cap). */
+/**
+ * Like `call`, but the way workers/app.ts answers: first its early refusals (same-origin rule, size cap),
+ * then the route, with React Router's own errors (a method without a loader or action) answered as its
+ * request handler does, then the API's one error shape.
+ */
 export async function callGuarded(method: string, path: string, options: CallOptions = {}): Promise<Response> {
   const request = buildRequest(method, path, options);
-  return refuseEarly(request) ?? send(request, options.env);
+  const early = refuseEarly(request);
+  if (early) return early;
+  let response: Response;
+  try {
+    response = await send(request, options.env);
+  } catch (thrown) {
+    if (!isRouteErrorResponse(thrown)) throw thrown;
+    response = Response.json({ message: String(thrown.data) }, { status: thrown.status });
+  }
+  return withApiErrorShape(request, response);
 }
 
 export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {

@@ -14,7 +14,7 @@ import { parseCsv } from "~/lib/csv";
 import { auditEntry, type AuditActor, type AuditAction } from "../audit.server";
 import type { Db } from "../db/client.server";
 import { REBUILD_AGGREGATES_SQL } from "../db/aggregate-sql";
-import { HttpError } from "../errors.server";
+import { HttpError, withLabels } from "../errors.server";
 
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 50_000;
@@ -844,9 +844,12 @@ export async function recalcStats(db: Db, actor: AuditActor) {
 }
 
 export const RESET_CONFIRMATION = "RESET";
-export const resetSchema = z.object({
-  confirm: z.literal(RESET_CONFIRMATION, `Conferma mancante: invia { "confirm": "${RESET_CONFIRMATION}" }.`),
-});
+export const resetSchema = withLabels(
+  z.object({
+    confirm: z.literal(RESET_CONFIRMATION, `Conferma mancante: invia { "confirm": "${RESET_CONFIRMATION}" }.`),
+  }),
+  { confirm: "Conferma" },
+);
 
 // Children first, so foreign keys never block a delete.
 const RESET_TABLES = [
