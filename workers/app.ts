@@ -2,7 +2,7 @@
 // Every request passes the guard rails of app/server/security.server.ts first, and every answer leaves with its headers.
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, nonceContext } from "../app/server/context";
-import { newNonce, refuseEarly, withApiErrorShape, withSecurityHeaders } from "../app/server/security.server";
+import { newNonce, rateLimitRefusal, refuseEarly, withApiErrorShape, withSecurityHeaders } from "../app/server/security.server";
 import { drain, spareBody } from "./drain";
 import { routeSimulationSocket } from "./simulation-socket";
 
@@ -26,6 +26,7 @@ export default {
     const nonce = newNonce();
     const response =
       refuseEarly(request) ??
+      (await rateLimitRefusal(request, env)) ??
       (await routeSimulationSocket(request, env)) ??
       (await requestHandler(request, routerContext(env, ctx, nonce)));
     await drain(spare);

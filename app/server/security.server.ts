@@ -1,6 +1,8 @@
 // The Worker's guard rails, applied by workers/app.ts to every request and every response (never per route):
-// the same-origin rule for writes, the body-size cap of JSON calls, and the security headers.
+// the same-origin rule for writes, the body-size cap of JSON calls, rate limits, the security headers, and one
+// error shape for the API.
 // OWASP ASVS 4.0 level 2: V3.5.3 / V4.2.2 (cross-site requests), V14.4 (HTTP security headers), V13.1.5 (content type).
+import { tokenUserId } from "./session.server";
 
 /** Methods that change something: a cookie-authenticated one must come from our own pages. */
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -62,6 +64,80 @@ export function oversizeRefusal(request: Request): Response | null {
 /** Everything the Worker refuses before the app sees the request, or null to go on. */
 export function refuseEarly(request: Request): Response | null {
   return crossSiteRefusal(request) ?? oversizeRefusal(request);
+}
+
+// --- Rate limits (ASVS V2.2.1 against automated sign-in attempts, V11.1.4 against abuse of business functions) ---
+// Cloudflare's rate-limiting binding (`ratelimits` in wrangler.jsonc): it runs in workerd locally, in the vitest
+// plugin and deployed, with no storage of ours. It counts per key in fixed windows of 10 or 60 s, per Cloudflare
+// location (a deterrent, not exact accounting), and does not say when the window ends: Retry-After is the window.
+
+type LimiterName = "SIGN_IN_LIMITER" | "REPORT_LIMITER" | "INVITE_LIMITER" | "PAGE_VIEW_LIMITER" | "IMPORT_LIMITER";
+
+type RateRule = { path: RegExp; limiter: LimiterName; by: "client" | "user"; periodSeconds: number; message: string };
+
+/**
+ * Which writes are limited, keyed by whom. The development sign-in (/api/auth/dev, off in production) is not
+ * limited, so local tools and the e2e tests can sign in as often as they like. Limits: wrangler.jsonc.
+ */
+export const RATE_RULES: readonly RateRule[] = [
+  {
+    path: /^\/api\/auth\/google\/?$/,
+    limiter: "SIGN_IN_LIMITER",
+    by: "client",
+    periodSeconds: 60,
+    message: "Troppi tentativi di accesso da questa rete: riprova tra un minuto.",
+  },
+  {
+    path: /^\/api\/report-question\/?$/,
+    limiter: "REPORT_LIMITER",
+    by: "user",
+    periodSeconds: 60,
+    message: "Hai inviato troppe segnalazioni in poco tempo: riprova tra un minuto.",
+  },
+  {
+    path: /^\/api\/friends\/?$/,
+    limiter: "INVITE_LIMITER",
+    by: "user",
+    periodSeconds: 60,
+    message: "Hai inviato troppi inviti in poco tempo: riprova tra un minuto.",
+  },
+  {
+    path: /^\/api\/page-view\/?$/,
+    limiter: "PAGE_VIEW_LIMITER",
+    by: "user",
+    periodSeconds: 60,
+    message: "Troppe visite registrate in poco tempo: riprova tra un minuto.",
+  },
+  {
+    path: IMPORT_PATH,
+    limiter: "IMPORT_LIMITER",
+    by: "user",
+    periodSeconds: 60,
+    message: "Troppe importazioni in poco tempo: riprova tra un minuto.",
+  },
+];
+
+/** The client's address as Cloudflare reports it (also set by the local servers). */
+function clientAddress(request: Request): string {
+  return request.headers.get("CF-Connecting-IP") ?? "unknown";
+}
+
+/** 429 with Retry-After when the caller went over the limit of this write, or null to go on. */
+export async function rateLimitRefusal(request: Request, env: Env): Promise<Response | null> {
+  if (request.method.toUpperCase() !== "POST") return null;
+  const { pathname } = new URL(request.url);
+  const rule = RATE_RULES.find((r) => r.path.test(pathname));
+  if (!rule) return null;
+  const limiter = env[rule.limiter] as RateLimit | undefined;
+  if (!limiter) {
+    console.warn(`Rate limiter ${rule.limiter} is not bound: ${pathname} is not limited`);
+    return null;
+  }
+  // A signed-in caller is counted as a user, wherever they are; anyone else by address.
+  const userId = rule.by === "user" ? await tokenUserId(request, env) : null;
+  const key = userId ? `user:${userId}` : `client:${clientAddress(request)}`;
+  const { success } = await limiter.limit({ key });
+  return success ? null : refuse(429, rule.message, { "Retry-After": String(rule.periodSeconds) });
 }
 
 // --- Security headers (ASVS V14.4) ---

@@ -55,6 +55,22 @@ export function effectiveRole(user: Pick<User, "role" | "email">, env: Env): Rol
   return user.role;
 }
 
+/**
+ * The user id a request's token names, checked by its signature only (no database read): enough to key a rate
+ * limit, never to authorize (requireUser does that, with the session row and the user's status).
+ */
+export async function tokenUserId(request: Request, env: Env): Promise<number | null> {
+  const token = readToken(request);
+  if (!token) return null;
+  try {
+    const { payload } = await jwtVerify(token, secretKey(env), { algorithms: ["HS256"] });
+    const id = Number(payload.sub);
+    return Number.isInteger(id) && id > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Resolves the session's user, or null when there is no valid, unexpired session. */
 export async function getSessionUser(request: Request, env: Env): Promise<SessionUser | null> {
   const token = readToken(request);

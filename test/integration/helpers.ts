@@ -4,7 +4,7 @@ import { importJWK, SignJWT, type JWTPayload } from "jose";
 import { createStaticHandler, isRouteErrorResponse, RouterContextProvider, type RouteObject } from "react-router";
 import routeConfig from "~/routes";
 import { cloudflareContext } from "~/server/context";
-import { refuseEarly, withApiErrorShape } from "~/server/security.server";
+import { rateLimitRefusal, refuseEarly, withApiErrorShape } from "~/server/security.server";
 import { buildSeedStatements } from "../../seed/seed";
 
 type RouteEntry = { id?: string; path?: string; index?: boolean; file: string; children?: RouteEntry[] };
@@ -69,13 +69,13 @@ export async function send(request: Request, env?: TestEnv): Promise<Response> {
 }
 
 /**
- * Like `call`, but the way workers/app.ts answers: first its early refusals (same-origin rule, size cap),
+ * Like `call`, but the way workers/app.ts answers: first its early refusals (same-origin rule, size cap, rate limits),
  * then the route, with React Router's own errors (a method without a loader or action) answered as its
  * request handler does, then the API's one error shape.
  */
 export async function callGuarded(method: string, path: string, options: CallOptions = {}): Promise<Response> {
   const request = buildRequest(method, path, options);
-  const early = refuseEarly(request);
+  const early = refuseEarly(request) ?? (await rateLimitRefusal(request, { ...env, ...options.env } as Env));
   if (early) return early;
   let response: Response;
   try {
