@@ -17,7 +17,7 @@ export const action = api({
   async handler({ request, env }) {
     if (!devLoginEnabled(env)) throw new HttpError(404, "Indirizzo API inesistente.");
     const { email } = await readJson(request, DevLogin);
-    const result = await devSignIn(env, email);
+    const result = await devSignIn(env, email, request.headers.get("User-Agent"));
     return Response.json(result, { headers: { "Set-Cookie": sessionCookie(request, result.token) } });
   },
 });

@@ -16,7 +16,7 @@ export const action = api({
   async handler({ request, env }) {
     const { credential } = await readJson(request, GoogleLogin);
     const identity = await verifyGoogleCredential(credential, env);
-    const result = await signIn(env, identity, "google");
+    const result = await signIn(env, identity, "google", Date.now(), request.headers.get("User-Agent"));
     return Response.json(result, { headers: { "Set-Cookie": sessionCookie(request, result.token) } });
   },
 });

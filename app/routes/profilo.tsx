@@ -2,23 +2,24 @@ import { Link, useLoaderData } from "react-router";
 import { FriendsSection } from "~/components/profile/FriendsSection";
 import { ProfileForm } from "~/components/profile/ProfileForm";
 import { DangerZone } from "~/components/profile/DangerZone";
+import { SessionsSection } from "~/components/profile/SessionsSection";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { friendsOverview } from "~/server/friends.server";
 import { requirePageUser } from "~/server/page-guard.server";
-import { getProfile } from "~/server/profile.server";
+import { activeSessions, getProfile } from "~/server/profile.server";
 import "~/styles/profile.css";
 import type { Route } from "./+types/profilo";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = getDb(getEnv(args.context).DB);
-  const [profile, friends] = await Promise.all([getProfile(db, user.id), friendsOverview(db, user.id)]);
-  return { profile, friends };
+  const [profile, friends, sessions] = await Promise.all([getProfile(db, user.id), friendsOverview(db, user.id), activeSessions(db, user)]);
+  return { profile, friends, sessions };
 }
 
 export default function ProfileScreen() {
-  const { profile, friends } = useLoaderData<typeof loader>();
+  const { profile, friends, sessions } = useLoaderData<typeof loader>();
   return (
     <section className="page profile">
       <p className="profile__back">
@@ -27,6 +28,7 @@ export default function ProfileScreen() {
       <h1 className="page__title">PROFILO</h1>
       <ProfileForm initial={profile} />
       <FriendsSection overview={friends} />
+      <SessionsSection sessions={sessions} />
       <DangerZone />
     </section>
   );

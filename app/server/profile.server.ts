@@ -21,6 +21,8 @@ import {
 import { italianDaySql, SCORE_BIN_SQL } from "./db/aggregate-sql";
 import { HttpError, withLabels } from "./errors.server";
 import type { Profile } from "~/lib/profile";
+import { describeDevice } from "~/lib/device";
+import { listSessions, type SessionUser } from "./session.server";
 
 export type { Profile };
 
@@ -214,4 +216,11 @@ export async function deleteAccount(db: Db, userId: number): Promise<void> {
     // simulation attempts and permissions, rush progress.
     db.delete(users).where(eq(users.id, id)),
   ]);
+}
+
+export type SessionView = { current: boolean; device: string; createdAt: string; lastUsedAt: string };
+
+/** The sessions shown on /profilo: the device in words, when it signed in, when it was last used. */
+export async function activeSessions(db: Db, user: Pick<SessionUser, "id" | "sessionId">): Promise<SessionView[]> {
+  return (await listSessions(db, user)).map(({ userAgent, ...session }) => ({ ...session, device: describeDevice(userAgent) }));
 }

@@ -22,10 +22,15 @@ const EMAILS = { student: "studente@example.com", moderator: "moderatore@example
 
 /**
  * Calls that take no input at all and whose whole purpose is a write: any body is a valid call to them, so they
- * cannot be sent "bad input". Signing out ends the session (its own tests: auth.test.ts); the two admin rebuilds
- * recompute derived data and log it (admin-imports.test.ts).
+ * cannot be sent "bad input". Signing out ends the session, "Esci da tutti i dispositivi" all of them (their own
+ * tests: auth.test.ts, sessions.test.ts); the two admin rebuilds recompute derived data and log it (admin-imports.test.ts).
  */
-const NO_INPUT_WRITES = new Set(["api/auth/logout", "POST api/admin/recalc-stats", "POST api/admin/reprocess-attempt-answers"]);
+const NO_INPUT_WRITES = new Set([
+  "api/auth/logout",
+  "DELETE api/profile/sessions",
+  "POST api/admin/recalc-stats",
+  "POST api/admin/reprocess-attempt-answers",
+]);
 const skipped = (method: string, route: string) =>
   method !== "GET" && (NO_INPUT_WRITES.has(route) || NO_INPUT_WRITES.has(`${method} ${route}`));
 
@@ -98,7 +103,10 @@ const ITALIAN =
 /** Problems are reported to the vitest host over a socket that refuses lone surrogates: escape what is not ASCII. */
 const ascii = (text: string) => text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
-/** A checksum of every table: each table's rows as JSON, sorted, hashed. */
+/** Columns that every authenticated call may move on: a session's last use and its sliding end. */
+const TOUCHED = new Set(["sessions.last_used_at", "sessions.expires_at"]);
+
+/** A checksum of every table: each table's rows as JSON (less TOUCHED columns), sorted, hashed. */
 async function checksum(): Promise<Record<string, string>> {
   const { results: tables } = await env.DB.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations' ORDER BY name",
@@ -106,7 +114,8 @@ async function checksum(): Promise<Record<string, string>> {
   const sums: Record<string, string> = {};
   for (const { name } of tables) {
     const { results } = await env.DB.prepare(`SELECT * FROM "${name}"`).all();
-    const text = results.map((r) => JSON.stringify(r)).sort().join("\n");
+    const rows = results.map((r) => JSON.stringify(Object.entries(r).filter(([column]) => !TOUCHED.has(`${name}.${column}`))));
+    const text = rows.sort().join("\n");
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
     sums[name] = `${results.length} rows ${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
   }

@@ -6,6 +6,7 @@ import { italianDaySql } from "../db/aggregate-sql";
 import type { Db } from "../db/client.server";
 import { attempts, ROLES, USER_STATUSES, users, type User } from "../db/schema";
 import { HttpError, withLabels } from "../errors.server";
+import { endAllSessions } from "../session.server";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { italianDay } from "~/lib/days";
 
@@ -197,6 +198,8 @@ export async function updateUser(db: Db, actor: AuditActor, id: number, form: Us
   statements.push(auditEntry(db, actor, "user.update", { type: "user", id }, { changes }));
   if (form.role && form.role !== current.role) {
     statements.push(auditEntry(db, actor, "user.role", { type: "user", id }, { from: current.role, to: form.role, email: current.email }));
+    // A new role starts with a new sign-in: no session keeps what the old role let it open.
+    if (id !== actor.id) statements.push(endAllSessions(db, id));
   }
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
   return toAdminUser(await getUserRow(db, id));
@@ -228,6 +231,7 @@ export async function toggleBan(db: Db, actor: AuditActor, id: number, reason: s
     if (!text) throw new HttpError(400, "Indica il motivo della sospensione.");
     await db.batch([
       db.update(users).set({ status: "sospeso", suspensionReason: text }).where(eq(users.id, id)),
+      endAllSessions(db, id), // after reactivation the user signs in again
       auditEntry(db, actor, "user.ban", { type: "user", id }, { email: current.email, reason: text }),
     ]);
     return { id, status: "sospeso" as const, reason: text };
