@@ -62,6 +62,7 @@ export default [
   route("api/friends/:id/accept", "routes/api.friends.$id.accept.ts"),
   route("api/profile", "routes/api.profile.ts"),
   route("api/profile/export", "routes/api.profile.export.ts"),
+  route("api/profile/sessions", "routes/api.profile.sessions.ts"),
 
   // -- Simulations
   route("api/simulations/:id", "routes/api.simulations.$id.ts"),

@@ -1,6 +1,8 @@
 // Worker entry: simulation sockets go to their Durable Object, everything else to React Router.
+// Every request passes the guard rails of app/server/security.server.ts first, and every answer leaves with its headers.
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { cloudflareContext } from "../app/server/context";
+import { cloudflareContext, nonceContext } from "../app/server/context";
+import { newNonce, rateLimitRefusal, refuseEarly, withApiErrorShape, withSecurityHeaders } from "../app/server/security.server";
 import { drain, spareBody } from "./drain";
 import { routeSimulationSocket } from "./simulation-socket";
 
@@ -11,18 +13,23 @@ const requestHandler = createRequestHandler(
   import.meta.env.MODE,
 );
 
-function routerContext(env: Env, ctx: ExecutionContext) {
+function routerContext(env: Env, ctx: ExecutionContext, nonce: string) {
   const context = new RouterContextProvider();
   context.set(cloudflareContext, { env, ctx });
+  context.set(nonceContext, nonce);
   return context;
 }
 
 export default {
   async fetch(request, env, ctx) {
     const spare = spareBody(request);
+    const nonce = newNonce();
     const response =
-      (await routeSimulationSocket(request, env)) ?? (await requestHandler(request, routerContext(env, ctx)));
+      refuseEarly(request) ??
+      (await rateLimitRefusal(request, env)) ??
+      (await routeSimulationSocket(request, env)) ??
+      (await requestHandler(request, routerContext(env, ctx, nonce)));
     await drain(spare);
-    return response;
+    return withSecurityHeaders(request, await withApiErrorShape(request, response), nonce, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -50,7 +50,12 @@ export const TOUR_TOOLTIP_WIDTH = 340;
 export const TOAST_MS = 1800;
 export const CHART_ANIMATION_MS = 1500;
 
+/** A session ends 30 days after its last use (it slides with every use). */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** However much it is used, a session (its token and cookie) ends 400 days after sign-in: browsers cap cookies there. */
+export const SESSION_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;
+/** The last use of a session is recorded at most this often (one write per session every few minutes, not per call). */
+export const SESSION_TOUCH_MS = 5 * 60 * 1000;
 export const SESSION_COOKIE = "unicum_session";
 
 export const DIFFICULTY_LABELS: Record<number, string> = {

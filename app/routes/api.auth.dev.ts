@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { api, readJson } from "~/server/api.server";
 import { devLoginEnabled, devSignIn } from "~/server/auth.server";
-import { HttpError } from "~/server/errors.server";
+import { HttpError, withLabels } from "~/server/errors.server";
 import { sessionCookie } from "~/server/session.server";
 
-const DevLogin = z.object({
-  email: z.email({ error: "Indirizzo email non valido." }),
-});
+const DevLogin = withLabels(
+  z.object({
+    email: z.email({ error: "Indirizzo email non valido." }),
+  }),
+  { email: "Email" },
+);
 
 // Development sign-in: exists only when DEV_LOGIN=1 (local dev, tests); otherwise it is a 404.
 export const action = api({
@@ -14,7 +17,7 @@ export const action = api({
   async handler({ request, env }) {
     if (!devLoginEnabled(env)) throw new HttpError(404, "Indirizzo API inesistente.");
     const { email } = await readJson(request, DevLogin);
-    const result = await devSignIn(env, email);
+    const result = await devSignIn(env, email, request.headers.get("User-Agent"));
     return Response.json(result, { headers: { "Set-Cookie": sessionCookie(request, result.token) } });
   },
 });

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { api, readQuery } from "~/server/api.server";
 import { studentAnalytics } from "~/server/analytics.server";
-import { HttpError } from "~/server/errors.server";
+import { HttpError, withLabels } from "~/server/errors.server";
 import { acceptedFriend } from "~/server/friends.server";
 
-const query = z.object({
-  userId: z.coerce.number("Amico non valido.").int("Amico non valido.").positive("Amico non valido.").optional(),
-});
+const query = withLabels(
+  z.object({
+    userId: z.coerce.number("Amico non valido.").int("Amico non valido.").positive("Amico non valido.").optional(),
+  }),
+  { userId: "Amico" },
+);
 
 // GET /api/friend/analytics[?userId=]: the analytics of an accepted friend (the most recent one by
 // default); 404 without an accepted friendship.

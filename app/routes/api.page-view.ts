@@ -2,11 +2,15 @@ import { z } from "zod";
 import { api, readJson } from "~/server/api.server";
 import { recordPageView } from "~/server/consent.server";
 import { getSessionUser } from "~/server/session.server";
+import { withLabels } from "~/server/errors.server";
 
-const PageView = z.object({
-  path: z.string({ error: "Percorso mancante." }).startsWith("/", "Il percorso deve iniziare con /.").max(300, "Percorso troppo lungo."),
-  referrer: z.string().max(500).nullish(),
-});
+const PageView = withLabels(
+  z.object({
+    path: z.string({ error: "Percorso mancante." }).startsWith("/", "Il percorso deve iniziare con /.").max(300, "Percorso troppo lungo."),
+    referrer: z.string().max(500).nullish(),
+  }),
+  { path: "Percorso", referrer: "Pagina di provenienza" },
+);
 
 export const action = api({
   access: "public",

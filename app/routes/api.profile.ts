@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DELETE_ACCOUNT_CONFIRMATION } from "~/lib/constants";
 import { api, methods, readJson } from "~/server/api.server";
-import { HttpError } from "~/server/errors.server";
+import { HttpError, withLabels } from "~/server/errors.server";
 import { deleteAccount, getProfile, profileUpdateSchema, updateProfile } from "~/server/profile.server";
 import { clearSessionCookie } from "~/server/session.server";
 
@@ -11,7 +11,10 @@ export const loader = api({
   handler: ({ db, user }) => getProfile(db, user.id),
 });
 
-const deleteSchema = z.object({ confirm: z.string("Scrivi ELIMINA per confermare.") });
+const deleteSchema = withLabels(
+  z.object({ confirm: z.string("Scrivi ELIMINA per confermare.") }),
+  { confirm: "Conferma" },
+);
 
 export const action = methods({
   // POST /api/profile: the profile fields; invalid input is a 400 and nothing is written.

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { MAX_QUESTIONS } from "~/lib/constants";
 import { clampQuestionCount } from "~/lib/timer";
 import { api, readQuery } from "~/server/api.server";
-import { HttpError } from "~/server/errors.server";
+import { HttpError, withLabels } from "~/server/errors.server";
 import { drawQuiz } from "~/server/quiz.server";
 
 const optionalId = (label: string) =>
@@ -22,21 +22,24 @@ const optionalId = (label: string) =>
       return n;
     });
 
-const querySchema = z.object({
-  subjectId: optionalId("Id della materia"),
-  topicId: optionalId("Id del sotto-argomento"),
-  count: z
-    .string()
-    .optional()
-    .refine((v) => v == null || v === "" || Number.isFinite(Number(v)), "Numero di domande non valido"),
-  time: z
-    .string()
-    .optional()
-    .refine((v) => v == null || v === "" || (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 86_400), "Durata del timer non valida"),
-  rushEventId: optionalId("Id dell'evento Rush"),
-  ids: z.string().max(2000, "Troppi id di domande").optional(),
-  mode: z.enum(["random", "mirato"], "Modalità non valida: usa random o mirato (campo: mode).").optional(),
-});
+const querySchema = withLabels(
+  z.object({
+    subjectId: optionalId("Id della materia"),
+    topicId: optionalId("Id del sotto-argomento"),
+    count: z
+      .string()
+      .optional()
+      .refine((v) => v == null || v === "" || Number.isFinite(Number(v)), "Numero di domande non valido"),
+    time: z
+      .string()
+      .optional()
+      .refine((v) => v == null || v === "" || (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 86_400), "Durata del timer non valida"),
+    rushEventId: optionalId("Id dell'evento Rush"),
+    ids: z.string().max(2000, "Troppi id di domande").optional(),
+    mode: z.enum(["random", "mirato"], "Modalità non valida: usa random o mirato.").optional(),
+  }),
+  { subjectId: "Materia", topicId: "Sotto-argomento", count: "Numero di domande", time: "Timer", rushEventId: "Evento Rush", ids: "Domande", mode: "Modalità" },
+);
 
 export const loader = api({
   access: "user",
@@ -46,11 +49,11 @@ export const loader = api({
     if (q.ids != null) {
       const ids = q.ids.split(",").map((s) => s.trim()).filter(Boolean).map(Number);
       if (ids.length === 0) throw new HttpError(400, "Nessuna domanda per il ripasso");
-      if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new HttpError(400, "Elenco di id di domande non valido (campo: ids).");
-      if (new Set(ids).size > MAX_QUESTIONS) throw new HttpError(400, `Al massimo ${MAX_QUESTIONS} domande per quiz (campo: ids).`);
+      if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new HttpError(400, "Elenco di domande non valido: sono attesi numeri interi positivi (campo: Domande).");
+      if (new Set(ids).size > MAX_QUESTIONS) throw new HttpError(400, `Al massimo ${MAX_QUESTIONS} domande per quiz (campo: Domande).`);
       return drawQuiz(db, { userId: user.id, ids, timeLimitSec });
     }
-    if (!q.subjectId) throw new HttpError(400, "Scegli una materia (campo: subjectId).");
+    if (!q.subjectId) throw new HttpError(400, "Scegli una materia (campo: Materia).");
     return drawQuiz(db, {
       userId: user.id,
       subjectId: q.subjectId,

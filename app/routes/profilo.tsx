@@ -4,23 +4,29 @@ import { FriendsSection } from "~/components/profile/FriendsSection";
 import { ProfileForm } from "~/components/profile/ProfileForm";
 import { DangerZone } from "~/components/profile/DangerZone";
 import { joinedClasses } from "~/server/classes.server";
+import { SessionsSection } from "~/components/profile/SessionsSection";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { friendsOverview } from "~/server/friends.server";
 import { requirePageUser } from "~/server/page-guard.server";
-import { getProfile } from "~/server/profile.server";
+import { activeSessions, getProfile } from "~/server/profile.server";
 import "~/styles/profile.css";
 import type { Route } from "./+types/profilo";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = getDb(getEnv(args.context).DB);
-  const [profile, friends, classes] = await Promise.all([getProfile(db, user.id), friendsOverview(db, user.id), joinedClasses(db, user.id)]);
-  return { userId: user.id, profile, friends, classes };
+  const [profile, friends, classes, sessions] = await Promise.all([
+    getProfile(db, user.id),
+    friendsOverview(db, user.id),
+    joinedClasses(db, user.id),
+    activeSessions(db, user),
+  ]);
+  return { userId: user.id, profile, friends, classes, sessions };
 }
 
 export default function ProfileScreen() {
-  const { userId, profile, friends, classes } = useLoaderData<typeof loader>();
+  const { userId, profile, friends, classes, sessions } = useLoaderData<typeof loader>();
   return (
     <section className="page profile">
       <p className="profile__back">
@@ -30,6 +36,7 @@ export default function ProfileScreen() {
       <ProfileForm initial={profile} />
       <FriendsSection overview={friends} />
       <ClassesSection userId={userId} classes={classes} />
+      <SessionsSection sessions={sessions} />
       <DangerZone />
     </section>
   );

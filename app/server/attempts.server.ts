@@ -12,7 +12,7 @@ import { aggregateStatementsFor } from "./aggregates.server";
 import { learningStatements, peerDifficulty, readMemory, readMemoryQuery } from "./learning.server";
 import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, quizQuestions, quizzes, statQuestionAccuracy, subjects, topics, type Question } from "./db/schema";
-import { HttpError } from "./errors.server";
+import { HttpError, withLabels } from "./errors.server";
 import { recordRushResultStatement } from "./rush.server";
 import { assertNoneSealed, canSeeKeys, openQuizServing, sealedQuestionIds } from "./sealed.server";
 
@@ -25,12 +25,15 @@ export const answerSchema = z.object({
   time_sec: z.number().min(0, "Tempo per domanda non valido").max(MAX_SECONDS, "Tempo per domanda non valido").optional(),
 });
 
-export const submissionSchema = z.object({
-  answers: z.array(answerSchema, "Le risposte devono essere un elenco").max(200, "Troppe risposte"),
-  timeTaken: z.number("Tempo impiegato mancante").min(0, "Tempo impiegato non valido").max(MAX_SECONDS, "Tempo impiegato non valido"),
-  rushEventId: z.number().int().positive().nullable().optional(),
-  idempotencyKey: z.string().min(8, "Chiave di invio non valida").max(100, "Chiave di invio non valida").optional(),
-});
+export const submissionSchema = withLabels(
+  z.object({
+    answers: z.array(answerSchema, "Le risposte devono essere un elenco").max(200, "Troppe risposte"),
+    timeTaken: z.number("Tempo impiegato mancante").min(0, "Tempo impiegato non valido").max(MAX_SECONDS, "Tempo impiegato non valido"),
+    rushEventId: z.number().int().positive().nullable().optional(),
+    idempotencyKey: z.string().min(8, "Chiave di invio non valida").max(100, "Chiave di invio non valida").optional(),
+  }),
+  { answers: "Risposta", "answers.question_id": "Domanda", "answers.option_id": "Opzione scelta", "answers.answer_text": "Risposta scritta", "answers.time_sec": "Tempo per domanda", timeTaken: "Tempo impiegato", rushEventId: "Evento Rush", idempotencyKey: "Chiave di invio" },
+);
 export type Submission = z.infer<typeof submissionSchema>;
 
 type GradedAnswer = {

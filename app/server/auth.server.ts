@@ -134,6 +134,7 @@ export async function signIn(
   identity: Identity,
   method: "google" | "dev",
   now = Date.now(),
+  userAgent: string | null = null,
 ): Promise<SignInResult> {
   const db = getDb(env.DB);
   const existing = await db.select().from(users).where(eq(users.email, identity.email)).get();
@@ -173,11 +174,11 @@ export async function signIn(
       .get())!;
   }
   await db.insert(loginEvents).values({ userId: user.id, at: new Date(now), isNewUser, method });
-  const token = await createSession(env, user.id, now);
+  const token = await createSession(env, user.id, now, userAgent);
   return { token, user: publicUser(user, env) };
 }
 
-export async function devSignIn(env: Env, email: string): Promise<SignInResult> {
+export async function devSignIn(env: Env, email: string, userAgent: string | null = null): Promise<SignInResult> {
   const normalized = email.trim().toLowerCase();
   const existing = await getDb(env.DB).select().from(users).where(eq(users.email, normalized)).get();
   if (!existing) throw new HttpError(404, "Nessun utente con questa email.");
@@ -192,6 +193,8 @@ export async function devSignIn(env: Env, email: string): Promise<SignInResult> 
       googleSub: null,
     },
     "dev",
+    Date.now(),
+    userAgent,
   );
 }
 

@@ -19,9 +19,11 @@ import {
   type User,
 } from "./db/schema";
 import { italianDaySql, SCORE_BIN_SQL } from "./db/aggregate-sql";
-import { HttpError } from "./errors.server";
+import { HttpError, withLabels } from "./errors.server";
 import { sealedQuestionIds } from "./sealed.server";
 import type { Profile } from "~/lib/profile";
+import { describeDevice } from "~/lib/device";
+import { listSessions, type SessionUser } from "./session.server";
 
 export type { Profile };
 
@@ -52,14 +54,14 @@ export async function getProfile(db: Db, userId: number): Promise<Profile> {
   return toProfile(user);
 }
 
-/** Empty or blank text means "no value". */
+/** Empty or blank text means "no value"; an absent field stays absent (unchanged), not null (cleared). */
 const text = (max: number, label: string) =>
   z
     .string(`${label}: è atteso un testo.`)
     .trim()
     .max(max, `${label}: al massimo ${max} caratteri.`)
     .nullish()
-    .transform((v) => (v ? v : null));
+    .transform((v) => (v === undefined ? undefined : v ? v : null));
 
 const checked = (label: string, test: (v: string) => boolean, message: string, max = 40) =>
   text(max, label).refine((v) => v == null || test(v), message);
@@ -76,36 +78,40 @@ function isAcceptableBirth(value: string, now = new Date()): boolean {
  * POST /api/profile: every editable field, each optional (absent = unchanged). username, email,
  * createdAt and lastLogin are read only and ignored if sent (the email is the sign-in identity).
  */
-export const profileUpdateSchema = z.object({
-  phone: checked("Telefono", isValidPhone, "Numero di telefono non valido: usa solo cifre (da 6 a 15), con + iniziale facoltativo.", 24),
-  bio: text(500, "Bio"),
-  goal: text(200, "Obiettivo"),
-  city: text(80, "Città"),
-  school: text(120, "Scuola"),
-  schoolYear: z
-    .union([z.number(), z.string()], "Anno scolastico: è atteso un numero da 1 a 5.")
-    .nullish()
-    .transform((v, ctx) => {
-      if (v == null || v === "") return null;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 5) {
-        ctx.addIssue({ code: "custom", message: "Anno scolastico non valido: scegli un anno da 1 a 5." });
-        return z.NEVER;
-      }
-      return n;
-    }),
-  birth: checked(
-    "Data di nascita",
-    (v) => isAcceptableBirth(v),
-    `Data di nascita non valida: usa il formato AAAA-MM-GG; il servizio è per chi ha almeno ${PRIVACY.minimumAge} anni.`,
-    10,
-  ),
-  cf: text(16, "Codice fiscale")
-    .transform((v) => (v ? v.toUpperCase() : null))
-    .refine((v) => v == null || isValidCodiceFiscale(v), "Codice fiscale non valido: controlla i 16 caratteri e l'ultima lettera di controllo."),
-  address: text(200, "Indirizzo"),
-  zip: checked("CAP", isValidCap, "CAP non valido: servono esattamente 5 cifre.", 5),
-});
+export const profileUpdateSchema = withLabels(
+  z.object({
+    phone: checked("Telefono", isValidPhone, "Numero di telefono non valido: usa solo cifre (da 6 a 15), con + iniziale facoltativo.", 24),
+    bio: text(500, "Bio"),
+    goal: text(200, "Obiettivo"),
+    city: text(80, "Città"),
+    school: text(120, "Scuola"),
+    schoolYear: z
+      .union([z.number(), z.string()], "Anno scolastico: è atteso un numero da 1 a 5.")
+      .nullish()
+      .transform((v, ctx) => {
+        if (v === undefined) return undefined;
+        if (v === null || v === "") return null;
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1 || n > 5) {
+          ctx.addIssue({ code: "custom", message: "Anno scolastico non valido: scegli un anno da 1 a 5." });
+          return z.NEVER;
+        }
+        return n;
+      }),
+    birth: checked(
+      "Data di nascita",
+      (v) => isAcceptableBirth(v),
+      `Data di nascita non valida: usa il formato AAAA-MM-GG; il servizio è per chi ha almeno ${PRIVACY.minimumAge} anni.`,
+      10,
+    ),
+    cf: text(16, "Codice fiscale")
+      .transform((v) => (v === undefined ? undefined : v ? v.toUpperCase() : null))
+      .refine((v) => v == null || isValidCodiceFiscale(v), "Codice fiscale non valido: controlla i 16 caratteri e l'ultima lettera di controllo."),
+    address: text(200, "Indirizzo"),
+    zip: checked("CAP", isValidCap, "CAP non valido: servono esattamente 5 cifre.", 5),
+  }),
+  { phone: "Telefono", bio: "Bio", goal: "Obiettivo", city: "Città", school: "Scuola", schoolYear: "Anno scolastico", birth: "Data di nascita", cf: "Codice fiscale", address: "Indirizzo", zip: "CAP" },
+);
 
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
@@ -222,4 +228,11 @@ export async function deleteAccount(db: Db, userId: number): Promise<void> {
     // simulation attempts and permissions, rush progress.
     db.delete(users).where(eq(users.id, id)),
   ]);
+}
+
+export type SessionView = { current: boolean; device: string; createdAt: string; lastUsedAt: string };
+
+/** The sessions shown on /profilo: the device in words, when it signed in, when it was last used. */
+export async function activeSessions(db: Db, user: Pick<SessionUser, "id" | "sessionId">): Promise<SessionView[]> {
+  return (await listSessions(db, user)).map(({ userAgent, ...session }) => ({ ...session, device: describeDevice(userAgent) }));
 }

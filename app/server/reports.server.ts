@@ -4,17 +4,20 @@ import { z } from "zod";
 import { EMPTY_REPORT_MESSAGE, normaliseReportStatus, REPORT_STATUS_LABELS, type UserReportStatus } from "~/lib/report-status";
 import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, reports, subjects, topics } from "./db/schema";
-import { HttpError } from "./errors.server";
+import { HttpError, withLabels } from "./errors.server";
 import { sealedQuestionIds, servedAttemptSql } from "./sealed.server";
 
 /** Both payload forms of the spec: {questionId, message, userAnswerKey} and {attemptId, questionId, note, userAnswerKey}. */
-export const reportSchema = z.object({
-  questionId: z.coerce.number("Domanda mancante").int("Domanda non valida").positive("Domanda non valida"),
-  attemptId: z.coerce.number().int("Tentativo non valido").positive("Tentativo non valido").nullable().optional(),
-  message: z.string().max(2000, "Il messaggio supera i 2000 caratteri").nullable().optional(),
-  note: z.string().max(2000, "La nota supera i 2000 caratteri").nullable().optional(),
-  userAnswerKey: z.string().max(100, "Risposta indicata troppo lunga").nullable().optional(),
-});
+export const reportSchema = withLabels(
+  z.object({
+    questionId: z.coerce.number("Domanda mancante").int("Domanda non valida").positive("Domanda non valida"),
+    attemptId: z.coerce.number().int("Tentativo non valido").positive("Tentativo non valido").nullable().optional(),
+    message: z.string().max(2000, "Il messaggio supera i 2000 caratteri").nullable().optional(),
+    note: z.string().max(2000, "La nota supera i 2000 caratteri").nullable().optional(),
+    userAnswerKey: z.string().max(100, "Risposta indicata troppo lunga").nullable().optional(),
+  }),
+  { questionId: "Domanda", attemptId: "Tentativo", message: "Messaggio", note: "Nota", userAnswerKey: "Risposta indicata" },
+);
 export type ReportInput = z.infer<typeof reportSchema>;
 
 export async function createReport(db: Db, userId: number, input: ReportInput, now = Date.now()) {

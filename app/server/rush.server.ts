@@ -6,7 +6,7 @@ import { fromRomeInputValue, RUSH_TEXT } from "~/lib/rush";
 import type { Db } from "./db/client.server";
 import { auditEntry, type AuditAction } from "./audit.server";
 import { rushEvents, rushProgress, subjects } from "./db/schema";
-import { HttpError } from "./errors.server";
+import { HttpError, withLabels } from "./errors.server";
 import type { SessionUser } from "./session.server";
 
 export const RUSH_DUPLICATE_MESSAGE: string = RUSH_TEXT.duplicate;
@@ -255,15 +255,18 @@ function instant(label: string) {
   });
 }
 
-export const rushEventInputSchema = z
-  .object({
-    title: z
-      .string({ error: "Il titolo è obbligatorio." })
-      .trim()
-      .min(1, "Il titolo è obbligatorio.")
-      .max(120, "Il titolo può avere al massimo 120 caratteri."),
-    startsAt: instant("Inizio"),
-    endsAt: instant("Fine"),
-    published: z.boolean({ error: "Pubblicato deve essere vero o falso." }).default(false),
-  })
-  .refine((e) => e.endsAt > e.startsAt, { message: "La fine deve essere successiva all'inizio.", path: ["endsAt"] });
+export const rushEventInputSchema = withLabels(
+  z
+    .object({
+      title: z
+        .string({ error: "Il titolo è obbligatorio." })
+        .trim()
+        .min(1, "Il titolo è obbligatorio.")
+        .max(120, "Il titolo può avere al massimo 120 caratteri."),
+      startsAt: instant("Inizio"),
+      endsAt: instant("Fine"),
+      published: z.boolean({ error: "Pubblicato deve essere vero o falso." }).default(false),
+    })
+    .refine((e) => e.endsAt > e.startsAt, { message: "La fine deve essere successiva all'inizio.", path: ["endsAt"] }),
+  { title: "Titolo", startsAt: "Inizio", endsAt: "Fine", published: "Pubblicato" },
+);

@@ -1,9 +1,9 @@
 // Sessions: a row in `sessions`, named by a token (HS256 JWT carrying the session id) that travels
 // as the HttpOnly cookie for the web app or as `Authorization: Bearer` for API clients.
-import { and, eq, gt } from "drizzle-orm";
+import { and, desc, eq, gt } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
-import { SESSION_COOKIE, SESSION_TTL_MS } from "~/lib/constants";
-import { getDb } from "./db/client.server";
+import { SESSION_COOKIE, SESSION_MAX_AGE_MS, SESSION_TOUCH_MS, SESSION_TTL_MS } from "~/lib/constants";
+import { getDb, type Db } from "./db/client.server";
 import { sessions, users, type Role, type User } from "./db/schema";
 import { HttpError } from "./errors.server";
 
@@ -20,20 +20,54 @@ function secretKey(env: Env): Uint8Array {
   return encoder.encode(secret);
 }
 
-export async function createSession(env: Env, userId: number, now = Date.now()): Promise<string> {
+/**
+ * Opens a session. The row decides how long it lives: 30 days after its last use (getSessionUser slides it). The
+ * token and the cookie carry the outer bound only (400 days), so a session in use never ends under its user.
+ */
+export async function createSession(env: Env, userId: number, now = Date.now(), userAgent: string | null = null): Promise<string> {
   const id = crypto.randomUUID();
-  const expiresAt = now + SESSION_TTL_MS;
-  await getDb(env.DB).insert(sessions).values({ id, userId, createdAt: new Date(now), expiresAt: new Date(expiresAt) });
+  await getDb(env.DB)
+    .insert(sessions)
+    .values({
+      id,
+      userId,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + SESSION_TTL_MS),
+      lastUsedAt: new Date(now),
+      userAgent: userAgent?.slice(0, 400) || null,
+    });
   return new SignJWT({ sid: id })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(userId))
     .setIssuedAt(Math.floor(now / 1000))
-    .setExpirationTime(Math.floor(expiresAt / 1000))
+    .setExpirationTime(Math.floor((now + SESSION_MAX_AGE_MS) / 1000))
     .sign(secretKey(env));
 }
 
 export async function destroySession(env: Env, sessionId: string): Promise<void> {
   await getDb(env.DB).delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+/** Ends every session of a user ("Esci da tutti i dispositivi", a role change, a suspension). */
+export function endAllSessions(db: Db, userId: number) {
+  return db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export type ActiveSession = { current: boolean; createdAt: string; lastUsedAt: string; userAgent: string | null };
+
+/** The user's sessions that have not expired, most recently used first. */
+export async function listSessions(db: Db, user: Pick<SessionUser, "id" | "sessionId">, now = Date.now()): Promise<ActiveSession[]> {
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, user.id), gt(sessions.expiresAt, new Date(now))))
+    .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt));
+  return rows.map((s) => ({
+    current: s.id === user.sessionId,
+    createdAt: s.createdAt.toISOString(),
+    lastUsedAt: (s.lastUsedAt ?? s.createdAt).toISOString(),
+    userAgent: s.userAgent,
+  }));
 }
 
 /** The token from `Authorization: Bearer` (API clients) or else from the session cookie. */
@@ -55,6 +89,22 @@ export function effectiveRole(user: Pick<User, "role" | "email">, env: Env): Rol
   return user.role;
 }
 
+/**
+ * The user id a request's token names, checked by its signature only (no database read): enough to key a rate
+ * limit, never to authorize (requireUser does that, with the session row and the user's status).
+ */
+export async function tokenUserId(request: Request, env: Env): Promise<number | null> {
+  const token = readToken(request);
+  if (!token) return null;
+  try {
+    const { payload } = await jwtVerify(token, secretKey(env), { algorithms: ["HS256"] });
+    const id = Number(payload.sub);
+    return Number.isInteger(id) && id > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Resolves the session's user, or null when there is no valid, unexpired session. */
 export async function getSessionUser(request: Request, env: Env): Promise<SessionUser | null> {
   const token = readToken(request);
@@ -67,13 +117,22 @@ export async function getSessionUser(request: Request, env: Env): Promise<Sessio
   } catch {
     return null;
   }
-  const row = await getDb(env.DB)
-    .select({ user: users })
+  const db = getDb(env.DB);
+  const now = Date.now();
+  const row = await db
+    .select({ user: users, lastUsedAt: sessions.lastUsedAt, createdAt: sessions.createdAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sid), gt(sessions.expiresAt, new Date())))
+    .where(and(eq(sessions.id, sid), gt(sessions.expiresAt, new Date(now))))
     .get();
   if (!row) return null;
+  // Sliding expiry: each use (recorded every few minutes at most) pushes the end to 30 days later.
+  if (now - (row.lastUsedAt ?? row.createdAt).getTime() >= SESSION_TOUCH_MS) {
+    await db
+      .update(sessions)
+      .set({ lastUsedAt: new Date(now), expiresAt: new Date(now + SESSION_TTL_MS) })
+      .where(eq(sessions.id, sid));
+  }
   return { ...row.user, sessionId: sid, effectiveRole: effectiveRole(row.user, env) };
 }
 
@@ -102,7 +161,10 @@ export const SUSPENDED_MESSAGE = "Account sospeso";
  */
 export async function requireUser(request: Request, env: Env, access: Exclude<Access, "public">): Promise<SessionUser> {
   const user = await getSessionUser(request, env);
-  if (!user) throw new HttpError(401, "Sessione scaduta o assente: accedi di nuovo.");
+  if (!user) {
+    await refuseSuspendedHolder(request, env);
+    throw new HttpError(401, "Sessione scaduta o assente: accedi di nuovo.");
+  }
   if (user.status === "sospeso") {
     throw new HttpError(423, SUSPENDED_MESSAGE, { reason: user.suspensionReason ?? "" });
   }
@@ -112,6 +174,17 @@ export async function requireUser(request: Request, env: Env, access: Exclude<Ac
   return user;
 }
 
+/**
+ * A suspension ends the user's sessions, but their next click must still say why (spec: the 'Account sospeso'
+ * overlay with the reason). A token whose session is gone, still signed by us for a suspended user: 423.
+ */
+async function refuseSuspendedHolder(request: Request, env: Env): Promise<void> {
+  const userId = await tokenUserId(request, env);
+  if (!userId) return;
+  const user = await getDb(env.DB).select({ status: users.status, reason: users.suspensionReason }).from(users).where(eq(users.id, userId)).get();
+  if (user?.status === "sospeso") throw new HttpError(423, SUSPENDED_MESSAGE, { reason: user.reason ?? "" });
+}
+
 function isLocalHost(request: Request): boolean {
   const host = new URL(request.url).hostname;
   return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
@@ -119,7 +192,7 @@ function isLocalHost(request: Request): boolean {
 
 export function sessionCookie(request: Request, token: string): string {
   const secure = isLocalHost(request) ? "" : "; Secure";
-  return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.floor(SESSION_TTL_MS / 1000)}${secure}`;
+  return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${Math.floor(SESSION_MAX_AGE_MS / 1000)}${secure}`;
 }
 
 export function clearSessionCookie(request: Request): string {

@@ -64,9 +64,16 @@ async function untilHydrated(page: Page) {
  * did that on every first load of /tentativi.
  */
 let hydrationErrors: string[] = []; // of the pages the running test opened (reset by hydrationGuard)
+/**
+ * And the Content-Security-Policy's refusals (app/server/security.server.ts): Chromium logs "Refused to
+ * execute inline script / load … because it violates the following Content Security Policy directive".
+ * A page that needs something the policy blocks is broken for real users, so it fails its test.
+ */
+let cspViolations: string[] = [];
 function watchHydration(page: Page) {
   const check = (text: string) => {
     if (/Minified React error #(418|423|425)\b|hydrat/i.test(text)) hydrationErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
+    if (/Content Security Policy/i.test(text)) cspViolations.push(`${page.url()}: ${text.slice(0, 400)}`);
   };
   page.on("pageerror", (error) => check(`${error.message}`));
   page.on("console", (message) => {
@@ -131,12 +138,14 @@ export const test = base.extend<{ hydrationGuard: void }, { consentOnEveryContex
   context: async ({ context, baseURL }, use) => {
     await use(await withDecidedConsent(context, baseURL!));
   },
-  // Every page of every context the test opened: a hydration error fails the test.
+  // Every page of every context the test opened: a hydration error or a CSP violation fails the test.
   hydrationGuard: [
     async ({}, use) => {
       hydrationErrors = [];
+      cspViolations = [];
       await use();
       expect(hydrationErrors, "the server-rendered page and the browser's first render differ").toEqual([]);
+      expect(cspViolations, "the page needs something its Content-Security-Policy blocks").toEqual([]);
     },
     { auto: true },
   ],

@@ -122,4 +122,32 @@ test.describe("profile", () => {
     const again = await page.request.post("/api/auth/dev", { data: { email } });
     expect(again.status()).toBe(404);
   });
+
+  test("'Sessioni attive' lists this device and another; 'Esci da tutti i dispositivi' signs both out", async ({ page, browser }) => {
+    // A student made for this attempt, so the list holds only this test's sessions.
+    const email = `sessioni.e2e.${Date.now()}@example.com`;
+    await login(page, "admin@example.com");
+    expect((await page.request.post("/api/admin/users", { data: { name: "Sessioni Prova", email } })).status()).toBe(200);
+    await page.context().clearCookies();
+    await login(page, email);
+    const phone = await browser.newContext({
+      userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+    });
+    const other = await phone.newPage();
+    try {
+      await login(other, email);
+      await page.goto("/profilo");
+      const sessions = page.getByRole("list", { name: "Sessioni attive" }).getByTestId("session");
+      await expect(sessions).toHaveCount(2);
+      await expect(sessions.filter({ hasText: "(questo dispositivo)" })).toContainText("Chrome su Windows");
+      await expect(sessions.filter({ hasText: "Safari su iPhone" })).toContainText("ultimo utilizzo");
+      await page.getByRole("button", { name: "Esci da tutti i dispositivi" }).click();
+      await expect(page).toHaveURL(/\/$/);
+      expect((await other.request.get("/api/me")).status()).toBe(401);
+      await page.goto("/profilo");
+      await expect(page).toHaveURL(/\/login/);
+    } finally {
+      await phone.close();
+    }
+  });
 });

@@ -123,7 +123,9 @@ describe("admin users", () => {
     const unban = await call("POST", `/api/admin/users/${created.id}/ban`, { token: admin });
     expect(unban.status).toBe(200);
     expect(await json(unban)).toMatchObject({ status: "attivo" });
-    expect((await call("GET", "/api/me", { token })).status).toBe(200);
+    // The suspension ended the session: the user signs in again.
+    expect((await call("GET", "/api/me", { token })).status).toBe(401);
+    expect((await call("GET", "/api/me", { token: await login("carla.blu@example.com") })).status).toBe(200);
     expect(await count("audit_log", `target_id = '${created.id}' AND action IN ('user.ban', 'user.unban')`)).toBe(2);
   });
 

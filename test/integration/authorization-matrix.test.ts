@@ -41,6 +41,7 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/friends/:id/accept": { POST: "user" },
   "api/profile": { GET: "user", POST: "user", DELETE: "user" },
   "api/profile/export": { GET: "user" },
+  "api/profile/sessions": { GET: "user", DELETE: "user" },
 
   // Simulations (the socket /api/simulations/:id/ws is routed by the Worker: test/integration/simulation-room.test.ts)
   "api/simulations/:id": { GET: "user" },
@@ -186,9 +187,12 @@ describe("authorization matrix", () => {
         const path = concrete(route.path);
         const body = method === "GET" ? {} : { json: {} };
         for (const who of ["anonymous", "student", "teacher", "moderator", "admin"] as const) {
-          // Signing out ends the session: use a throwaway one for that route.
-          const token = who === "anonymous" ? undefined : route.path === "api/auth/logout" ? await login(EMAILS[who]) : tokens[who];
+          // Signing out ends the session (or all of them): use a throwaway one for those routes.
+          const endsSessions = route.path === "api/auth/logout" || (route.path === "api/profile/sessions" && method === "DELETE");
+          const token = who === "anonymous" ? undefined : endsSessions ? await login(EMAILS[who]) : tokens[who];
           const response = await call(method, path, { ...body, token, env: ENV });
+          // "Esci da tutti i dispositivi" ended the shared session too: open a new one for the next routes.
+          if (who !== "anonymous" && route.path === "api/profile/sessions" && method === "DELETE") tokens[who] = await login(EMAILS[who]);
           const label = `${method} ${path} as ${who}`;
           expect(response.status, label).toBeLessThan(500);
           if (allowed(access, who)) {

@@ -75,7 +75,7 @@ describe("friend invitations", () => {
       expect(response.status, JSON.stringify(body)).toBe(status);
       expect((await json(response)).error).toMatch(message);
     }
-    expect((await call("POST", "/api/friends", { token: anna, body: "{nope" })).status).toBe(400);
+    expect((await call("POST", "/api/friends", { token: anna, body: "{nope", headers: { "Content-Type": "application/json" } })).status).toBe(400);
     expect(await count("friendships")).toBe(before);
     expect((await call("POST", "/api/friends/abc/accept", { token: anna })).status).toBe(400);
     expect((await call("GET", "/api/friends")).status).toBe(401);

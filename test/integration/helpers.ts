@@ -1,9 +1,10 @@
 // Calls the real route modules (loaders/actions of app/routes.ts) inside workerd, against the real D1.
 import { createExecutionContext, env } from "cloudflare:test";
 import { importJWK, SignJWT, type JWTPayload } from "jose";
-import { createStaticHandler, RouterContextProvider, type RouteObject } from "react-router";
+import { createStaticHandler, isRouteErrorResponse, RouterContextProvider, type RouteObject } from "react-router";
 import routeConfig from "~/routes";
 import { cloudflareContext } from "~/server/context";
+import { rateLimitRefusal, refuseEarly, withApiErrorShape } from "~/server/security.server";
 import { buildSeedStatements } from "../../seed/seed";
 
 type RouteEntry = { id?: string; path?: string; index?: boolean; file: string; children?: RouteEntry[] };
@@ -37,8 +38,8 @@ export function makeContext(overrides: TestEnv = {}) {
 
 export type CallOptions = { origin?: string; json?: unknown; body?: string; token?: string; cookie?: string; headers?: Record<string, string>; env?: TestEnv };
 
-/** Sends a request through the route table, like the Worker does for /api/* and for screen data. */
-export async function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+/** The request `call` sends: Bearer token, cookie, JSON body (with its Content-Type) or a raw body. */
+export function buildRequest(method: string, path: string, options: CallOptions = {}): Request {
   const headers = new Headers(options.headers);
   if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
   if (options.cookie) headers.set("Cookie", options.cookie);
@@ -47,15 +48,43 @@ export async function call(method: string, path: string, options: CallOptions = 
     headers.set("Content-Type", "application/json");
     body = JSON.stringify(options.json);
   }
-  const request = new Request(`${options.origin ?? "http://localhost"}${path}`, { method, headers, body });
+  return new Request(`${options.origin ?? "http://localhost"}${path}`, { method, headers, body });
+}
+
+/** Sends a request through the route table, like the Worker does for /api/* and for screen data. */
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+  return send(buildRequest(method, path, options), options.env);
+}
+
+/** Sends a built request through the route table. */
+export async function send(request: Request, env?: TestEnv): Promise<Response> {
   try {
-    const result = await handler.queryRoute(request, { requestContext: makeContext(options.env) });
+    const result = await handler.queryRoute(request, { requestContext: makeContext(env) });
     if (result instanceof Response) return result;
     return Response.json(result);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
     throw thrown;
   }
+}
+
+/**
+ * Like `call`, but the way workers/app.ts answers: first its early refusals (same-origin rule, size cap, rate limits),
+ * then the route, with React Router's own errors (a method without a loader or action) answered as its
+ * request handler does, then the API's one error shape.
+ */
+export async function callGuarded(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+  const request = buildRequest(method, path, options);
+  const early = refuseEarly(request) ?? (await rateLimitRefusal(request, { ...env, ...options.env } as Env));
+  if (early) return early;
+  let response: Response;
+  try {
+    response = await send(request, options.env);
+  } catch (thrown) {
+    if (!isRouteErrorResponse(thrown)) throw thrown;
+    response = Response.json({ message: String(thrown.data) }, { status: thrown.status });
+  }
+  return withApiErrorShape(request, response);
 }
 
 export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {

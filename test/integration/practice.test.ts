@@ -340,8 +340,8 @@ describe("reports", () => {
     const before = await count("reports");
     const myAttempt = (await env.DB.prepare("SELECT id FROM attempts WHERE user_id = 1 AND status = 'completed' LIMIT 1").first<{ id: number }>())!.id;
     const cases: [unknown, number, RegExp][] = [
-      [{}, 400, /questionId/],
-      [{ questionId: "abc" }, 400, /questionId/],
+      [{}, 400, /^Domanda mancante$/],
+      [{ questionId: "abc" }, 400, /^Domanda (mancante|non valida)$/],
       [{ questionId: 999999, message: "x" }, 404, /Domanda non trovata/],
       [{ questionId: 1001, message: "x".repeat(2001) }, 400, /2000/],
       [{ questionId: 1001, attemptId: myAttempt, note: "x" }, 404, /Tentativo non trovato/],

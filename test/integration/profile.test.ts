@@ -62,11 +62,22 @@ describe("GET/POST /api/profile", () => {
     });
   }
 
+  it("leaves absent fields as they are (found by the API fuzz: {} used to clear every field)", async () => {
+    const token = await login("profilo.prova@example.com");
+    await call("POST", "/api/profile", { token, json: { city: "Cremona", schoolYear: 4, cf: "RSSMRA85T10A562S" } });
+    const before = await row(9201);
+    for (const body of [{}, { unknown: 1 }, { username: "altro" }]) {
+      expect((await call("POST", "/api/profile", { token, json: body })).status).toBe(200);
+      expect(await row(9201), JSON.stringify(body)).toEqual(before);
+    }
+    expect(before).toMatchObject({ city: "Cremona", school_year: 4, cf: "RSSMRA85T10A562S" });
+  });
+
   it("answers 401 signed out and 400 to malformed JSON", async () => {
     expect((await call("GET", "/api/profile")).status).toBe(401);
     expect((await call("POST", "/api/profile", { json: { city: "Roma" } })).status).toBe(401);
     const token = await login("profilo.prova@example.com");
-    const response = await call("POST", "/api/profile", { token, body: "{city:" });
+    const response = await call("POST", "/api/profile", { token, body: "{city:", headers: { "Content-Type": "application/json" } });
     expect(response.status).toBe(400);
     expect((await json(response)).error).toMatch(/JSON/);
   });

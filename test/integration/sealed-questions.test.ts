@@ -226,6 +226,7 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "api/friends/:id/accept": () => [{ method: "POST", path: "/api/friends/999999/accept", json: {} }],
   "api/profile": () => [get("/api/profile")],
   "api/profile/export": () => [get("/api/profile/export")],
+  "api/profile/sessions": () => [get("/api/profile/sessions")],
   "api/simulations/:id": () => [get(`/api/simulations/${simId}`)],
   "api/simulations/:id/attempt": () => [
     { method: "POST", path: `/api/simulations/${simId}/attempt`, json: { answers: { "2": { "2006": "x" } }, timeTaken: 5 } },

@@ -4,11 +4,15 @@ import { z } from "zod";
 import { daysEndingOn, italianDay, readFromForDay } from "~/lib/days";
 import { italianDaySql } from "../db/aggregate-sql";
 import type { Db } from "../db/client.server";
+import { withLabels } from "../errors.server";
 
-export const analyticsQuery = z.object({
-  days: z.coerce.number().int().min(7, "Il periodo va da 7 a 365 giorni").max(365, "Il periodo va da 7 a 365 giorni").optional().default(60),
-  top: z.coerce.number().int().min(1).max(100).optional().default(10),
-});
+export const analyticsQuery = withLabels(
+  z.object({
+    days: z.coerce.number().int().min(7, "Il periodo va da 7 a 365 giorni").max(365, "Il periodo va da 7 a 365 giorni").optional().default(60),
+    top: z.coerce.number().int().min(1).max(100).optional().default(10),
+  }),
+  { days: "Periodo (giorni)", top: "Utenti in classifica" },
+);
 
 // In analytics a score of 1 or less is a fraction of the scale (spec section 9).
 const SCORE31 = sql.raw("(CASE WHEN score <= 1 THEN score * 31 ELSE score END)");

@@ -4,12 +4,16 @@ import { z } from "zod";
 import type { Db } from "../db/client.server";
 import { attempts, subjects, users } from "../db/schema";
 import { ADMIN_ATTEMPTS_PAGE_SIZE } from "~/lib/constants";
+import { withLabels } from "../errors.server";
 
-export const adminAttemptsQuery = z.object({
-  page: z.coerce.number("Pagina non valida").int("Pagina non valida").min(1, "Pagina non valida").optional().default(1),
-  pageSize: z.coerce.number("Dimensione pagina da 1 a 200").int("Dimensione pagina da 1 a 200").min(1, "Dimensione pagina da 1 a 200").max(200, "Dimensione pagina da 1 a 200").optional().default(ADMIN_ATTEMPTS_PAGE_SIZE),
-  userId: z.coerce.number().int().positive("Utente non valido").optional(),
-});
+export const adminAttemptsQuery = withLabels(
+  z.object({
+    page: z.coerce.number("Pagina non valida").int("Pagina non valida").min(1, "Pagina non valida").optional().default(1),
+    pageSize: z.coerce.number("Dimensione pagina da 1 a 200").int("Dimensione pagina da 1 a 200").min(1, "Dimensione pagina da 1 a 200").max(200, "Dimensione pagina da 1 a 200").optional().default(ADMIN_ATTEMPTS_PAGE_SIZE),
+    userId: z.coerce.number().int().positive("Utente non valido").optional(),
+  }),
+  { page: "Pagina", pageSize: "Righe per pagina", userId: "Utente" },
+);
 
 export async function listAdminAttempts(db: Db, query: z.infer<typeof adminAttemptsQuery>) {
   const where = query.userId ? eq(attempts.userId, query.userId) : undefined;

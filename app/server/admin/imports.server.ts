@@ -15,7 +15,7 @@ import { auditEntry, type AuditActor, type AuditAction } from "../audit.server";
 import type { Db } from "../db/client.server";
 import { ROLES } from "../db/schema";
 import { REBUILD_AGGREGATES_SQL } from "../db/aggregate-sql";
-import { HttpError } from "../errors.server";
+import { HttpError, withLabels } from "../errors.server";
 import { rebuildLearningMemory } from "../learning.server";
 
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
@@ -848,9 +848,12 @@ export async function recalcStats(db: Db, actor: AuditActor) {
 }
 
 export const RESET_CONFIRMATION = "RESET";
-export const resetSchema = z.object({
-  confirm: z.literal(RESET_CONFIRMATION, `Conferma mancante: invia { "confirm": "${RESET_CONFIRMATION}" }.`),
-});
+export const resetSchema = withLabels(
+  z.object({
+    confirm: z.literal(RESET_CONFIRMATION, `Conferma mancante: invia { "confirm": "${RESET_CONFIRMATION}" }.`),
+  }),
+  { confirm: "Conferma" },
+);
 
 // Children first, so foreign keys never block a delete.
 const RESET_TABLES = [

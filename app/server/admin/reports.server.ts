@@ -5,7 +5,7 @@ import { z } from "zod";
 import { auditEntry, type AuditActor } from "../audit.server";
 import type { Db } from "../db/client.server";
 import { questions, reports, users, type ReportStatus } from "../db/schema";
-import { HttpError } from "../errors.server";
+import { HttpError, withLabels } from "../errors.server";
 
 /** Admin view of a status (spec section 4): open/aperta/in_review/pending are open, all else resolved. */
 export function adminReportState(status: string | null | undefined): "open" | "resolved" {
@@ -22,11 +22,14 @@ export function storedReportStatus(status: string): ReportStatus | null {
   return null;
 }
 
-export const reportListQuery = z.object({
-  status: z
-    .enum(["open", "resolved", "aperta", "risolta"], "Filtro stato non valido: usa open (Aperta) o resolved (Risolta)")
-    .optional(),
-});
+export const reportListQuery = withLabels(
+  z.object({
+    status: z
+      .enum(["open", "resolved", "aperta", "risolta"], "Filtro stato non valido: usa open (Aperta) o resolved (Risolta)")
+      .optional(),
+  }),
+  { status: "Stato" },
+);
 
 export async function listReports(db: Db, filter: z.infer<typeof reportListQuery>) {
   const rows = await db
@@ -73,14 +76,17 @@ export async function listReports(db: Db, filter: z.infer<typeof reportListQuery
     .filter((r) => !wanted || r.state === wanted);
 }
 
-export const reportUpdateSchema = z.object({
-  userAnswerKey: z.union([z.string().max(200, "Risposta troppo lunga (massimo 200 caratteri)"), z.null()]).optional(),
-  assignedScore: z
-    .union([z.number().min(0, "Il punteggio assegnato va da 0 a 31").max(31, "Il punteggio assegnato va da 0 a 31"), z.null()])
-    .optional(),
-  status: z.union([z.string().max(40), z.null()]).optional(),
-  adminNotes: z.union([z.string().max(2000, "Note troppo lunghe"), z.null()]).optional(),
-});
+export const reportUpdateSchema = withLabels(
+  z.object({
+    userAnswerKey: z.union([z.string().max(200, "Risposta troppo lunga (massimo 200 caratteri)"), z.null()]).optional(),
+    assignedScore: z
+      .union([z.number().min(0, "Il punteggio assegnato va da 0 a 31").max(31, "Il punteggio assegnato va da 0 a 31"), z.null()])
+      .optional(),
+    status: z.union([z.string().max(40), z.null()]).optional(),
+    adminNotes: z.union([z.string().max(2000, "Note troppo lunghe"), z.null()]).optional(),
+  }),
+  { userAnswerKey: "Risposta utente", assignedScore: "Punteggio assegnato", status: "Stato", adminNotes: "Note" },
+);
 
 async function getReport(db: Db, id: number) {
   const row = await db.select().from(reports).where(eq(reports.id, id)).get();
@@ -168,16 +174,19 @@ export async function questionForEditor(db: Db, id: number) {
   };
 }
 
-export const questionEditSchema = z.object({
-  stem: z.string().trim().min(1, "Il testo della domanda è obbligatorio").max(4000, "Testo troppo lungo"),
-  explanation: z.string().max(4000, "Spiegazione troppo lunga").optional().default(""),
-  options: z
-    .array(z.object({ text: z.string().trim().min(1, "Ogni opzione deve avere un testo").max(500, "Opzione troppo lunga") }), "Le opzioni devono essere un elenco")
-    .min(1, "Serve almeno un'opzione (la prima è quella corretta)")
-    .max(10, "Al massimo 10 opzioni"),
-  difficulty: z.coerce.number().int("La difficoltà è un intero da 1 a 5").min(1, "La difficoltà va da 1 a 5").max(5, "La difficoltà va da 1 a 5").optional().default(3),
-  type: z.enum(["mc", "gap", "mcq", "fill"], "Tipo non valido: usa mc o gap"),
-});
+export const questionEditSchema = withLabels(
+  z.object({
+    stem: z.string().trim().min(1, "Il testo della domanda è obbligatorio").max(4000, "Testo troppo lungo"),
+    explanation: z.string().max(4000, "Spiegazione troppo lunga").optional().default(""),
+    options: z
+      .array(z.object({ text: z.string().trim().min(1, "Ogni opzione deve avere un testo").max(500, "Opzione troppo lunga") }), "Le opzioni devono essere un elenco")
+      .min(1, "Serve almeno un'opzione (la prima è quella corretta)")
+      .max(10, "Al massimo 10 opzioni"),
+    difficulty: z.coerce.number().int("La difficoltà è un intero da 1 a 5").min(1, "La difficoltà va da 1 a 5").max(5, "La difficoltà va da 1 a 5").optional().default(3),
+    type: z.enum(["mc", "gap", "mcq", "fill"], "Tipo non valido: usa mc o gap"),
+  }),
+  { stem: "Testo della domanda", explanation: "Spiegazione", options: "Opzione", "options.text": "Opzione", difficulty: "Difficoltà", type: "Tipo" },
+);
 
 export async function updateQuestion(db: Db, actor: AuditActor, id: number, input: z.infer<typeof questionEditSchema>, now = new Date()) {
   const current = await getQuestionRow(db, id);

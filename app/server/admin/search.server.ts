@@ -4,10 +4,14 @@ import { and, desc, eq, like, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client.server";
 import { attempts, questions, subjects, users } from "../db/schema";
+import { withLabels } from "../errors.server";
 
-export const searchQuery = z.object({
-  q: z.string().trim().min(1, "Scrivi almeno un carattere da cercare").max(100, "Ricerca troppo lunga (massimo 100 caratteri)"),
-});
+export const searchQuery = withLabels(
+  z.object({
+    q: z.string().trim().min(1, "Scrivi almeno un carattere da cercare").max(100, "Ricerca troppo lunga (massimo 100 caratteri)"),
+  }),
+  { q: "Ricerca" },
+);
 
 const LIMIT = 8;
 

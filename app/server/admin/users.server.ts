@@ -5,7 +5,8 @@ import { auditEntry, type AuditActor } from "../audit.server";
 import { italianDaySql } from "../db/aggregate-sql";
 import type { Db } from "../db/client.server";
 import { attempts, ROLES, USER_STATUSES, users, type User } from "../db/schema";
-import { HttpError } from "../errors.server";
+import { HttpError, withLabels } from "../errors.server";
+import { endAllSessions } from "../session.server";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { italianDay } from "~/lib/days";
 
@@ -17,25 +18,28 @@ const optionalText = z
   .transform((v) => (v == null ? v : v.trim() || null));
 
 /** The admin form (spec section 3, admin user view); name and email are required on create. */
-export const userFormSchema = z.object({
-  name: z.string().max(200).optional(),
-  email: z.string().max(320).optional(),
-  phone: optionalText,
-  username: optionalText,
-  city: optionalText,
-  school: optionalText,
-  year: z
-    .union([z.number().int("L'anno deve essere un numero intero").min(1, "Anno non valido").max(10, "Anno non valido"), z.null()])
-    .optional(),
-  telegram: optionalText,
-  instagram: optionalText,
-  bio: z.union([z.string().max(2000, "Bio troppo lunga"), z.null()]).optional(),
-  verified: z.boolean().optional(),
-  marketing: z.boolean().optional(),
-  theme: z.enum(["dark", "light"], "Tema non valido: usa dark o light").optional(),
-  role: z.enum(ROLES, "Ruolo non valido: usa studente, docente, moderator o admin").optional(),
-  status: z.enum(USER_STATUSES, "Stato non valido: usa attivo o sospeso").optional(),
-});
+export const userFormSchema = withLabels(
+  z.object({
+    name: z.string().max(200).optional(),
+    email: z.string().max(320).optional(),
+    phone: optionalText,
+    username: optionalText,
+    city: optionalText,
+    school: optionalText,
+    year: z
+      .union([z.number().int("L'anno deve essere un numero intero").min(1, "Anno non valido").max(10, "Anno non valido"), z.null()])
+      .optional(),
+    telegram: optionalText,
+    instagram: optionalText,
+    bio: z.union([z.string().max(2000, "Bio troppo lunga"), z.null()]).optional(),
+    verified: z.boolean().optional(),
+    marketing: z.boolean().optional(),
+    theme: z.enum(["dark", "light"], "Tema non valido: usa dark o light").optional(),
+    role: z.enum(ROLES, "Ruolo non valido: usa studente, docente, moderator o admin").optional(),
+    status: z.enum(USER_STATUSES, "Stato non valido: usa attivo o sospeso").optional(),
+  }),
+  { name: "Nome", email: "Email", phone: "Telefono", username: "Nome utente", city: "Città", school: "Scuola", year: "Anno", telegram: "Telegram", instagram: "Instagram", bio: "Bio", verified: "Verificato", marketing: "Newsletter", theme: "Tema", role: "Ruolo", status: "Stato" },
+);
 export type UserForm = z.infer<typeof userFormSchema>;
 
 const EMAIL = z.email();
@@ -76,14 +80,17 @@ export function toAdminUser(u: User) {
   };
 }
 
-export const userListQuery = z.object({
-  status: z.enum(USER_STATUSES, "Filtro stato non valido: usa attivo o sospeso").optional(),
-  role: z.enum(ROLES, "Filtro ruolo non valido: usa studente, docente, moderator o admin").optional(),
-  q: z.string().max(100, "Ricerca troppo lunga (massimo 100 caratteri)").optional(),
-  /** Without `page`, the whole filtered list (the CSV export); with it, one page of `pageSize`. */
-  page: z.coerce.number("Pagina non valida").int("Pagina non valida").min(1, "Pagina non valida").optional(),
-  pageSize: z.coerce.number("Dimensione pagina da 1 a 100").int("Dimensione pagina da 1 a 100").min(1, "Dimensione pagina da 1 a 100").max(100, "Dimensione pagina da 1 a 100").optional(),
-});
+export const userListQuery = withLabels(
+  z.object({
+    status: z.enum(USER_STATUSES, "Filtro stato non valido: usa attivo o sospeso").optional(),
+    role: z.enum(ROLES, "Filtro ruolo non valido: usa studente, docente, moderator o admin").optional(),
+    q: z.string().max(100, "Ricerca troppo lunga (massimo 100 caratteri)").optional(),
+    /** Without `page`, the whole filtered list (the CSV export); with it, one page of `pageSize`. */
+    page: z.coerce.number("Pagina non valida").int("Pagina non valida").min(1, "Pagina non valida").optional(),
+    pageSize: z.coerce.number("Dimensione pagina da 1 a 100").int("Dimensione pagina da 1 a 100").min(1, "Dimensione pagina da 1 a 100").max(100, "Dimensione pagina da 1 a 100").optional(),
+  }),
+  { status: "Stato", role: "Ruolo", q: "Ricerca", page: "Pagina", pageSize: "Righe per pagina" },
+);
 
 /** Users matching the filters, by id; `total` counts them all, `items` is the page asked for (or all). */
 export async function listUsers(db: Db, filter: z.infer<typeof userListQuery>) {
@@ -191,6 +198,8 @@ export async function updateUser(db: Db, actor: AuditActor, id: number, form: Us
   statements.push(auditEntry(db, actor, "user.update", { type: "user", id }, { changes }));
   if (form.role && form.role !== current.role) {
     statements.push(auditEntry(db, actor, "user.role", { type: "user", id }, { from: current.role, to: form.role, email: current.email }));
+    // A new role starts with a new sign-in: no session keeps what the old role let it open.
+    if (id !== actor.id) statements.push(endAllSessions(db, id));
   }
   await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
   return toAdminUser(await getUserRow(db, id));
@@ -206,9 +215,12 @@ export async function deleteUser(db: Db, actor: AuditActor, id: number) {
   return { ok: true, id };
 }
 
-export const banSchema = z
-  .object({ reason: z.union([z.string().max(500, "Motivo troppo lungo (massimo 500 caratteri)"), z.null()]).optional() })
-  .optional();
+export const banSchema = withLabels(
+  z
+    .object({ reason: z.union([z.string().max(500, "Motivo troppo lungo (massimo 500 caratteri)"), z.null()]).optional() })
+    .optional(),
+  { reason: "Motivo della sospensione" },
+);
 
 /** The ban toggle (spec section 4): attivo → sospeso with a reason; sospeso → attivo with none. */
 export async function toggleBan(db: Db, actor: AuditActor, id: number, reason: string | null | undefined) {
@@ -219,6 +231,7 @@ export async function toggleBan(db: Db, actor: AuditActor, id: number, reason: s
     if (!text) throw new HttpError(400, "Indica il motivo della sospensione.");
     await db.batch([
       db.update(users).set({ status: "sospeso", suspensionReason: text }).where(eq(users.id, id)),
+      endAllSessions(db, id), // after reactivation the user signs in again
       auditEntry(db, actor, "user.ban", { type: "user", id }, { email: current.email, reason: text }),
     ]);
     return { id, status: "sospeso" as const, reason: text };

@@ -79,7 +79,12 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
+    /** Slides: 30 days after the last use (session.server.ts). */
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    /** The last request made with this session (recorded at most every few minutes); null until the first. */
+    lastUsedAt: integer("last_used_at", { mode: "timestamp_ms" }),
+    /** The browser's User-Agent at sign-in, for the device shown on /profilo. */
+    userAgent: text("user_agent"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

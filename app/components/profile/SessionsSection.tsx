@@ -1,0 +1,56 @@
+// 'Sessioni attive': where the account is signed in (device from the browser, sign-in, last use), and
+// 'Esci da tutti i dispositivi', which ends every session, this one too, and goes home.
+import { useState } from "react";
+import { formatDateTime } from "~/components/quiz/messages";
+import { ApiError, apiFetch } from "~/lib/api-client";
+import { clearLocalSession } from "~/lib/session-events";
+
+export type SessionItem = { current: boolean; device: string; createdAt: string; lastUsedAt: string };
+
+export function SessionsSection({ sessions }: { sessions: SessionItem[] }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function signOutEverywhere() {
+    setBusy(true);
+    setError(null);
+    try {
+      await apiFetch("/api/profile/sessions", { method: "DELETE" });
+      clearLocalSession();
+      window.location.assign("/");
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : "Uscita non riuscita: riprova.");
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="profile__card" aria-labelledby="sessions-title">
+      <h2 id="sessions-title" className="profile__h2">
+        Sessioni attive
+      </h2>
+      <p className="muted">Dove il tuo account è collegato. Una sessione scade dopo 30 giorni senza utilizzo.</p>
+      <ul className="profile__list" aria-label="Sessioni attive">
+        {sessions.map((s, i) => (
+          <li key={`${s.createdAt}-${i}`} data-testid="session">
+            <span>
+              <strong>{s.device}</strong>
+              {s.current ? <span className="muted"> (questo dispositivo)</span> : null}
+            </span>
+            <span className="muted small">
+              Accesso {formatDateTime(s.createdAt)} · ultimo utilizzo {formatDateTime(s.lastUsedAt)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="btn btn--danger" onClick={signOutEverywhere} disabled={busy}>
+        {busy ? "Uscita…" : "Esci da tutti i dispositivi"}
+      </button>
+      {error ? (
+        <p role="alert" className="alert alert--error">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

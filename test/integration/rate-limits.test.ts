@@ -1,0 +1,75 @@
+// Rate limits (app/server/security.server.ts, Cloudflare's rate-limiting binding as the vitest plugin runs it):
+// 429 with Retry-After and an Italian error, per client address for Google sign-in and per user for reports,
+// invitations, page views and imports. The binding counts in fixed 60 s windows: a test may straddle the edge of
+// one, so it checks that no refusal comes before the limit and that one comes within two windows' worth.
+import { beforeAll, describe, expect, it } from "vitest";
+import { insertUser } from "./analytics-fixtures";
+import { callGuarded, count, json, login, seed, type CallOptions } from "./helpers";
+
+beforeAll(async () => {
+  await seed();
+  for (const [id, name] of [[9401, "limiti.uno"], [9402, "limiti.due"]] as const) {
+    await insertUser(id, `${name}@example.com`, name, `Utente ${name}`);
+  }
+});
+
+/** Sends the call until the first 429 (at most 2 × limit + 1 times); returns how many passed before it and the 429. */
+async function untilLimited(limit: number, send: (n: number) => Promise<Response>) {
+  for (let n = 0; n <= 2 * limit; n++) {
+    const response = await send(n);
+    if (response.status === 429) return { passed: n, refusal: response };
+    expect(response.status, `call ${n + 1}`).toBeLessThan(500);
+  }
+  throw new Error(`no 429 after ${2 * limit + 1} calls`);
+}
+
+async function expectRefusal(refusal: Response, message: RegExp) {
+  expect(refusal.status).toBe(429);
+  expect(refusal.headers.get("Retry-After")).toBe("60");
+  expect((await json(refusal)).error).toMatch(message);
+}
+
+describe("rate limits", () => {
+  it("slows down failed Google sign-ins from one address; another address and the development sign-in are not affected", async () => {
+    const google = (ip: string): CallOptions => ({ json: { credential: "not-a-token" }, headers: { "CF-Connecting-IP": ip } });
+    const { passed, refusal } = await untilLimited(10, () => callGuarded("POST", "/api/auth/google", google("203.0.113.7")));
+    expect(passed).toBeGreaterThanOrEqual(10);
+    await expectRefusal(refusal, /Troppi tentativi di accesso/);
+    expect((await callGuarded("POST", "/api/auth/google", google("203.0.113.8"))).status).toBe(401);
+    for (let n = 0; n < 25; n++) {
+      const dev = await callGuarded("POST", "/api/auth/dev", { json: { email: "limiti.uno@example.com" }, headers: { "CF-Connecting-IP": "203.0.113.7" } });
+      expect(dev.status).toBe(200);
+    }
+  });
+
+  it("limits reports per user and writes nothing once refused; another user can still report", async () => {
+    const uno = await login("limiti.uno@example.com");
+    const due = await login("limiti.due@example.com");
+    const report = (token: string, n: number) => callGuarded("POST", "/api/report-question", { token, json: { questionId: 1001, message: `Limite ${n}` } });
+    const { passed, refusal } = await untilLimited(10, (n) => report(uno, n));
+    expect(passed).toBeGreaterThanOrEqual(10);
+    await expectRefusal(refusal, /troppe segnalazioni/);
+    const before = await count("reports");
+    expect((await report(uno, 99)).status).toBe(429);
+    expect(await count("reports")).toBe(before);
+    expect((await report(due, 0)).status).toBe(200);
+  });
+
+  it("limits friend invitations, page views and imports per user", async () => {
+    const uno = await login("limiti.uno@example.com");
+    const invites = await untilLimited(10, (n) => callGuarded("POST", "/api/friends", { token: uno, json: { handle: `nessuno${n}` } }));
+    expect(invites.passed).toBeGreaterThanOrEqual(10);
+    await expectRefusal(invites.refusal, /troppi inviti/);
+
+    const views = await untilLimited(60, (n) => callGuarded("POST", "/api/page-view", { token: uno, json: { path: `/limite/${n}` } }));
+    expect(views.passed).toBeGreaterThanOrEqual(60);
+    await expectRefusal(views.refusal, /Troppe visite/);
+
+    const admin = await login("admin@example.com");
+    const imports = await untilLimited(10, () =>
+      callGuarded("POST", "/api/admin/import-difficulty", { token: admin, body: "id,difficulty\n", headers: { "Content-Type": "text/csv" } }),
+    );
+    expect(imports.passed).toBeGreaterThanOrEqual(10);
+    await expectRefusal(imports.refusal, /Troppe importazioni/);
+  });
+});

@@ -1,0 +1,91 @@
+// Sessions: listed on /profilo (device, last use), "Esci da tutti i dispositivi", 30 days from the last use
+// (sliding), and ended by a role change or a suspension.
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SESSION_TTL_MS } from "~/lib/constants";
+import { insertUser } from "./analytics-fixtures";
+import { call, count, json, login, seed } from "./helpers";
+
+const CHROME_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const SAFARI_IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+async function signIn(email: string, userAgent: string) {
+  const response = await call("POST", "/api/auth/dev", { json: { email }, headers: { "User-Agent": userAgent } });
+  expect(response.status).toBe(200);
+  return ((await json(response)) as { token: string }).token;
+}
+
+const sessionRows = (userId: number) =>
+  env.DB.prepare("SELECT id, expires_at, last_used_at FROM sessions WHERE user_id = ? ORDER BY created_at").bind(userId).all<{ id: string; expires_at: number; last_used_at: number }>();
+
+type SessionView = { current: boolean; device: string; createdAt: string; lastUsedAt: string };
+
+beforeAll(async () => {
+  await seed();
+  await insertUser(9501, "sessioni.uno@example.com", "sessioni.uno", "Sara Sessioni");
+  await insertUser(9502, "sessioni.ruolo@example.com", "sessioni.ruolo", "Rita Ruolo");
+  await insertUser(9503, "sessioni.sospesa@example.com", "sessioni.sospesa", "Susi Sospesa");
+});
+
+describe("sessions", () => {
+  it("lists the user's sessions with the device and the last use, marking this one", async () => {
+    const pc = await signIn("sessioni.uno@example.com", CHROME_WINDOWS);
+    const phone = await signIn("sessioni.uno@example.com", SAFARI_IPHONE);
+    const response = await call("GET", "/api/profile/sessions", { token: phone });
+    expect(response.status).toBe(200);
+    const sessions = await json<SessionView[]>(response);
+    expect(sessions.map((s) => s.device).sort()).toEqual(["Chrome su Windows", "Safari su iPhone"]);
+    expect(sessions.find((s) => s.current)?.device).toBe("Safari su iPhone");
+    expect(Date.parse(sessions[0]!.lastUsedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(JSON.stringify(sessions)).not.toMatch(/Mozilla|"id"|token/); // neither the raw agent nor a session id
+    expect((await call("GET", "/api/me", { token: pc })).status).toBe(200);
+  });
+
+  it("slides: a use pushes the end to 30 days later; 30 days without use end it", async () => {
+    const token = await signIn("sessioni.uno@example.com", CHROME_WINDOWS);
+    const [row] = (await sessionRows(9501)).results.slice(-1);
+    const old = Date.now() - 20 * 24 * 3600_000;
+    await env.DB.prepare("UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?").bind(old, old + SESSION_TTL_MS, row!.id).run();
+    expect((await call("GET", "/api/me", { token })).status).toBe(200);
+    const slid = (await env.DB.prepare("SELECT expires_at, last_used_at FROM sessions WHERE id = ?").bind(row!.id).first<{ expires_at: number; last_used_at: number }>())!;
+    expect(slid.last_used_at).toBeGreaterThan(Date.now() - 60_000);
+    expect(slid.expires_at).toBeGreaterThan(Date.now() + SESSION_TTL_MS - 60_000);
+
+    await env.DB.prepare("UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?").bind(Date.now() - SESSION_TTL_MS - 1000, Date.now() - 1000, row!.id).run();
+    expect((await call("GET", "/api/me", { token })).status).toBe(401);
+  });
+
+  it("'Esci da tutti i dispositivi' ends every session, this one too, and clears the cookie", async () => {
+    const a = await signIn("sessioni.uno@example.com", CHROME_WINDOWS);
+    const b = await signIn("sessioni.uno@example.com", SAFARI_IPHONE);
+    const response = await call("DELETE", "/api/profile/sessions", { token: a });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Set-Cookie")).toMatch(/unicum_session=;.*Max-Age=0/);
+    expect(await count("sessions", "user_id = 9501")).toBe(0);
+    for (const token of [a, b]) expect((await call("GET", "/api/me", { token })).status).toBe(401);
+  });
+
+  it("a role change ends the user's sessions", async () => {
+    const admin = await login("admin@example.com");
+    const token = await login("sessioni.ruolo@example.com");
+    const other = await login("sessioni.ruolo@example.com");
+    const update = await call("PUT", "/api/admin/users/9502", { token: admin, json: { role: "moderator" } });
+    expect(update.status).toBe(200);
+    for (const t of [token, other]) expect((await call("GET", "/api/me", { token: t })).status).toBe(401);
+    const again = await login("sessioni.ruolo@example.com");
+    expect(await json(await call("GET", "/api/me", { token: again }))).toMatchObject({ role: "moderator" });
+    expect((await call("GET", "/api/me", { token: admin })).status).toBe(200); // the admin's own session is untouched
+  });
+
+  it("a suspension ends the sessions; the next call still says why (423 with the reason)", async () => {
+    const admin = await login("admin@example.com");
+    const token = await login("sessioni.sospesa@example.com");
+    const ban = await call("POST", "/api/admin/users/9503/ban", { token: admin, json: { reason: "Account condiviso" } });
+    expect(ban.status).toBe(200);
+    expect(await count("sessions", "user_id = 9503")).toBe(0);
+    const stopped = await call("GET", "/api/me", { token });
+    expect(stopped.status).toBe(423);
+    expect(await json(stopped)).toMatchObject({ error: "Account sospeso", reason: "Account condiviso" });
+  });
+});
