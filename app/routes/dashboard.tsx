@@ -5,9 +5,10 @@ import type { StudentAnalytics } from "~/lib/analytics-types";
 import { studentAnalytics } from "~/server/analytics.server";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
-import { friendsOverview } from "~/server/friends.server";
+import { acceptedFriends } from "~/server/friends.server";
 import { requirePageUser } from "~/server/page-guard.server";
-import "driver.js/dist/driver.css";
+// The charts arrive in a later chunk, but their frames are in the first HTML: their styles come with the page.
+import "~/styles/charts.css";
 import "~/styles/dashboard.css";
 import type { Route } from "./+types/dashboard";
 
@@ -15,9 +16,9 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = getDb(getEnv(args.context).DB);
   // Streamed: the greeting renders at once, the panels when the data arrives ('Caricamento dati…').
-  const data = Promise.all([studentAnalytics(db, user.id), friendsOverview(db, user.id)]).then(([analytics, overview]) => ({
+  const data = Promise.all([studentAnalytics(db, user.id), acceptedFriends(db, user.id)]).then(([analytics, friends]) => ({
     analytics,
-    friends: overview.friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
+    friends: friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
     now: Date.now(),
   }));
   return { name: user.firstName || user.name, data };

@@ -94,7 +94,11 @@ export const SUSPENDED_MESSAGE = "Account sospeso";
  * The user row is read on every call, so a suspension takes effect at the very next request.
  */
 export async function requireUser(request: Request, env: Env, access: Exclude<Access, "public">): Promise<SessionUser> {
-  const user = await getSessionUser(request, env);
+  return checkAccess(await getSessionUser(request, env), access);
+}
+
+/** requireUser's rules applied to a user already read (or null when there is no session). */
+export function checkAccess(user: SessionUser | null, access: Exclude<Access, "public">): SessionUser {
   if (!user) throw new HttpError(401, "Sessione scaduta o assente: accedi di nuovo.");
   if (user.status === "sospeso") {
     throw new HttpError(423, SUSPENDED_MESSAGE, { reason: user.suspensionReason ?? "" });
