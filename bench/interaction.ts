@@ -39,9 +39,9 @@ export async function benchInteraction(server: LocalServer) {
       new PerformanceObserver((list) => {
         for (const e of list.getEntries() as PerformanceEventTiming[]) if (e.interactionId) w.__ix.events.push(e);
       }).observe({ type: "event", durationThreshold: 16, buffered: false } as PerformanceObserverInit);
-      // The frame after each change to the chart panels: the moment the update can be on screen. (Not the rAF
-      // argument: that is the frame's begin time, which can precede the long task that made the change.)
-      new MutationObserver(() => requestAnimationFrame(() => w.__ix.frames.push(performance.now()))).observe(document.querySelector(".dash__panels")!, {
+      // The frame after each change to the chart panels, once painted (a task queued from its rAF runs after the
+      // paint). Not the rAF argument: that is the frame's begin time, which can precede the task that made the change.
+      new MutationObserver(() => requestAnimationFrame(() => setTimeout(() => w.__ix.frames.push(performance.now())))).observe(document.querySelector(".dash__panels")!, {
         subtree: true,
         childList: true,
         attributes: true,
