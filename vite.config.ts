@@ -1,6 +1,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig } from "vite";
+import { visualizer } from "rollup-plugin-visualizer";
+import { defineConfig, type PluginOption } from "vite";
 
 // The network is closed here and in CI: never fetch the Request.cf placeholder from Cloudflare.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
@@ -28,10 +29,17 @@ const CLIENT_DEPS = [
   "@visx/responsive",
   "@visx/scale",
   "@visx/shape",
-  "@visx/tooltip",
   "driver.js",
   "papaparse",
 ];
+
+// BUNDLE_REPORT=1 npm run build writes build/bundle-report.html: a treemap of the browser bundle with the
+// gzipped size of every module, to see what a page ships. Off by default: it slows the build down.
+function bundleReport(): PluginOption {
+  if (!process.env.BUNDLE_REPORT) return null;
+  const plugin = visualizer({ filename: "build/bundle-report.html", template: "treemap", gzipSize: true, title: "Unicum: browser bundle" });
+  return { ...plugin, applyToEnvironment: (environment) => environment.name === "client" };
+}
 
 export default defineConfig({
   // UNICUM_VITE_CACHE_DIR: a cold dependency cache for `npm run check:first-visit` (a fresh clone's first visit).
@@ -42,6 +50,7 @@ export default defineConfig({
       persistState: stateDir ? { path: stateDir } : true,
     }),
     reactRouter(),
+    bundleReport(),
   ],
   optimizeDeps: { include: CLIENT_DEPS },
   resolve: { tsconfigPaths: true },

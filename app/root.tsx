@@ -20,6 +20,8 @@ import { devLoginEnabled } from "~/server/auth.server";
 import { getEnv } from "~/server/context";
 import type { Route } from "./+types/root";
 import "./app.css";
+import "~/styles/shared-ui.css";
+import "~/styles/controls.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 

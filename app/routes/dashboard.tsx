@@ -6,10 +6,11 @@ import type { StudentAnalytics } from "~/lib/analytics-types";
 import { studentAnalytics } from "~/server/analytics.server";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
-import { friendsOverview } from "~/server/friends.server";
+import { acceptedFriends } from "~/server/friends.server";
 import { dueCount, scoreForecast } from "~/server/learning.server";
 import { requirePageUser } from "~/server/page-guard.server";
-import "driver.js/dist/driver.css";
+// The charts arrive in a later chunk, but their frames are in the first HTML: their styles come with the page.
+import "~/styles/charts.css";
 import "~/styles/dashboard.css";
 import type { Route } from "./+types/dashboard";
 
@@ -17,10 +18,10 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = getDb(getEnv(args.context).DB);
   // Streamed: the greeting renders at once, the panels when the data arrives ('Caricamento dati…').
-  const data = Promise.all([studentAnalytics(db, user.id), friendsOverview(db, user.id), dueCount(db, user.id), scoreForecast(db, user.id)]).then(
-    ([analytics, overview, due, forecast]) => ({
+  const data = Promise.all([studentAnalytics(db, user.id), acceptedFriends(db, user.id), dueCount(db, user.id), scoreForecast(db, user.id)]).then(
+    ([analytics, friends, due, forecast]) => ({
       analytics,
-      friends: overview.friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
+      friends: friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
       dueCount: due,
       forecast: forecast.subjects,
       now: Date.now(),

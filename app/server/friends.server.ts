@@ -29,9 +29,9 @@ export async function ensureShareCode(db: Db, userId: number): Promise<string> {
   return code;
 }
 
-export async function friendsOverview(db: Db, userId: number): Promise<FriendsOverview> {
-  const shareCode = await ensureShareCode(db, userId);
-  const rows = await db
+/** Every friendship and invitation of the user, newest first, with the other person's names. */
+function friendshipRows(db: Db, userId: number) {
+  return db
     .select({
       id: friendships.id,
       requesterId: friendships.requesterId,
@@ -52,26 +52,44 @@ export async function friendsOverview(db: Db, userId: number): Promise<FriendsOv
     )
     .where(or(eq(friendships.requesterId, userId), eq(friendships.addresseeId, userId)))
     .orderBy(desc(friendships.id));
+}
+
+type FriendshipRow = Awaited<ReturnType<typeof friendshipRows>>[number];
+
+function toView(r: FriendshipRow): FriendshipView {
+  return {
+    friendshipId: r.id,
+    userId: r.otherId,
+    name: r.otherName || [r.otherFirst, r.otherLast].filter(Boolean).join(" ") || (r.otherUsername ?? ""),
+    username: r.otherUsername,
+    since: (r.respondedAt ?? r.createdAt).toISOString(),
+  };
+}
+
+const byMostRecent = (a: FriendshipView, b: FriendshipView) => b.since.localeCompare(a.since);
+
+export async function friendsOverview(db: Db, userId: number): Promise<FriendsOverview> {
+  const [shareCode, rows] = await Promise.all([ensureShareCode(db, userId), friendshipRows(db, userId)]);
   const overview: FriendsOverview = { shareCode, friends: [], incoming: [], outgoing: [] };
   for (const r of rows) {
-    const view: FriendshipView = {
-      friendshipId: r.id,
-      userId: r.otherId,
-      name: r.otherName || [r.otherFirst, r.otherLast].filter(Boolean).join(" ") || (r.otherUsername ?? ""),
-      username: r.otherUsername,
-      since: (r.respondedAt ?? r.createdAt).toISOString(),
-    };
+    const view = toView(r);
     if (r.status === "accepted") overview.friends.push(view);
     else if (r.addresseeId === userId) overview.incoming.push(view);
     else overview.outgoing.push(view);
   }
-  overview.friends.sort((a, b) => b.since.localeCompare(a.since));
+  overview.friends.sort(byMostRecent);
   return overview;
+}
+
+/** The accepted friends only (what the dashboard compares with), most recent first: one read, nothing written. */
+export async function acceptedFriends(db: Db, userId: number): Promise<FriendshipView[]> {
+  const rows = await friendshipRows(db, userId);
+  return rows.filter((r) => r.status === "accepted").map(toView).sort(byMostRecent);
 }
 
 /** The friend the dashboard compares with: the given one if accepted, else the most recent accepted. */
 export async function acceptedFriend(db: Db, userId: number, friendUserId?: number): Promise<FriendshipView | null> {
-  const { friends } = await friendsOverview(db, userId);
+  const friends = await acceptedFriends(db, userId);
   if (friendUserId != null) return friends.find((f) => f.userId === friendUserId) ?? null;
   return friends[0] ?? null;
 }

@@ -160,7 +160,11 @@ export const SUSPENDED_MESSAGE = "Account sospeso";
  * The user row is read on every call, so a suspension takes effect at the very next request.
  */
 export async function requireUser(request: Request, env: Env, access: Exclude<Access, "public">): Promise<SessionUser> {
-  const user = await getSessionUser(request, env);
+  return checkAccess(await getSessionUser(request, env), access, request, env);
+}
+
+/** requireUser's rules applied to a user already read (or null when there is no session). */
+export async function checkAccess(user: SessionUser | null, access: Exclude<Access, "public">, request: Request, env: Env): Promise<SessionUser> {
   if (!user) {
     await refuseSuspendedHolder(request, env);
     throw new HttpError(401, "Sessione scaduta o assente: accedi di nuovo.");

@@ -2,16 +2,16 @@
 // footer, friend comparison and the guided tour. Receives the analytics already loaded.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
-import { BarChart } from "~/components/charts/BarChart";
-import { DistributionChart, type Marker } from "~/components/charts/DistributionChart";
-import { TopicBars, type TopicRow } from "~/components/charts/TopicBars";
-import { TrendChart, type TrendSeries } from "~/components/charts/TrendChart";
+import type { Marker } from "~/components/charts/DistributionChart";
+import type { TopicRow } from "~/components/charts/TopicBars";
+import type { TrendSeries } from "~/components/charts/TrendChart";
 import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
 import { mean, normalizeScore, truncateLabel } from "~/lib/analytics";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { apiFetch } from "~/lib/api-client";
 import { INACTIVITY_NOTICE_DAYS, RECENT_STUDY_DAYS, SCORE_SCALE } from "~/lib/constants";
-import { startTour, type TourHandle } from "./tour";
+import { BarChart, DistributionChart, TopicBars, TrendChart } from "./charts";
+import type { TourHandle } from "./tour";
 import { daysAgoText, filterAttempts, fmt1, pickDefaultSubject, signedPct, subjectView } from "./view-model";
 
 export const ANALYTICS_CACHE_KEY = "unicum_analytics_json";
@@ -149,6 +149,8 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
 
   const openTour = async () => {
     tourRef.current?.destroy();
+    // The tour (driver.js and its styles) is fetched the first time 'Guida' is pressed.
+    const { startTour } = await import("./tour");
     tourRef.current = await startTour(() => {
       tourRef.current = null;
       // Back to where the keyboard user started the tour.

@@ -1,6 +1,8 @@
 // The dashboard's guided tour (spec: 10 steps, Escape closes, arrow keys move, last step 'Fine',
 // tooltip width 340) on driver.js, loaded only when 'Guida' is pressed.
 import { TOUR_TOOLTIP_WIDTH } from "~/lib/constants";
+import "driver.js/dist/driver.css";
+import "~/styles/tour.css";
 
 export const TOUR_STEPS: { target: string; title: string; text: string }[] = [
   { target: "subject", title: "Materia e sotto-argomento", text: "Scegli la materia e, se vuoi, un sotto-argomento: tutta la dashboard si aggiorna." },
