@@ -2,6 +2,7 @@
 // (about 50 synthetic students, attempts over the last 60 days) so dashboards show real numbers.
 // Every row has a fixed id and is written with INSERT OR IGNORE: seeding twice changes nothing.
 // Pure TypeScript (erasable syntax only): run by scripts/db-setup.ts in Node and by tests in workerd.
+import type { BankFile } from "../app/lib/bank-rules.ts";
 import { summaryScore } from "../app/lib/scoring.ts";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
 import biologia from "./bank/biologia.json" with { type: "json" };
@@ -10,22 +11,7 @@ import fisica from "./bank/fisica.json" with { type: "json" };
 import matematica from "./bank/matematica.json" with { type: "json" };
 import ragionamento from "./bank/ragionamento.json" with { type: "json" };
 
-export type BankQuestion = {
-  id: number;
-  topic: number;
-  type: "mc" | "gap";
-  stem: string;
-  options?: string[];
-  correct?: number;
-  accepted?: string[];
-  explanation: string;
-  difficulty: number;
-};
-export type BankFile = {
-  subject: { id: number; name: string };
-  topics: { id: number; name: string; parent?: number }[];
-  questions: BankQuestion[];
-};
+export type { BankFile, BankQuestion } from "../app/lib/bank-rules.ts";
 
 /** Subjects in id order 1..5: Biologia, Chimica, Matematica, Fisica, Ragionamento Logico. */
 export const BANK: BankFile[] = [biologia, chimica, matematica, fisica, ragionamento] as BankFile[];
@@ -97,16 +83,23 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   out.push(...inserts("subjects", ["id", "name"], BANK.map((b) => [b.subject.id, b.subject.name])));
   out.push(
     ...inserts(
+      "units",
+      ["subject_id", "number", "title", "credits"],
+      BANK.flatMap((b) => (b.units ?? []).map((u) => [b.subject.id, u.number, u.title, u.credits])),
+    ),
+  );
+  out.push(
+    ...inserts(
       "topics",
-      ["id", "subject_id", "parent_id", "name"],
-      BANK.flatMap((b) => b.topics.map((t) => [t.id, b.subject.id, t.parent ?? null, t.name])),
+      ["id", "subject_id", "parent_id", "name", "unit", "legacy"],
+      BANK.flatMap((b) => b.topics.map((t) => [t.id, b.subject.id, t.parent ?? null, t.name, t.unit ?? null, t.legacy === true])),
     ),
   );
   const bankCreated = now - 90 * DAY;
   out.push(
     ...inserts(
       "questions",
-      ["id", "subject_id", "topic_id", "type", "stem", "options", "correct_index", "accepted_answers", "explanation", "difficulty", "active", "created_at"],
+      ["id", "subject_id", "topic_id", "type", "stem", "options", "correct_index", "accepted_answers", "explanation", "difficulty", "active", "created_at", "unit", "legacy", "measure", "tolerance"],
       BANK.flatMap((b) =>
         b.questions.map((q) => [
           q.id,
@@ -121,6 +114,10 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
           q.difficulty,
           true,
           bankCreated,
+          q.legacy ? null : (q.unit ?? null),
+          q.legacy === true,
+          q.type === "gap" ? (q.measure ?? null) : null,
+          q.type === "gap" ? (q.tolerance ?? null) : null,
         ]),
       ),
     ),

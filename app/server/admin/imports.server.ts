@@ -852,7 +852,7 @@ export const resetSchema = z.object({
 const RESET_TABLES = [
   "rush_progress", "rush_events", "simulation_attempts", "simulation_allowed_users", "simulation_questions", "simulation_subjects", "simulations",
   "reports", "attempt_answers", "attempts", "quiz_questions", "quizzes", "friendships", "stat_score_histogram", "stat_topic_accuracy",
-  "stat_daily_scores", "page_views", "consent_records", "login_events", "questions", "topics", "subjects",
+  "stat_daily_scores", "page_views", "consent_records", "login_events", "questions", "topics", "units", "subjects",
 ];
 
 /**
