@@ -67,7 +67,7 @@ export function stemKey(stem: string): string {
 const optionKey = (o: string) => o.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/g, " ").trim();
 
 /** Accepted forms that look like numbers (digits and number punctuation only) must parse as numbers. */
-const NUMBER_LIKE = /^[\d\s.,+\-\u2212/^×·*%°]+$/;
+const NUMBER_LIKE = /^(?=.*\d)[\d\s.,+\-\u2212/^×·*%°]+$/;
 
 const q = (id: number) => `domanda ${id}`;
 

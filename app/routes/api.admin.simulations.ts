@@ -14,7 +14,7 @@ export const action = api({
   access: "admin",
   async handler({ request, db }) {
     const input = await readJson(request, SimulationSave);
-    const { created } = await saveSimulation(db, input);
-    return Response.json({ ok: true, id: input.id, created }, { status: created ? 201 : 200 });
+    const { created, drawNotes } = await saveSimulation(db, input);
+    return Response.json({ ok: true, id: input.id, created, drawNotes }, { status: created ? 201 : 200 });
   },
 });

@@ -65,7 +65,7 @@ export function gradeAnswers(ordered: Question[], answers: Submission["answers"]
     }
     const text = answer?.answer_text != null ? normaliseGapAnswer(answer.answer_text) : "";
     if (!text) return { position, question, optionId: null, answerText: null, correct: null, timeSec };
-    return { position, question, optionId: null, answerText: text, correct: gapAnswerMatches(text, question.acceptedAnswers ?? []), timeSec };
+    return { position, question, optionId: null, answerText: text, correct: gapAnswerMatches(text, question.acceptedAnswers ?? [], { measure: question.measure, tolerance: question.tolerance }), timeSec };
   });
 }
 

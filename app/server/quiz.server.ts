@@ -7,6 +7,7 @@ import { DEFAULT_DIFFICULTY } from "~/lib/constants";
 import type { Db } from "./db/client.server";
 import { attempts, questions, quizQuestions, quizzes, subjects, topics, type Question } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { drawForSubject } from "./draws.server";
 import { claimRushStart } from "./rush.server";
 
 export type PublicQuestion = {
@@ -115,25 +116,30 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
     subjectId = args.subjectId!;
     const subject = await db.select({ id: subjects.id }).from(subjects).where(eq(subjects.id, subjectId)).get();
     if (!subject) throw new HttpError(404, "Materia non trovata.");
-    let topicFilter = sql`1 = 1`;
-    if (args.topicId) {
+    if (!args.topicId) {
+      // A whole subject: the exam's unit weights (semestre filtro subjects) or plain random (older test).
+      const draw = await drawForSubject(db, subjectId, args.count!);
+      if (draw.ids.length === 0) throw new HttpError(404, "Nessuna domanda disponibile per questa materia e questo sotto-argomento.");
+      questionIds = draw.ids;
+    } else {
       const topic = await db.select().from(topics).where(eq(topics.id, args.topicId)).get();
       if (!topic || topic.subjectId !== subjectId) {
         throw new HttpError(404, "Sotto-argomento non trovato per questa materia.");
       }
-      topicFilter = sql`(${questions.topicId} = ${args.topicId} OR ${questions.topicId} IN (SELECT id FROM topics WHERE parent_id = ${args.topicId}))`;
+      const topicFilter = sql`(${questions.topicId} = ${args.topicId} OR ${questions.topicId} IN (SELECT id FROM topics WHERE parent_id = ${args.topicId}))`;
+      // One chosen topic: a random draw inside it (a legacy topic is the older test's, chosen on purpose).
+      const rows = await db
+        .select({ id: questions.id })
+        .from(questions)
+        .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), topicFilter))
+        .orderBy(sql`random()`)
+        .limit(args.count!)
+        .all();
+      if (rows.length === 0) {
+        throw new HttpError(404, "Nessuna domanda disponibile per questa materia e questo sotto-argomento.");
+      }
+      questionIds = rows.map((r) => r.id);
     }
-    const rows = await db
-      .select({ id: questions.id })
-      .from(questions)
-      .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), topicFilter))
-      .orderBy(sql`random()`)
-      .limit(args.count!)
-      .all();
-    if (rows.length === 0) {
-      throw new HttpError(404, "Nessuna domanda disponibile per questa materia e questo sotto-argomento.");
-    }
-    questionIds = rows.map((r) => r.id);
   }
 
   if (args.rushEventId) {
