@@ -141,3 +141,32 @@ describe("practice tests", () => {
     expect([...byId.values()].every((q) => q.legacy === 1)).toBe(true);
   });
 });
+
+describe("statistics by unit", () => {
+  it("the student's analytics carry the units, each topic's unit and the site accuracy per unit", async () => {
+    const response = await call("GET", "/api/me/analytics", { token: student });
+    expect(response.status).toBe(200);
+    const body = await json<{ subjects: { id: number; units?: { number: number }[]; topicUnits?: Record<string, number | null>; siteAggregate: { unitAccuracy?: Record<string, number> } }[] }>(response);
+    for (const subjectId of [1, 2, 4]) {
+      const s = body.subjects.find((x) => x.id === subjectId)!;
+      const units = await unitsOf(subjectId);
+      expect(s.units?.map((u) => u.number)).toEqual(units.map((u) => u.number));
+      const topics = (await env.DB.prepare("SELECT id, unit, legacy FROM topics WHERE subject_id = ?").bind(subjectId).all<{ id: number; unit: number | null; legacy: number }>()).results;
+      for (const t of topics) expect(s.topicUnits?.[t.id]).toBe(t.legacy ? null : t.unit);
+      // The seeded history answered questions of every subject: every accuracy is a share.
+      for (const value of Object.values(s.siteAggregate.unitAccuracy ?? {})) expect(value).toBeGreaterThanOrEqual(0);
+      expect(Object.keys(s.siteAggregate.unitAccuracy ?? {}).length).toBeGreaterThan(0);
+    }
+    const math = body.subjects.find((x) => x.id === 3)!;
+    expect(math.units).toEqual([]);
+  });
+
+  it("the admin analytics list answers and accuracy per unit", async () => {
+    const response = await call("GET", "/api/admin/analytics", { token: admin });
+    const body = await json<{ unitAccuracy: { subjectId: number; unit: number; answered: number; correct: number; accuracy: number | null }[] }>(response);
+    const expected = (await env.DB.prepare("SELECT count(*) AS n FROM units").first<{ n: number }>())!.n;
+    expect(body.unitAccuracy).toHaveLength(expected);
+    const sample = body.unitAccuracy.find((u) => u.answered > 0)!;
+    expect(sample.accuracy).toBeCloseTo(Math.round((sample.correct / sample.answered) * 1000) / 10, 5);
+  });
+});
