@@ -168,6 +168,12 @@ function Summary({ summary }: { summary: AttemptSummary }) {
                 <dd>{q.correctText}</dd>
                 <dt>La tua risposta</dt>
                 <dd>{q.userText ?? "Nessuna risposta"}</dd>
+                {q.sheetForm ? (
+                  <>
+                    <dt>Sul foglio d'esame</dt>
+                    <dd>scrivi {q.sheetForm}</dd>
+                  </>
+                ) : null}
               </dl>
               {q.explanation ? (
                 <div className="explanation">

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { ATTEMPT_LIST_LIMIT, UNTIMED_ABANDON_MS } from "~/lib/constants";
-import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer } from "~/lib/gap-answer";
+import { gapAnswerMatches, gapAnswerTooLong, gradeGapAnswer, normaliseGapAnswer } from "~/lib/gap-answer";
 import { listScore, percentCorrect, summaryScore } from "~/lib/scoring";
 import { attemptDeadline, SUBMIT_GRACE_MS } from "~/lib/timer";
 import { aggregateStatementsFor } from "./aggregates.server";
@@ -245,6 +245,8 @@ export type SummaryQuestion = {
   timeSec: number;
   correct: boolean | null;
   explanation: string;
+  /** gap: right only thanks to a lenient rule (decimal point, unit typed...): the form the real sheet wants. */
+  sheetForm?: string | null;
 };
 
 export type AttemptSummary = {
@@ -306,6 +308,10 @@ export async function attemptSummary(db: Db, viewer: { id: number; effectiveRole
       timeSec: answer.timeSec,
       correct: answer.correct,
       explanation: question.explanation,
+      sheetForm:
+        question.type === "gap" && answer.correct && answer.answerText
+          ? gradeGapAnswer(answer.answerText, { accepted: question.acceptedAnswers ?? [], measure: question.measure, tolerance: question.tolerance }).sheetForm
+          : null,
     };
   });
   const total = attempt.total || list.length;

@@ -170,3 +170,25 @@ describe("statistics by unit", () => {
     expect(sample.accuracy).toBeCloseTo(Math.round((sample.correct / sample.answered) * 1000) / 10, 5);
   });
 });
+
+describe("fair grading of typed answers in practice", () => {
+  it("accepts a number typed with a decimal point and its unit, and the summary shows the sheet's form", async () => {
+    const q = await env.DB.prepare(
+      "SELECT id, accepted_answers, measure FROM questions WHERE type = 'gap' AND measure IS NOT NULL AND accepted_answers LIKE '[\"%,%' LIMIT 1",
+    ).first<{ id: number; accepted_answers: string; measure: string }>();
+    expect(q, "the bank has a numeric gap question with a decimal comma and a unit").toBeTruthy();
+    const key = (JSON.parse(q!.accepted_answers) as string[])[0]!;
+    const quizResponse = await call("GET", `/api/quiz?ids=${q!.id}`, { token: student });
+    expect(quizResponse.status).toBe(200);
+    const quiz = await json<{ quizId: number }>(quizResponse);
+    const typed = `${key.replace(",", ".")} ${q!.measure}`;
+    const submit = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: student, json: { answers: [{ question_id: q!.id, answer_text: typed }], timeTaken: 30 } });
+    expect(submit.status, await submit.clone().text()).toBe(200);
+    const { attemptId } = await json<{ attemptId: number }>(submit);
+    const summary = await json<{ correct: number; questions: { correct: boolean; sheetForm: string | null }[] }>(
+      await call("GET", `/api/attempts/${attemptId}/summary`, { token: student }),
+    );
+    expect(summary.correct).toBe(1);
+    expect(summary.questions[0]).toMatchObject({ correct: true, sheetForm: key });
+  });
+});
