@@ -68,12 +68,12 @@ function inserts(table: string, columns: string[], rows: unknown[][], chunk = 20
 /** Every statement of the demo seed; `now` anchors the generated history (the last 60 days). */
 export function buildSeedStatements(now: number = Date.now()): string[] {
   const out: string[] = [];
-  const rand = prng(20251119);
+  const rand = prng(20251125);
   const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   const int = (min: number, max: number) => min + Math.floor(rand() * (max - min + 1));
-  const shuffle = <T,>(list: T[]): T[] => {
+  const shuffle = <T,>(list: T[], r: () => number = rand): T[] => {
     for (let i = list.length - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1));
+      const j = Math.floor(r() * (i + 1));
       [list[i], list[j]] = [list[j]!, list[i]!];
     }
     return list;
@@ -167,7 +167,11 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
     for (let k = 0; k < attemptsCount; k++) {
       const bank = bankBySubject.get(pick(subjectWeights))!;
       const total = pick([10, 10, 20, 31]);
-      const pool = shuffle([...bank.questions]).slice(0, Math.min(total, bank.questions.length));
+      // The questions and the answers come from a stream of their own, so the size of the bank never
+      // changes who practised what and when (the demo's shape stays put as the bank grows).
+      const answerRand = prng(Math.floor(rand() * 4294967296));
+      const answerInt = (min: number, max: number) => min + Math.floor(answerRand() * (max - min + 1));
+      const pool = shuffle([...bank.questions], answerRand).slice(0, Math.min(total, bank.questions.length));
       const daysAgo = Math.max(0, since - (since * (k + rand())) / attemptsCount);
       const startedAt = Math.round(now - daysAgo * DAY - int(0, 8 * 3600) * 1000);
       days.add(Math.floor(daysAgo));
@@ -178,16 +182,16 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
       let seconds = 0;
       const id = attemptId++;
       pool.forEach((q, position) => {
-        const timeSec = int(15, 85);
+        const timeSec = answerInt(15, 85);
         seconds += timeSec;
         const pCorrect = Math.min(0.97, Math.max(0.05, ability + learning - (q.difficulty - 3) * 0.07));
-        const roll = rand();
+        const roll = answerRand();
         let optionId: number | null = null;
         let text: string | null = null;
         let isCorrect: boolean | null = null;
         if (roll < 0.07) {
           blank++;
-        } else if (rand() < pCorrect) {
+        } else if (answerRand() < pCorrect) {
           correct++;
           isCorrect = true;
           if (q.type === "mc") optionId = q.correct!;
@@ -195,7 +199,7 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
         } else {
           wrong++;
           isCorrect = false;
-          if (q.type === "mc") optionId = (q.correct! + int(1, 4)) % 5;
+          if (q.type === "mc") optionId = (q.correct! + answerInt(1, 4)) % 5;
           else text = "non so";
         }
         answerRows.push([answerId++, id, position, q.id, optionId, text, isCorrect, timeSec, startedAt + seconds * 1000]);
