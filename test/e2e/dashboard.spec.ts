@@ -74,7 +74,7 @@ test.describe("student analytics dashboard", () => {
   test("accuracy and suggestions switch from topics to syllabus units", async ({ page }) => {
     await login(page, "studente@example.com");
     await page.goto("/dashboard");
-    await page.getByLabel("Materia").selectOption({ label: "Chimica" });
+    await page.getByLabel("Materia", { exact: true }).selectOption({ label: "Chimica" });
     await expect(page.getByRole("heading", { name: "Accuratezza per argomento" })).toBeVisible();
     await page.getByRole("button", { name: "Unità del syllabus" }).click();
     await expect(page.getByRole("button", { name: "Unità del syllabus" })).toHaveAttribute("aria-pressed", "true");
@@ -84,7 +84,7 @@ test.describe("student analytics dashboard", () => {
     await expect.poll(() => page.getByTestId("chart-topics").locator("rect.chart-hbar").count()).toBeGreaterThanOrEqual(8);
     await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: /^U1 · / })).toHaveCount(1);
     // Matematica has no units: no switch, topics only.
-    await page.getByLabel("Materia").selectOption({ label: "Matematica" });
+    await page.getByLabel("Materia", { exact: true }).selectOption({ label: "Matematica" });
     await expect(page.getByRole("button", { name: "Unità del syllabus" })).toHaveCount(0);
     await expect(page.getByRole("heading", { name: "Accuratezza per argomento" })).toBeVisible();
   });
