@@ -3,6 +3,7 @@
 // Every row has a fixed id and is written with INSERT OR IGNORE: seeding twice changes nothing.
 // Pure TypeScript (erasable syntax only): run by scripts/db-setup.ts in Node and by tests in workerd.
 import { replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
+import type { BankFile } from "../app/lib/bank-rules.ts";
 import { summaryScore } from "../app/lib/scoring.ts";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
 import biologia from "./bank/biologia.json" with { type: "json" };
@@ -11,22 +12,7 @@ import fisica from "./bank/fisica.json" with { type: "json" };
 import matematica from "./bank/matematica.json" with { type: "json" };
 import ragionamento from "./bank/ragionamento.json" with { type: "json" };
 
-export type BankQuestion = {
-  id: number;
-  topic: number;
-  type: "mc" | "gap";
-  stem: string;
-  options?: string[];
-  correct?: number;
-  accepted?: string[];
-  explanation: string;
-  difficulty: number;
-};
-export type BankFile = {
-  subject: { id: number; name: string };
-  topics: { id: number; name: string; parent?: number }[];
-  questions: BankQuestion[];
-};
+export type { BankFile, BankQuestion } from "../app/lib/bank-rules.ts";
 
 /** Subjects in id order 1..5: Biologia, Chimica, Matematica, Fisica, Ragionamento Logico. */
 export const BANK: BankFile[] = [biologia, chimica, matematica, fisica, ragionamento] as BankFile[];
@@ -101,12 +87,12 @@ function inserts(table: string, columns: string[], rows: unknown[][], chunk = 20
 /** Every statement of the demo seed; `now` anchors the generated history (the last 60 days). */
 export function buildSeedStatements(now: number = Date.now()): string[] {
   const out: string[] = [];
-  const rand = prng(20251119);
+  const rand = prng(20251125);
   const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   const int = (min: number, max: number) => min + Math.floor(rand() * (max - min + 1));
-  const shuffle = <T,>(list: T[]): T[] => {
+  const shuffle = <T,>(list: T[], r: () => number = rand): T[] => {
     for (let i = list.length - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1));
+      const j = Math.floor(r() * (i + 1));
       [list[i], list[j]] = [list[j]!, list[i]!];
     }
     return list;
@@ -116,16 +102,23 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   out.push(...inserts("subjects", ["id", "name"], BANK.map((b) => [b.subject.id, b.subject.name])));
   out.push(
     ...inserts(
+      "units",
+      ["subject_id", "number", "title", "credits"],
+      BANK.flatMap((b) => (b.units ?? []).map((u) => [b.subject.id, u.number, u.title, u.credits])),
+    ),
+  );
+  out.push(
+    ...inserts(
       "topics",
-      ["id", "subject_id", "parent_id", "name"],
-      BANK.flatMap((b) => b.topics.map((t) => [t.id, b.subject.id, t.parent ?? null, t.name])),
+      ["id", "subject_id", "parent_id", "name", "unit", "legacy"],
+      BANK.flatMap((b) => b.topics.map((t) => [t.id, b.subject.id, t.parent ?? null, t.name, t.unit ?? null, t.legacy === true])),
     ),
   );
   const bankCreated = now - 90 * DAY;
   out.push(
     ...inserts(
       "questions",
-      ["id", "subject_id", "topic_id", "type", "stem", "options", "correct_index", "accepted_answers", "explanation", "difficulty", "active", "created_at"],
+      ["id", "subject_id", "topic_id", "type", "stem", "options", "correct_index", "accepted_answers", "explanation", "difficulty", "active", "created_at", "unit", "legacy", "measure", "tolerance"],
       BANK.flatMap((b) =>
         b.questions.map((q) => [
           q.id,
@@ -140,6 +133,10 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
           q.difficulty,
           true,
           bankCreated,
+          q.legacy ? null : (q.unit ?? null),
+          q.legacy === true,
+          q.type === "gap" ? (q.measure ?? null) : null,
+          q.type === "gap" ? (q.tolerance ?? null) : null,
         ]),
       ),
     ),
@@ -189,7 +186,11 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
     for (let k = 0; k < attemptsCount; k++) {
       const bank = bankBySubject.get(pick(subjectWeights))!;
       const total = pick([10, 10, 20, 31]);
-      const pool = shuffle([...bank.questions]).slice(0, Math.min(total, bank.questions.length));
+      // The questions and the answers come from a stream of their own, so the size of the bank never
+      // changes who practised what and when (the demo's shape stays put as the bank grows).
+      const answerRand = prng(Math.floor(rand() * 4294967296));
+      const answerInt = (min: number, max: number) => min + Math.floor(answerRand() * (max - min + 1));
+      const pool = shuffle([...bank.questions], answerRand).slice(0, Math.min(total, bank.questions.length));
       const daysAgo = Math.max(0, since - (since * (k + rand())) / attemptsCount);
       const startedAt = Math.round(now - daysAgo * DAY - int(0, 8 * 3600) * 1000);
       days.add(Math.floor(daysAgo));
@@ -200,16 +201,16 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
       let seconds = 0;
       const id = attemptId++;
       pool.forEach((q, position) => {
-        const timeSec = int(15, 85);
+        const timeSec = answerInt(15, 85);
         seconds += timeSec;
         const pCorrect = Math.min(0.97, Math.max(0.05, ability + learning - (q.difficulty - 3) * 0.07));
-        const roll = rand();
+        const roll = answerRand();
         let optionId: number | null = null;
         let text: string | null = null;
         let isCorrect: boolean | null = null;
         if (roll < 0.07) {
           blank++;
-        } else if (rand() < pCorrect) {
+        } else if (answerRand() < pCorrect) {
           correct++;
           isCorrect = true;
           if (q.type === "mc") optionId = q.correct!;
@@ -217,7 +218,7 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
         } else {
           wrong++;
           isCorrect = false;
-          if (q.type === "mc") optionId = (q.correct! + int(1, 4)) % 5;
+          if (q.type === "mc") optionId = (q.correct! + answerInt(1, 4)) % 5;
           else text = "non so";
         }
         answerRows.push([answerId++, id, position, q.id, optionId, text, isCorrect, timeSec, startedAt + seconds * 1000]);

@@ -25,6 +25,8 @@ export type SiteAggregate = {
   attemptsOverTime: { date: string; avgScore: number; attempts: number }[];
   /** Topic id → share of correct answers (0-1) over every student. */
   topicAccuracy: Record<string, number>;
+  /** Syllabus unit number → share of correct answers (0-1) over every student (semestre filtro subjects). */
+  unitAccuracy?: Record<string, number>;
   /** Top 20% threshold (80th percentile) and 90th percentile of the distribution; null without data. */
   p80: number | null;
   p90: number | null;
@@ -37,6 +39,10 @@ export type SubjectAnalytics = {
   name: string;
   /** Topic id → name. */
   topics: Record<string, string>;
+  /** The subject's syllabus units (Biologia, Chimica, Fisica); empty for the others. */
+  units?: { number: number; title: string; credits: number }[];
+  /** Topic id → its unit's number (null: legacy or no unit). */
+  topicUnits?: Record<string, number | null>;
   studentAttempts: StudentAttempt[];
   /** Topic id → the student's answered (non-blank) and correct answers. */
   studentTopicAccuracy: Record<string, TopicCounts>;

@@ -1,6 +1,7 @@
 // Pure, isomorphic logic of live simulations: the flow of subjects and breaks over time, the clock
 // offset estimated from round trips, and the grading of a simulation attempt (spec section 9).
 import { SCORE_SCALE, WRONG_PENALTY } from "./constants.ts";
+import { gapAnswerMatches } from "./gap-answer.ts";
 
 export type FlowSubject = { id: number; name: string; timeMin: number; breakAfterMin: number };
 
@@ -71,12 +72,16 @@ export function estimateClockOffset(samples: readonly ClockSample[], keep = 3): 
 
 // --- Grading ---
 
-export type AnswerKey = { id: number; type: "mc" | "gap"; options: string[] | null; correctIndex: number | null; accepted: string[] | null };
-
-/** Gap answers are compared trimmed and case-insensitive. */
-export function normalizeGap(value: string): string {
-  return value.trim().toLowerCase();
-}
+export type AnswerKey = {
+  id: number;
+  type: "mc" | "gap";
+  options: string[] | null;
+  correctIndex: number | null;
+  accepted: string[] | null;
+  /** gap: the unit printed after the blank and the numeric tolerance (see gap-answer.ts). */
+  measure?: string | null;
+  tolerance?: number | null;
+};
 
 /** null = blank, true/false = correct/wrong. mc answers are the chosen option's text. */
 export function isCorrect(key: AnswerKey, answer: string | undefined | null): boolean | null {
@@ -85,8 +90,8 @@ export function isCorrect(key: AnswerKey, answer: string | undefined | null): bo
     const correct = key.options?.[key.correctIndex ?? -1];
     return correct !== undefined && answer === correct;
   }
-  const given = normalizeGap(answer);
-  return (key.accepted ?? []).some((a) => normalizeGap(a) === given);
+  // The one grading rule of typed answers, as in practice, redo and Rush.
+  return gapAnswerMatches(answer, key.accepted ?? [], { measure: key.measure, tolerance: key.tolerance });
 }
 
 /** Per subject: round(correct/total × 31 − wrong × 0.1); blanks cost nothing. */

@@ -15,7 +15,7 @@ export const action = api({
   access: "teacher",
   async handler({ request, db, user }) {
     const input = await readJson(request, SimulationSave);
-    const { created } = await saveSimulation(db, input, user);
-    return Response.json({ ok: true, id: input.id, created }, { status: created ? 201 : 200 });
+    const { created, drawNotes } = await saveSimulation(db, input, user);
+    return Response.json({ ok: true, id: input.id, created, drawNotes }, { status: created ? 201 : 200 });
   },
 });

@@ -177,6 +177,12 @@ function Summary({ summary }: { summary: AttemptSummary }) {
                 )}
                 <dt>La tua risposta</dt>
                 <dd>{q.userText ?? "Nessuna risposta"}</dd>
+                {q.sheetForm ? (
+                  <>
+                    <dt>Sul foglio d'esame</dt>
+                    <dd>scrivi {q.sheetForm}</dd>
+                  </>
+                ) : null}
               </dl>
               {q.explanation ? (
                 <div className="explanation">

@@ -13,6 +13,7 @@ import {
 import type { StudentAnalytics, StudentAttempt, SubjectAnalytics, TopicCounts } from "~/lib/analytics-types";
 import { ANALYTICS_TREND_DAYS } from "~/lib/constants";
 import { addDays, italianDay } from "~/lib/days";
+import { sumByUnit } from "~/lib/unit-stats";
 import type { Db } from "./db/client.server";
 import {
   attemptAnswers,
@@ -23,6 +24,7 @@ import {
   statTopicAccuracy,
   subjects,
   topics,
+  units,
   users,
 } from "./db/schema";
 import { HttpError } from "./errors.server";
@@ -34,12 +36,12 @@ export type { SiteAggregate, StudentAnalytics, StudentAttempt, SubjectAnalytics,
 export async function studentAnalytics(db: Db, userId: number, now = Date.now()): Promise<StudentAnalytics> {
   const since = addDays(italianDay(now), -ANALYTICS_TREND_DAYS);
   const completedOf = and(eq(attempts.userId, userId), eq(attempts.status, "completed"));
-  const [userRows, subjectRows, topicRows, attemptRows, answerRows, histogramRows, topicStatRows, dailyRows] =
+  const [userRows, subjectRows, topicRows, attemptRows, answerRows, histogramRows, topicStatRows, dailyRows, unitRows] =
     await db.batch([
       db.select({ firstName: users.firstName, name: users.name }).from(users).where(eq(users.id, userId)),
       db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)),
       db
-        .select({ id: topics.id, subjectId: topics.subjectId, name: topics.name })
+        .select({ id: topics.id, subjectId: topics.subjectId, name: topics.name, unit: topics.unit, legacy: topics.legacy })
         .from(topics)
         .orderBy(asc(topics.subjectId), asc(topics.id)),
       db
@@ -75,6 +77,7 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
         .from(statDailyScores)
         .where(gte(statDailyScores.day, since))
         .orderBy(asc(statDailyScores.day)),
+      db.select().from(units).orderBy(asc(units.subjectId), asc(units.number)),
     ]);
 
   const user = userRows[0];
@@ -120,6 +123,15 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
     for (const row of topicStatRows) {
       if (row.subjectId === subject.id && row.answered > 0) topicAccuracy[row.topicId] = Math.round((row.correct / row.answered) * 1000) / 1000;
     }
+    // By syllabus unit: topics are its sub-topics (legacy topics belong to none).
+    const subjectUnits = unitRows.filter((u) => u.subjectId === subject.id).map((u) => ({ number: u.number, title: u.title, credits: u.credits }));
+    const topicUnits: Record<string, number | null> = Object.fromEntries(subjectTopics.map((t) => [String(t.id), t.legacy ? null : t.unit]));
+    const unitAccuracy: Record<string, number> = {};
+    const siteByUnit = sumByUnit(
+      Object.fromEntries(topicStatRows.filter((r) => r.subjectId === subject.id).map((r) => [String(r.topicId), { answered: r.answered, correct: r.correct }])),
+      topicUnits,
+    );
+    for (const [unit, c] of siteByUnit) if (c.answered > 0) unitAccuracy[unit] = Math.round((c.correct / c.answered) * 1000) / 1000;
     const studentTopicAccuracy: Record<string, TopicCounts> = {};
     for (const t of subjectTopics) {
       const counts = studentTopics.get(t.id);
@@ -129,6 +141,8 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
       id: subject.id,
       name: subject.name,
       topics: Object.fromEntries(subjectTopics.map((t) => [String(t.id), t.name])),
+      units: subjectUnits,
+      topicUnits,
       studentAttempts: allAttempts.filter((a) => a.subjectId === subject.id).map(({ subjectId: _s, ...a }) => a),
       studentTopicAccuracy,
       siteAggregate: {
@@ -137,6 +151,7 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
           .filter((d) => d.subjectId === subject.id && d.attempts > 0)
           .map((d) => ({ date: d.day, avgScore: round1(d.scoreSum / d.attempts), attempts: d.attempts })),
         topicAccuracy,
+        unitAccuracy,
         p80: histogramPercentile(bins, 80),
         p90: histogramPercentile(bins, 90),
         average: mean == null ? null : round1(mean),

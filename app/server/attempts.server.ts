@@ -5,7 +5,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { ATTEMPT_LIST_LIMIT, UNTIMED_ABANDON_MS } from "~/lib/constants";
-import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer } from "~/lib/gap-answer";
+import { gapAnswerMatches, gapAnswerTooLong, gradeGapAnswer, normaliseGapAnswer } from "~/lib/gap-answer";
 import { listScore, percentCorrect, summaryScore } from "~/lib/scoring";
 import { attemptDeadline, SUBMIT_GRACE_MS } from "~/lib/timer";
 import { aggregateStatementsFor } from "./aggregates.server";
@@ -71,7 +71,7 @@ export function gradeAnswers(ordered: Question[], answers: Submission["answers"]
     }
     const text = answer?.answer_text != null ? normaliseGapAnswer(answer.answer_text) : "";
     if (!text) return { position, question, optionId: null, answerText: null, correct: null, timeSec };
-    return { position, question, optionId: null, answerText: text, correct: gapAnswerMatches(text, question.acceptedAnswers ?? []), timeSec };
+    return { position, question, optionId: null, answerText: text, correct: gapAnswerMatches(text, question.acceptedAnswers ?? [], { measure: question.measure, tolerance: question.tolerance }), timeSec };
   });
 }
 
@@ -239,6 +239,8 @@ export type SummaryQuestion = {
   explanation: string;
   /** The key, explanation and verdict are withheld: the question is sealed for the viewer now (sealed.server.ts). */
   sealed: boolean;
+  /** gap: right only thanks to a lenient rule (decimal point, unit typed...): the form the real sheet wants. */
+  sheetForm?: string | null;
 };
 
 export type AttemptSummary = {
@@ -310,6 +312,10 @@ export async function attemptSummary(
       correct: shown ? answer.correct : null,
       explanation: shown ? question.explanation : "",
       sealed: !shown,
+      sheetForm:
+        shown && question.type === "gap" && answer.correct && answer.answerText
+          ? gradeGapAnswer(answer.answerText, { accepted: question.acceptedAnswers ?? [], measure: question.measure, tolerance: question.tolerance }).sheetForm
+          : null,
     };
   });
   const total = attempt.total || list.length;

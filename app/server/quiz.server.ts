@@ -2,11 +2,12 @@
 // A drawn quiz is stored (quizzes + quiz_questions) together with its attempt row 'in_progress', so
 // the submission is graded against what was drawn and a never-submitted quiz can become 'abandoned'.
 // Questions leave the server WITHOUT the correct option, accepted answers or explanation.
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { DEFAULT_DIFFICULTY } from "~/lib/constants";
 import type { Db } from "./db/client.server";
 import { attempts, questions, quizQuestions, quizzes, statQuestionAccuracy, subjects, topics, type Question } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { drawForSubject } from "./draws.server";
 import { peerDifficulty, targetedQuestionIds } from "./learning.server";
 import { claimRushStart } from "./rush.server";
 import { assertRedoAllowed, sealedQuestionIdsSql } from "./sealed.server";
@@ -124,7 +125,7 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
     subjectId = args.subjectId!;
     const subject = await db.select({ id: subjects.id }).from(subjects).where(eq(subjects.id, subjectId)).get();
     if (!subject) throw new HttpError(404, "Materia non trovata.");
-    let topicFilter = sql`1 = 1`;
+    let topicFilter: SQL | undefined;
     if (args.topicId) {
       const topic = await db.select().from(topics).where(eq(topics.id, args.topicId)).get();
       if (!topic || topic.subjectId !== subjectId) {
@@ -134,19 +135,24 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
     }
     // A question sealed for this user (live simulation, open Rush quiz) is never drawn: its graded
     // result would tell whether a guess was right.
-    const drawable = and(topicFilter, sql`${questions.id} NOT IN (${sealedQuestionIdsSql(args.userId, now)})`)!;
-    questionIds =
-      args.mode === "mirato" && !args.rushEventId
-        ? await targetedQuestionIds(db, { userId: args.userId, subjectId, topicFilter: drawable, count: args.count!, now })
-        : (
-            await db
-              .select({ id: questions.id })
-              .from(questions)
-              .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), drawable))
-              .orderBy(sql`random()`)
-              .limit(args.count!)
-              .all()
-          ).map((r) => r.id);
+    const unsealed = sql`${questions.id} NOT IN (${sealedQuestionIdsSql(args.userId, now)})`;
+    if (args.mode === "mirato" && !args.rushEventId) {
+      // Test mirato: weak topics, due and unseen questions first (learning engine).
+      questionIds = await targetedQuestionIds(db, { userId: args.userId, subjectId, topicFilter: and(topicFilter, unsealed)!, count: args.count!, now });
+    } else if (!topicFilter) {
+      // A whole subject: the exam's unit weights (semestre filtro subjects) or plain random (older test).
+      questionIds = (await drawForSubject(db, subjectId, args.count!, { exclude: unsealed })).ids;
+    } else {
+      // One chosen topic: a random draw inside it (a legacy topic is the older test's, chosen on purpose).
+      const rows = await db
+        .select({ id: questions.id })
+        .from(questions)
+        .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), topicFilter, unsealed))
+        .orderBy(sql`random()`)
+        .limit(args.count!)
+        .all();
+      questionIds = rows.map((r) => r.id);
+    }
     if (questionIds.length === 0) {
       throw new HttpError(404, "Nessuna domanda disponibile per questa materia e questo sotto-argomento.");
     }

@@ -1,7 +1,7 @@
 // Live group simulations: configuration (admin), the student's view (never an answer key before
 // grading), attempts and ranking. The live part (start, clock, autosave, deadlines, grading) is the
 // SimulationRoom Durable Object (workers/simulation-room.ts), which calls into this module.
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_START_LEAD_MS } from "~/lib/constants";
 import { scoreDistribution, subjectAverages } from "~/lib/class-results";
 import { flowEnd, percentileWithin, rankScores, type AnswerKey, type FlowSubject, type SimulationResult } from "~/lib/simulation";
@@ -20,6 +20,7 @@ import {
   users,
   type Question,
 } from "./db/schema";
+import { drawForSubject, shortfallNote } from "./draws.server";
 import { HttpError } from "./errors.server";
 import { simulationMemoryStatements } from "./learning.server";
 import type { SessionUser } from "./session.server";
@@ -137,7 +138,7 @@ export function answerKeysOf(config: SimulationConfig) {
     name: s.name,
     questionIds: s.questions.map((q) => q.id),
     keys: s.questions.map(
-      (q): AnswerKey => ({ id: q.id, type: q.type, options: q.options ?? null, correctIndex: q.correctIndex ?? null, accepted: q.acceptedAnswers ?? null }),
+      (q): AnswerKey => ({ id: q.id, type: q.type, options: q.options ?? null, correctIndex: q.correctIndex ?? null, accepted: q.acceptedAnswers ?? null, measure: q.measure, tolerance: q.tolerance }),
     ),
   }));
 }
@@ -281,22 +282,6 @@ export type SimulationInput = {
   allowedClasses: number[];
 };
 
-/** Draws `count` active questions of a subject at random; `mix` asks for a fixed mc/gap split. */
-async function drawQuestions(db: Db, subjectId: number, count: number, mix?: { mc: number; gap: number }): Promise<number[]> {
-  const pick = async (type: "mc" | "gap" | null, n: number) =>
-    (
-      await db
-        .select({ id: questions.id })
-        .from(questions)
-        .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), type ? eq(questions.type, type) : undefined))
-        .orderBy(sql`random()`)
-        .limit(n)
-        .all()
-    ).map((r) => r.id);
-  if (mix) return [...(await pick("mc", mix.mc)), ...(await pick("gap", mix.gap))];
-  return pick(null, count);
-}
-
 function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -307,7 +292,7 @@ function chunk<T>(items: T[], size: number): T[][] {
  * Create or update (same call): the id is the key. A started simulation cannot be changed.
  * A teacher edits only what they created and opens it only to classes they own.
  */
-export async function saveSimulation(db: Db, input: SimulationInput, user: Manager): Promise<{ created: boolean }> {
+export async function saveSimulation(db: Db, input: SimulationInput, user: Manager): Promise<{ created: boolean; drawNotes: string[] }> {
   const existing = await db.select().from(simulations).where(eq(simulations.id, input.id)).get();
   if (existing && !canManageSimulation(user, { createdBy: existing.createdBy ?? null })) throw new HttpError(403, SIM_TEXT.notYours);
   if (existing?.started) throw new HttpError(409, "La simulazione è già iniziata: non si può più modificare.");
@@ -331,6 +316,8 @@ export async function saveSimulation(db: Db, input: SimulationInput, user: Manag
   // Resolve every row's question ids before writing anything.
   const template = SEMESTRE_FILTRO_TEMPLATE;
   const rows: { subjectId: number; timeMin: number; breakAfterMin: number; ids: number[] }[] = [];
+  /** For the admin: units that ran short in a weighted draw and where their questions came from. */
+  const drawNotes: string[] = [];
   for (const s of input.subjects) {
     let ids: number[];
     if (s.questions) {
@@ -343,11 +330,16 @@ export async function saveSimulation(db: Db, input: SimulationInput, user: Manag
       }
       if (found !== unique.length) throw new HttpError(400, "File domande non valido: alcune domande non esistono o non sono di questa materia.");
     } else {
+      // The template's 31 questions are exactly 15 mc + 16 gap, weighted by unit (draws.server.ts).
       const count = s.questionCount ?? 0;
       const mix = count === template.mc + template.gap ? { mc: template.mc, gap: template.gap } : undefined;
-      ids = await drawQuestions(db, s.subjectId, count, mix);
-      if (ids.length < count) ids = [...new Set([...ids, ...(await drawQuestions(db, s.subjectId, count))])].slice(0, count);
+      const draw = await drawForSubject(db, s.subjectId, count, { mix });
+      ids = draw.ids;
       if (ids.length < count) throw new HttpError(400, `Domande insufficienti per la materia ${s.subjectId}: disponibili ${ids.length}.`);
+      const name = (await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, s.subjectId)).get())?.name ?? `Materia ${s.subjectId}`;
+      const note = shortfallNote(name, draw);
+      if (note) drawNotes.push(note);
+      if (!draw.mixMet) drawNotes.push(`${name}: domande di un tipo insufficienti, la proporzione scelta multipla/completamento non è rispettata.`);
     }
     rows.push({ subjectId: s.subjectId, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin ?? 0, ids });
   }
@@ -371,7 +363,7 @@ export async function saveSimulation(db: Db, input: SimulationInput, user: Manag
     ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId })), 45).map((part) => db.insert(simulationAllowedUsers).values(part)),
     ...chunk(classIds.map((classId) => ({ simulationId: id, classId })), 45).map((part) => db.insert(simulationAllowedClasses).values(part)),
   ] as unknown as Parameters<Db["batch"]>[0]);
-  return { created: !existing };
+  return { created: !existing, drawNotes };
 }
 
 export async function deleteSimulation(db: Db, env: Env, id: string, user: Manager) {

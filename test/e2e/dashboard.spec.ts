@@ -57,7 +57,7 @@ test.describe("student analytics dashboard", () => {
     const topic = page.getByLabel("Sotto-argomento");
     await subject.selectOption({ label: "Biologia" });
     await expect(topic.locator("option").first()).toHaveText("Tutti i sotto-argomenti");
-    await topic.selectOption({ label: "La cellula" });
+    await topic.selectOption({ label: "Caratteristiche dei viventi, procarioti ed eucarioti" });
     await expect(topic).toHaveValue("101");
     // Filtered: only that topic's bars.
     await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Biomolecole" })).toHaveCount(0);
@@ -66,9 +66,27 @@ test.describe("student analytics dashboard", () => {
     await expect(topic.locator("option:checked")).toHaveText("Tutti i sotto-argomenti");
     // Every Chimica topic is shown again (a stale topic filter would show none).
     await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Legami chimici" })).toHaveCount(1);
-    await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Chimica organica" })).toHaveCount(1);
+    await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Termodinamica chimica" })).toHaveCount(1);
     await expect(topic.locator("option", { hasText: "Legami chimici" })).toHaveCount(1);
-    await expect(topic.locator("option", { hasText: "La cellula" })).toHaveCount(0);
+    await expect(topic.locator("option", { hasText: "Caratteristiche dei viventi" })).toHaveCount(0);
+  });
+
+  test("accuracy and suggestions switch from topics to syllabus units", async ({ page }) => {
+    await login(page, "studente@example.com");
+    await page.goto("/dashboard");
+    await page.getByLabel("Materia", { exact: true }).selectOption({ label: "Chimica" });
+    await expect(page.getByRole("heading", { name: "Accuratezza per argomento" })).toBeVisible();
+    await page.getByRole("button", { name: "Unità del syllabus" }).click();
+    await expect(page.getByRole("button", { name: "Unità del syllabus" })).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("heading", { name: "Accuratezza per unità" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Suggeriti da ripassare (per unità)" })).toBeVisible();
+    // One bar per Chimica unit (8), labelled "U<n> · title".
+    await expect.poll(() => page.getByTestId("chart-topics").locator("rect.chart-hbar").count()).toBeGreaterThanOrEqual(8);
+    await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: /^U1 · / })).toHaveCount(1);
+    // Matematica has no units: no switch, topics only.
+    await page.getByLabel("Materia", { exact: true }).selectOption({ label: "Matematica" });
+    await expect(page.getByRole("button", { name: "Unità del syllabus" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Accuratezza per argomento" })).toBeVisible();
   });
 
   test("the tour opens with 'Guida', moves with the arrow keys, ends on 'Fine' and closes with Escape", async ({ page }) => {

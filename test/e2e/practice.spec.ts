@@ -239,11 +239,11 @@ test.describe("practice loop", () => {
 test.describe("practice screens: prefill, review start, layout, accessibility", () => {
   test("query parameters prefill New test; a review samples ready questions into /test?redo=1", async ({ page }) => {
     await login(page, "studente@example.com");
-    await page.goto("/test/nuovo?subject=2&topic=stechiometria%20e%20redox&q=31&time=1860");
+    await page.goto("/test/nuovo?subject=2&topic=mole%20e%20stechiometria&q=31&time=1860");
     await expect(page.getByLabel("Materia")).toHaveValue("2");
     await expect(page.getByLabel("Numero di domande", { exact: true })).toHaveValue("31");
     await expect(page.getByRole("radio", { name: /Giusto/ })).toBeChecked();
-    await expect(page.getByLabel("Sotto-argomento").locator("option:checked")).toHaveText("Stechiometria e redox");
+    await expect(page.getByLabel("Sotto-argomento").locator("option:checked")).toHaveText("Mole e stechiometria");
     await page.goto("/test/nuovo?subject=1&q=7&time=500");
     await expect(page.getByRole("radio", { name: /Nessuno/ })).toBeChecked(); // 500/7 is no level
 

@@ -74,7 +74,7 @@ test.describe("live simulation", () => {
     await mcQuestion.locator("label").first().click();
     await expect(pageA.getByTestId("sim-save-state")).toHaveText("Salvata");
     await pageA.getByRole("button", { name: "Avanti" }).click();
-    await expect(pageA.getByText("Scrivi la parola corretta (senza accenti)")).toBeVisible();
+    await expect(pageA.getByText("Scrivi solo la parola o il numero (senza unità di misura)")).toBeVisible();
     await pageA.getByLabel("Lettera 1", { exact: true }).click();
     await pageA.keyboard.type("NEUTRONX");
     await pageA.keyboard.press("Backspace"); // on the empty 9th box: moves back to the 8th

@@ -88,11 +88,63 @@ describe("POST /api/admin/import", () => {
     expect((await json(bad)).error).toMatch(/JSON non valido/);
   });
 
+  it("refuses questions of Biologia, Chimica, Fisica without a syllabus unit, naming every row, and writes nothing", async () => {
+    const rows = [
+      { id: 1951, subjectId: 1, topicId: 101, type: "mc", stem: "Domanda di prova senza unità numero uno: quale è giusta?", options: ["A1", "B1", "C1", "D1", "E1"], correct: 0, explanation: "Perché sì." },
+      { id: 2951, subjectId: 2, topicId: 204, type: "gap", stem: "Domanda di prova senza unità numero due: vale ____.", accepted: ["7"], explanation: "Perché sì." },
+      { id: 3951, subjectId: 3, type: "gap", stem: "Matematica non ha unità: 2 + 2 fa ____.", accepted: ["4"], explanation: "Somma." },
+    ];
+    const before = await snapshot();
+    const response = await post("/api/admin/import", JSON.stringify({ questions: rows }), "json");
+    const answer = await json<{ error: string; row: string; errors: { row: string; message: string }[] }>(response);
+    expect(response.status).toBe(400);
+    expect(answer.error).toMatch(/^Elemento questions\[0\]: domanda 1951: manca l'unità del syllabus/);
+    expect(answer.error).toMatch(/Elemento questions\[1\]: domanda 2951: manca l'unità del syllabus/);
+    expect(answer.errors.map((e) => e.row)).toEqual(["questions[0]", "questions[1]"]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("refuses what bank:check refuses: 4 options, a key that is not a number, a unit against its topic, a repeated stem", async () => {
+    const existing = await env.DB.prepare("SELECT stem FROM questions WHERE id = 1001").first<{ stem: string }>();
+    const topic204 = (await env.DB.prepare("SELECT unit FROM topics WHERE id = 204").first<{ unit: number }>())!.unit;
+    const rows = [
+      { id: 1961, subjectId: 1, topicId: 101, unit: 1, type: "mc", stem: "Quattro opzioni soltanto: quale è giusta?", options: ["A", "B", "C", "D"], correct: 0, explanation: "Così." },
+      { id: 2961, subjectId: 2, topicId: 204, unit: topic204, type: "gap", stem: "La massa vale ____ g.", accepted: ["1,2,3"], measure: "g", explanation: "Così." },
+      { id: 2962, subjectId: 2, topicId: 204, unit: topic204 === 1 ? 2 : 1, type: "gap", stem: "Unità sbagliata: vale ____.", accepted: ["neutra"], explanation: "Così." },
+      { id: 1962, subjectId: 1, topicId: 101, unit: 1, type: "mc", stem: existing!.stem.toUpperCase(), options: ["V", "W", "X", "Y", "Z"], correct: 1, explanation: "Così." },
+    ];
+    const before = await snapshot();
+    const response = await post("/api/admin/import", JSON.stringify(rows), "json");
+    const answer = await json<{ error: string; errors: { row: string; message: string }[] }>(response);
+    expect(response.status).toBe(400);
+    const messages = answer.errors.map((e) => `${e.row} ${e.message}`);
+    expect(messages).toContainEqual(expect.stringMatching(/^questions\[0\] domanda 1961: servono esattamente 5 opzioni/));
+    expect(messages).toContainEqual(expect.stringMatching(/^questions\[1\] domanda 2961: .*nessuna risposta accettata è un numero/));
+    expect(messages).toContainEqual(expect.stringMatching(/^questions\[2\] domanda 2962: unità \d diversa da quella del suo argomento 204/));
+    expect(messages).toContainEqual(expect.stringMatching(/^questions\[3\] domanda 1962: stesso testo della domanda 1001/));
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("imports unit, legacy, measure and tolerance, and grades a typed unit with the one grader", async () => {
+    const topic = (await env.DB.prepare("SELECT id, unit FROM topics WHERE subject_id = 4 AND unit IS NOT NULL ORDER BY id LIMIT 1").first<{ id: number; unit: number }>())!;
+    const rows = [
+      { id: 4971, subjectId: 4, topicId: topic.id, unit: topic.unit, type: "gap", stem: "Un'auto percorre 90 km in un'ora e mezza: la sua velocità media è ____ km/h.", accepted: ["60"], measure: "km/h", tolerance: 0.5, explanation: "90 km / 1,5 h = 60 km/h.", difficulty: 2 },
+    ];
+    const response = await post("/api/admin/import", JSON.stringify({ questions: rows }), "json");
+    expect(response.status, await response.clone().text()).toBe(200);
+    const attempts = await post("/api/admin/import", JSON.stringify({ attempts: [{ email: "studente@example.com", subjectId: 4, startedAt: "2025-10-02T15:30:00Z", answers: [{ questionId: 4971, answerText: "60,2 km/h" }] }] }), "json");
+    expect(attempts.status, await attempts.clone().text()).toBe(200);
+    const q = await env.DB.prepare("SELECT unit, legacy, measure, tolerance FROM questions WHERE id = 4971").first();
+    expect(q).toEqual({ unit: topic.unit, legacy: 0, measure: "km/h", tolerance: 0.5 });
+    const graded = await env.DB.prepare("SELECT correct FROM attempt_answers WHERE question_id = 4971").first<{ correct: number }>();
+    expect(graded!.correct).toBe(1);
+  });
+
   it("imports 3,500 questions (a ministerial bank) in under 10 seconds", async () => {
     const rows = Array.from({ length: 3500 }, (_, i) =>
       i % 2
-        ? { subjectId: 2, topicId: 204, type: "gap", stem: `Domanda di completamento numero ${i}: il pH neutro vale ____.`, accepted: ["7", "sette"], explanation: "A 25 °C il pH neutro è 7.", difficulty: 1 + (i % 5) }
-        : { subjectId: 1, topicId: 101, type: "mc", stem: `Domanda a scelta multipla numero ${i} sulla cellula: quale è corretta?`, options: ["Risposta giusta", "Sbagliata uno", "Sbagliata due", "Sbagliata tre", "Sbagliata quattro"], correct: i % 5, explanation: "Spiegazione di prova con accenti: perché è così.", difficulty: 3 },
+        ? { subjectId: 2, topicId: 204, unit: 3, type: "gap", stem: `Domanda di completamento numero ${i}: il pH neutro vale ____.`, accepted: ["7", "sette"], explanation: "A 25 °C il pH neutro è 7.", difficulty: 1 + (i % 5) }
+        : { subjectId: 1, topicId: 101, unit: 1, type: "mc", stem: `Domanda a scelta multipla numero ${i} sulla cellula: quale è corretta?`, options: ["Risposta giusta", "Sbagliata uno", "Sbagliata due", "Sbagliata tre", "Sbagliata quattro"], correct: i % 5, explanation: "Spiegazione di prova con accenti: perché è così.", difficulty: 3 },
     );
     const before = await count("questions");
     const started = performance.now();

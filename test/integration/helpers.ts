@@ -121,3 +121,22 @@ export async function googleToken(claims: JWTPayload, opts: { expiresIn?: string
     .setExpirationTime(opts.expiresIn ?? "1h")
     .sign(key);
 }
+
+/**
+ * History written on the server (as the seed or an admin import would): one completed attempt in which `email`
+ * answered `ids` (left blank). A redo (GET /api/quiz?ids=) takes only questions of the user's own history.
+ */
+export async function answeredBefore(email: string, ids: number[], at = Date.now() - 86_400_000): Promise<void> {
+  const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: number }>();
+  const attempt = await env.DB.prepare(
+    `INSERT INTO attempts (user_id, status, started_at, finished_at, time_taken, total, correct, wrong, blank, score)
+     VALUES (?, 'completed', ?, ?, 60, ?, 0, 0, ?, 0) RETURNING id`,
+  )
+    .bind(user!.id, at, at + 60_000, ids.length, ids.length)
+    .first<{ id: number }>();
+  await env.DB.batch(
+    ids.map((questionId, position) =>
+      env.DB.prepare("INSERT INTO attempt_answers (attempt_id, position, question_id, time_sec, answered_at) VALUES (?, ?, ?, 5, ?)").bind(attempt!.id, position, questionId, at),
+    ),
+  );
+}

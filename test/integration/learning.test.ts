@@ -239,22 +239,22 @@ describe("Test mirato and peer difficulty", () => {
     // Every Fisica question seen and scheduled later, five of them due now.
     const { results } = await env.DB.prepare("SELECT id FROM questions WHERE subject_id = 4 AND active = 1 ORDER BY id").all<{ id: number }>();
     const ids = results.map((r) => r.id);
-    const dueIds = ids.slice(0, 5);
+    const dueIds = ids.filter((_, i) => i % 10 === 0); // a tenth of the bank due now
     const now = Date.now();
     const stmt = env.DB.prepare(
       "INSERT INTO question_memory (user_id, question_id, due, stability, difficulty, reps, state, last_review, last_correct) VALUES (?, ?, ?, 5, 5, 1, 2, ?, 1)",
     );
     await env.DB.batch(ids.map((q) => stmt.bind(id, q, dueIds.includes(q) ? now - DAY : now + 10 * DAY, now - 5 * DAY)));
     let dueDrawn = 0;
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 10; i++) {
       const quiz = await draw(token, "subjectId=4&count=10&mode=mirato");
       expect(quiz.questions).toHaveLength(10);
       expect(new Set(quiz.questions.map((q) => q.id)).size).toBe(10);
       expect(JSON.stringify(quiz)).not.toMatch(KEY_FIELDS);
       dueDrawn += quiz.questions.filter((q) => dueIds.includes(q.id)).length;
     }
-    // A random draw expects 5 × 10 × 5/48 ≈ 5 of them.
-    expect(dueDrawn).toBeGreaterThanOrEqual(15);
+    // A random draw expects 10 × 10 × 1/10 = 10 of them; the due weight (×3 against ×0.5) makes it about 40.
+    expect(dueDrawn).toBeGreaterThanOrEqual(25);
     const bad = await call("GET", "/api/quiz?subjectId=4&count=10&mode=furbo", { token });
     expect(bad.status).toBe(400);
     expect((await json<{ error: string }>(bad)).error).toMatch(/Modalità non valida/);

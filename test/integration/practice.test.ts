@@ -4,7 +4,7 @@ import { REVIEW_COOLDOWN_MS } from "~/lib/constants";
 import { summaryScore } from "~/lib/scoring";
 import { getDb } from "~/server/db/client.server";
 import { listWrongQuestions } from "~/server/review.server";
-import { call, count, json, login, seed } from "./helpers";
+import { call, count, json, login, seed, answeredBefore } from "./helpers";
 
 type Quiz = {
   quizId: number;
@@ -23,6 +23,8 @@ let admin: string;
 beforeAll(async () => {
   await seed();
   student = await login("studente@example.com");
+  // The redo tests below take these ids: a redo needs them in the student's own history.
+  await answeredBefore("studente@example.com", [1001, 1002, 1003, 2001, 2002, 2003, 2004, 2005, 2006]);
   friend = await login("amico@example.com");
   admin = await login("admin@example.com");
 });

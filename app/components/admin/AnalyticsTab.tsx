@@ -14,6 +14,7 @@ type Analytics = {
   attemptsDistribution: { attempts: number; users: number }[];
   attemptsPerDay: { date: string; count: number }[];
   loginsPerDay: { date: string; existing: number; new: number }[];
+  unitAccuracy?: { subjectId: number; subject: string; unit: number; title: string; credits: number; answered: number; correct: number; accuracy: number | null }[];
 };
 
 const DEFAULT_MIN_QUIZ = 5;
@@ -72,6 +73,30 @@ export function AnalyticsTab() {
           </TableWrap>
         </section>
       </div>
+
+      {data.unitAccuracy?.length ? (
+        <section className="adm-card" aria-labelledby="an-units">
+          <h2 id="an-units">Accuratezza per unità del syllabus</h2>
+          <TableWrap label="Tabella accuratezza per unità">
+            <table className="adm-table">
+              <thead>
+                <tr><th>Materia</th><th>Unità</th><th className="num">CFU</th><th className="num">Risposte</th><th className="num">Corrette</th></tr>
+              </thead>
+              <tbody>
+                {data.unitAccuracy.map((u) => (
+                  <tr key={`${u.subjectId}-${u.unit}`}>
+                    <td>{u.subject}</td>
+                    <td>U{u.unit} · {u.title}</td>
+                    <td className="num">{formatNumber(u.credits)}</td>
+                    <td className="num">{u.answered}</td>
+                    <td className="num">{u.accuracy == null ? "—" : `${formatNumber(u.accuracy)}%`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        </section>
+      ) : null}
 
       <section className="adm-card" aria-labelledby="an-min">
         <h2 id="an-min">Utenti con almeno {minQuiz} quiz: {usersAtLeast}</h2>

@@ -37,6 +37,7 @@ const TXT = {
   missing: "Compila tutti i campi",
   badFile: "File domande non valido",
   created: "Simulazione creata",
+  drawShort: "Estrazione per unità incompleta:",
   updated: "Simulazione aggiornata",
   deleted: "Simulazione eliminata",
   createError: "Errore creazione",
@@ -173,8 +174,10 @@ export function SimulazioniTab() {
     setSaving(true);
     setFormError(null);
     try {
-      await apiFetch("/api/admin/simulations", { method: "POST", json: payload });
+      const saved = await apiFetch<{ drawNotes?: string[] }>("/api/admin/simulations", { method: "POST", json: payload });
       toast(form.editing ? TXT.updated : TXT.created, "success");
+      // Units that ran short in the weighted draw: said to the admin, the simulation is saved anyway.
+      if (saved?.drawNotes?.length) toast(`${TXT.drawShort} ${saved.drawNotes.join(" ")}`, "success");
       setForm(emptyForm());
       await reload();
     } catch (error) {

@@ -10,6 +10,7 @@ import { mean, normalizeScore, truncateLabel } from "~/lib/analytics";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { apiFetch } from "~/lib/api-client";
 import { INACTIVITY_NOTICE_DAYS, RECENT_STUDY_DAYS, SCORE_SCALE } from "~/lib/constants";
+import { unitStats, weakestUnits } from "~/lib/unit-stats";
 import { BarChart, DistributionChart, TopicBars, TrendChart } from "./charts";
 import type { TourHandle } from "./tour";
 import { daysAgoText, filterAttempts, fmt1, pickDefaultSubject, signedPct, subjectView } from "./view-model";
@@ -56,6 +57,8 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
   const [subjectId, setSubjectId] = useState<number | null>(() => pickDefaultSubject(analytics));
   const [topicId, setTopicId] = useState<number | null>(null);
   const [compare, setCompare] = useState(false);
+  /** Group the accuracy panel and the suggestions by syllabus unit instead of topic. */
+  const [byUnit, setByUnit] = useState(false);
   const [friendId, setFriendId] = useState<number | null>(friends[0]?.userId ?? null);
   const [friendCache, setFriendCache] = useState<Record<number, StudentAnalytics>>({});
   const friend = friends.find((f) => f.userId === friendId) ?? null;
@@ -131,7 +134,38 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
     { key: "top", label: "Top 20%", value: agg?.p80 ?? null, color: COLORS.top },
   ];
 
-  const topicRows: TopicRow[] = view.topicStats
+  const units = unitStats(subject);
+  const showUnits = byUnit && units.length > 0 && topicId == null;
+  const friendUnits = showUnits ? unitStats(friendSubject) : [];
+  const unitRows: TopicRow[] = units.map((u) => {
+    const fr = friendUnits.find((f) => f.unit === u.unit);
+    const site = agg?.unitAccuracy?.[u.unit];
+    return {
+      topicId: u.unit,
+      name: u.name,
+      values: [
+        { key: "you", value: u.answered ? (u.correct / u.answered) * 100 : null, color: COLORS.you },
+        ...(showFriend ? [{ key: "friend", value: fr && fr.answered ? (fr.correct / fr.answered) * 100 : null, color: COLORS.peer }] : []),
+        { key: "site", value: site == null ? null : site * 100, color: COLORS.site },
+      ],
+    };
+  });
+  const suggestions = showUnits
+    ? weakestUnits(units).map((u) => ({ key: `u${u.unit}`, name: u.name, accuracy: u.accuracy, topicId: u.weakestTopicId }))
+    : view.weakest.map((t) => ({ key: `t${t.topicId}`, name: t.name, accuracy: t.accuracy, topicId: t.topicId as number | null }));
+  const unitToggle =
+    units.length > 0 && topicId == null ? (
+      <div className="seg" role="group" aria-label="Raggruppa per">
+        <button type="button" className="btn btn--ghost" aria-pressed={!byUnit} onClick={() => setByUnit(false)}>
+          Argomenti
+        </button>
+        <button type="button" className="btn btn--ghost" aria-pressed={byUnit} onClick={() => setByUnit(true)}>
+          Unità del syllabus
+        </button>
+      </div>
+    ) : null;
+
+  const topicRows: TopicRow[] = showUnits ? unitRows : view.topicStats
     .filter((t) => topicId == null || t.topicId === topicId)
     .map((t) => {
       const fr = friendSubject?.studentTopicAccuracy[t.topicId];
@@ -280,17 +314,21 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
       <div className="dash__panels">
         <section className="panel" aria-labelledby="p-suggest">
           <h2 id="p-suggest" className="panel__title">
-            Suggeriti da ripassare
+            {showUnits ? "Suggeriti da ripassare (per unità)" : "Suggeriti da ripassare"}
           </h2>
-          {view.weakest.length && subject ? (
+          {suggestions.length && subject ? (
             <ul className="suggest">
-              {view.weakest.map((t) => (
-                <li key={t.topicId}>
+              {suggestions.map((t) => (
+                <li key={t.key}>
                   <span>
                     <strong title={t.name}>{truncateLabel(t.name)}</strong>
                     <span className="small muted"> {Math.round(t.accuracy * 100)}% corrette</span>
                   </span>
-                  <Link className="btn" to={`/test/nuovo?subject=${subject.id}&topic=${t.topicId}`} aria-label={`Ripasso mirato: ${t.name}`}>
+                  <Link
+                    className="btn"
+                    to={`/test/nuovo?subject=${subject.id}${t.topicId != null ? `&topic=${t.topicId}` : ""}`}
+                    aria-label={`Ripasso mirato: ${t.name}`}
+                  >
                     Ripasso mirato
                   </Link>
                 </li>
@@ -350,8 +388,9 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
 
         <section className="panel panel--topics" aria-labelledby="p-topics" data-tour="topics">
           <h2 id="p-topics" className="panel__title">
-            Accuratezza per argomento
+            {showUnits ? "Accuratezza per unità" : "Accuratezza per argomento"}
           </h2>
+          {unitToggle}
           {topicRows.length ? (
             <TopicBars
               rows={topicRows}
@@ -360,7 +399,7 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
                 ...(showFriend ? [{ label: friend!.name, color: COLORS.peer }] : []),
                 { label: "Media sito", color: COLORS.site },
               ]}
-              summary={view.topicStats
+              summary={(showUnits ? units : view.topicStats)
                 .filter((t) => t.answered)
                 .map((t) => `${t.name}: ${Math.round((t.correct / t.answered) * 100)}%`)
                 .join("; ") || "Nessun argomento ancora affrontato."}

@@ -33,7 +33,7 @@ export const T = {
   reportSent: "Segnalazione inviata. Grazie!",
   reportFailedPrefix: "Errore: ",
   reportFailedDefault: "Invio fallito",
-  gapHint: "Scrivi una parola (caselle singole)",
+  gapHint: "Scrivi solo la parola o il numero (senza unità di misura)",
   navigator: "Naviga",
   summaryTitle: "Riepilogo tentativo",
   notFound: "Tentativo non trovato",

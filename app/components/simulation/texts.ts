@@ -11,7 +11,7 @@ export const T = {
   rankingThrew: "Errore nel recupero della classifica.",
   resultNotFound: "Risultato non trovato",
   rankingEmpty: "Classifica non disponibile",
-  gapHint: "Scrivi la parola corretta (senza accenti)",
+  gapHint: "Scrivi solo la parola o il numero (senza unità di misura)",
   back: "Indietro",
   next: "Avanti",
   overview: "Panoramica",

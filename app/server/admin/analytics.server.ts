@@ -53,6 +53,15 @@ export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuer
                sum(CASE WHEN is_new_user = 1 THEN 1 ELSE 0 END) AS fresh
         FROM login_events WHERE at >= ${from} GROUP BY d`,
   );
+  // Accuracy per syllabus unit (topics are its sub-topics; legacy topics belong to none), from the
+  // aggregate the grading write keeps, so this stays one small read whatever the history.
+  const unitAccuracy = await db.all<{ subject_id: number; subject: string; unit: number; title: string; credits: number; answered: number | null; correct: number | null }>(
+    sql`SELECT u.subject_id, s.name AS subject, u.number AS unit, u.title, u.credits, sum(a.answered) AS answered, sum(a.correct) AS correct
+        FROM units u JOIN subjects s ON s.id = u.subject_id
+        LEFT JOIN topics t ON t.subject_id = u.subject_id AND t.unit = u.number AND t.legacy = 0
+        LEFT JOIN stat_topic_accuracy a ON a.topic_id = t.id
+        GROUP BY u.subject_id, u.number ORDER BY u.subject_id, u.number`,
+  );
   const perDayMap = new Map(perDay.map((r) => [r.d, r.n]));
   const loginMap = new Map(logins.map((r) => [r.d, r]));
 
@@ -73,6 +82,16 @@ export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuer
     attemptsDistribution: distribution,
     attemptsPerDay: days.map((date) => ({ date, count: perDayMap.get(date) ?? 0 })),
     loginsPerDay: days.map((date) => ({ date, existing: loginMap.get(date)?.existing ?? 0, new: loginMap.get(date)?.fresh ?? 0 })),
+    unitAccuracy: unitAccuracy.map((u) => ({
+      subjectId: u.subject_id,
+      subject: u.subject,
+      unit: u.unit,
+      title: u.title,
+      credits: u.credits,
+      answered: u.answered ?? 0,
+      correct: u.correct ?? 0,
+      accuracy: u.answered ? round1(((u.correct ?? 0) / u.answered) * 100) : null,
+    })),
   };
 }
 

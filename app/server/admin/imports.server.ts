@@ -5,6 +5,7 @@
 // before anything is written, and the writes go in ONE D1 batch (a transaction). A bad row imports
 // nothing; the answer names the row and the problem. Rows travel to SQLite as one JSON parameter per
 // chunk (`json_each`), which keeps a 3,500-question bank to a handful of statements.
+import { checkBank, type BankFile, type BankQuestion } from "~/lib/bank-rules";
 import { gapAnswerMatches } from "~/lib/gap-answer";
 import { sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
@@ -29,11 +30,16 @@ export type RowError = { row: number | string; message: string };
 /** A 400 naming the first bad row; `errors` lists up to ten. */
 function rowsFailed(errors: RowError[]): never {
   const first = errors[0]!;
-  throw new HttpError(400, `${rowLabel(first.row)}: ${first.message}`, { row: first.row, errors: errors.slice(0, MAX_REPORTED_ERRORS) });
+  const listed = errors.slice(0, MAX_REPORTED_ERRORS);
+  // The message lists every problem (up to ten) so the admin can fix the file in one pass.
+  const more = listed.slice(1).map((e) => `${rowLabel(e.row)}: ${e.message}`);
+  const rest = errors.length > listed.length ? ` (e altri ${errors.length - listed.length})` : "";
+  const text = `${rowLabel(first.row)}: ${first.message}${more.length ? `. Altri problemi: ${more.join("; ")}${rest}` : ""}`;
+  throw new HttpError(400, text, { row: first.row, errors: listed });
 }
 
 function rowLabel(row: number | string) {
-  return typeof row === "number" ? `Riga ${row}` : `Elemento ${row}`;
+  return typeof row === "number" ? `Riga ${row}` : row === "banca" ? "Banca domande" : `Elemento ${row}`;
 }
 
 function issueText(error: z.ZodError): string {
@@ -200,6 +206,14 @@ export const questionRowSchema = z
     accepted: z.array(z.string().trim().min(1, "risposta accettata vuota").max(50, "risposta accettata troppo lunga"), "accepted deve essere un elenco").optional(),
     explanation: z.string().max(4000, "spiegazione troppo lunga").optional().default(""),
     difficulty: int("difficulty").min(1, "difficoltà da 1 a 5").max(5, "difficoltà da 1 a 5").optional().default(3),
+    /** Syllabus unit (number within the subject): required for Biologia, Chimica, Fisica unless legacy. */
+    unit: posId("unit").optional().nullable(),
+    legacy: z
+      .union([z.boolean(), z.enum(["true", "false", "1", "0", "si", "sì", "no"])], "legacy: usa true o false")
+      .transform((v) => v === true || v === "true" || v === "1" || v === "si" || v === "sì")
+      .optional(),
+    measure: z.string().trim().min(1, "unità di misura vuota").max(20, "unità di misura troppo lunga").optional().nullable(),
+    tolerance: z.coerce.number("tolleranza: è atteso un numero").min(0, "la tolleranza non può essere negativa").optional().nullable(),
   })
   .superRefine((q, ctx) => {
     if (q.type === "mc") {
@@ -232,6 +246,10 @@ function questionFromCsv(r: Record<string, string>): Record<string, unknown> {
     accepted: splitList(r.accepted),
     explanation: r.explanation,
     difficulty: r.difficulty,
+    unit: r.unit,
+    legacy: r.legacy,
+    measure: r.measure,
+    tolerance: r.tolerance?.replace(",", "."),
   };
 }
 
@@ -303,7 +321,7 @@ export const reportRowSchema = z.object({
 
 // --- Grading (imports and reprocessing) ---
 
-type Key = { type: "mc" | "gap"; correctIndex: number | null; accepted: string[] | null; topicId: number | null };
+type Key = { type: "mc" | "gap"; correctIndex: number | null; accepted: string[] | null; topicId: number | null; measure: string | null; tolerance: number | null };
 
 /** true correct, false wrong, null blank. */
 export function gradeAnswer(key: Key, optionId: number | null | undefined, answerText: string | null | undefined): boolean | null {
@@ -313,15 +331,15 @@ export function gradeAnswer(key: Key, optionId: number | null | undefined, answe
   }
   if (answerText === null || answerText === undefined || !answerText.trim()) return null;
   // The same matching rule as live grading (case, spacing and accents ignored).
-  return gapAnswerMatches(answerText, key.accepted ?? []);
+  return gapAnswerMatches(answerText, key.accepted ?? [], { measure: key.measure, tolerance: key.tolerance });
 }
 
 async function questionKeys(db: Db): Promise<Map<number, Key>> {
-  const rows = await db.all<{ id: number; type: "mc" | "gap"; correct_index: number | null; accepted_answers: string | null; topic_id: number | null }>(
-    sql`SELECT id, type, correct_index, accepted_answers, topic_id FROM questions`,
+  const rows = await db.all<{ id: number; type: "mc" | "gap"; correct_index: number | null; accepted_answers: string | null; topic_id: number | null; measure: string | null; tolerance: number | null }>(
+    sql`SELECT id, type, correct_index, accepted_answers, topic_id, measure, tolerance FROM questions`,
   );
   return new Map(
-    rows.map((r) => [r.id, { type: r.type, correctIndex: r.correct_index, accepted: r.accepted_answers ? (JSON.parse(r.accepted_answers) as string[]) : null, topicId: r.topic_id }]),
+    rows.map((r) => [r.id, { type: r.type, correctIndex: r.correct_index, accepted: r.accepted_answers ? (JSON.parse(r.accepted_answers) as string[]) : null, topicId: r.topic_id, measure: r.measure, tolerance: r.tolerance }]),
   );
 }
 
@@ -350,6 +368,73 @@ function checkQuestions(rows: QuestionRow[], refs: Refs, label: (i: number) => n
   return errors;
 }
 
+/**
+ * The bank's rules (app/lib/bank-rules.ts, the same functions as `npm run bank:check`) on the bank the
+ * import would leave behind: every imported question must pass the row rules (5 distinct options, accepted
+ * forms, numbers that read as numbers, explanation, a syllabus unit for Biologia/Chimica/Fisica unless
+ * legacy, consistent with its topic), and the import may not add a bank-wide problem (a repeated stem, a
+ * topic or unit under 6 questions, the correct option's position out of 15-25 %) that the bank did not have.
+ */
+async function bankRuleErrors(db: Db, rows: QuestionRow[], label: (i: number) => number | string): Promise<RowError[]> {
+  const [subjectRows, unitRows, topicRows, questionRows] = await Promise.all([
+    db.all<{ id: number; name: string }>(sql`SELECT id, name FROM subjects`),
+    db.all<{ subject_id: number; number: number; title: string; credits: number }>(sql`SELECT subject_id, number, title, credits FROM units`),
+    db.all<{ id: number; subject_id: number; parent_id: number | null; name: string; unit: number | null; legacy: number }>(
+      sql`SELECT id, subject_id, parent_id, name, unit, legacy FROM topics`,
+    ),
+    db.all<{
+      id: number; subject_id: number; topic_id: number | null; type: "mc" | "gap"; stem: string; options: string | null; correct_index: number | null;
+      accepted_answers: string | null; explanation: string; difficulty: number; unit: number | null; legacy: number; measure: string | null; tolerance: number | null;
+    }>(sql`SELECT id, subject_id, topic_id, type, stem, options, correct_index, accepted_answers, explanation, difficulty, unit, legacy, measure, tolerance
+           FROM questions WHERE active = 1`),
+  ]);
+  const current = new Map<number, { subjectId: number; q: BankQuestion }>(
+    questionRows.map((r) => [
+      r.id,
+      {
+        subjectId: r.subject_id,
+        q: {
+          id: r.id, topic: r.topic_id, type: r.type, stem: r.stem, options: r.options ? (JSON.parse(r.options) as string[]) : null, correct: r.correct_index,
+          accepted: r.accepted_answers ? (JSON.parse(r.accepted_answers) as string[]) : null, explanation: r.explanation, difficulty: r.difficulty,
+          unit: r.unit, legacy: r.legacy === 1, measure: r.measure, tolerance: r.tolerance,
+        },
+      },
+    ]),
+  );
+  const bankOf = (questions: Map<number, { subjectId: number; q: BankQuestion }>): BankFile[] =>
+    subjectRows.map((s) => ({
+      subject: { id: s.id, name: s.name },
+      units: unitRows.filter((u) => u.subject_id === s.id).map((u) => ({ number: u.number, title: u.title, credits: u.credits })),
+      topics: topicRows.filter((t) => t.subject_id === s.id).map((t) => ({ id: t.id, name: t.name, parent: t.parent_id, unit: t.unit, legacy: t.legacy === 1 })),
+      questions: [...questions.values()].filter((x) => x.subjectId === s.id).map((x) => x.q),
+    }));
+  // Rows without an id get provisional ids after the largest one (the database gives them the same).
+  let next = Math.max(0, ...current.keys()) + 1;
+  const labelOf = new Map<number, number | string>();
+  const merged = new Map(current);
+  rows.forEach((r, i) => {
+    const id = r.id ?? next++;
+    labelOf.set(id, label(i));
+    merged.set(id, {
+      subjectId: r.subjectId,
+      q: {
+        id, topic: r.topicId ?? null, type: r.type, stem: r.stem, options: r.type === "mc" ? (r.options ?? null) : null, correct: r.type === "mc" ? (r.correct ?? 0) : null,
+        accepted: r.type === "gap" ? (r.accepted ?? null) : null, explanation: r.explanation, difficulty: r.difficulty,
+        unit: r.legacy ? null : (r.unit ?? null), legacy: r.legacy === true, measure: r.type === "gap" ? (r.measure ?? null) : null,
+        tolerance: r.type === "gap" ? (r.tolerance ?? null) : null,
+      },
+    });
+  });
+  const before = new Set(checkBank(bankOf(current)).map((i) => i.key));
+  const errors: RowError[] = [];
+  for (const issue of checkBank(bankOf(merged))) {
+    const row = issue.questionId !== undefined ? labelOf.get(issue.questionId) : undefined;
+    if (row !== undefined) errors.push({ row, message: issue.message });
+    else if (!before.has(issue.key)) errors.push({ row: "banca", message: `dopo l'importazione: ${issue.message}` });
+  }
+  return errors;
+}
+
 function questionStatements(db: Db, rows: QuestionRow[], now: number): Statement[] {
   const data = rows.map((q) => ({
     id: q.id ?? null,
@@ -362,17 +447,23 @@ function questionStatements(db: Db, rows: QuestionRow[], now: number): Statement
     a: q.type === "gap" ? q.accepted : null,
     e: q.explanation.trim(),
     d: q.difficulty,
+    u: q.legacy ? null : (q.unit ?? null),
+    l: q.legacy ? 1 : 0,
+    m: q.type === "gap" ? (q.measure ?? null) : null,
+    tl: q.type === "gap" ? (q.tolerance ?? null) : null,
   }));
   return jsonStatements(
     db,
     data,
-    (json) => sql`INSERT INTO questions (id, subject_id, topic_id, type, stem, options, correct_index, accepted_answers, explanation, difficulty, active, created_at, updated_at)
+    (json) => sql`INSERT INTO questions (id, subject_id, topic_id, type, stem, options, correct_index, accepted_answers, explanation, difficulty, unit, legacy, measure, tolerance, active, created_at, updated_at)
       SELECT json_extract(value, '$.id'), json_extract(value, '$.s'), json_extract(value, '$.t'), json_extract(value, '$.ty'), json_extract(value, '$.st'),
-             json_extract(value, '$.o'), json_extract(value, '$.c'), json_extract(value, '$.a'), json_extract(value, '$.e'), json_extract(value, '$.d'), 1, ${now}, ${now}
+             json_extract(value, '$.o'), json_extract(value, '$.c'), json_extract(value, '$.a'), json_extract(value, '$.e'), json_extract(value, '$.d'),
+             json_extract(value, '$.u'), json_extract(value, '$.l'), json_extract(value, '$.m'), json_extract(value, '$.tl'), 1, ${now}, ${now}
       FROM json_each(${json}) WHERE true
       ON CONFLICT (id) DO UPDATE SET subject_id = excluded.subject_id, topic_id = excluded.topic_id, type = excluded.type, stem = excluded.stem,
         options = excluded.options, correct_index = excluded.correct_index, accepted_answers = excluded.accepted_answers,
-        explanation = excluded.explanation, difficulty = excluded.difficulty, active = 1, updated_at = excluded.updated_at`,
+        explanation = excluded.explanation, difficulty = excluded.difficulty, unit = excluded.unit, legacy = excluded.legacy,
+        measure = excluded.measure, tolerance = excluded.tolerance, active = 1, updated_at = excluded.updated_at`,
   );
 }
 
@@ -574,6 +665,7 @@ export async function importBundle(db: Db, actor: AuditActor, body: ImportBody, 
 
   const refs = await loadRefs(db);
   const errors = checkQuestions(q.ok, refs, label("questions"));
+  if (!errors.length && q.ok.length) errors.push(...(await bankRuleErrors(db, q.ok, label("questions"))));
   const userIndex = await loadUsers(db);
   const preparedUsers = await prepareUsers(db, u.ok, userIndex, label("users"));
   errors.push(...preparedUsers.errors);
@@ -861,7 +953,7 @@ const RESET_TABLES = [
   "rush_progress", "rush_events", "simulation_attempts", "simulation_allowed_users", "simulation_allowed_classes", "simulation_questions", "simulation_subjects", "simulations",
   "class_members", "classes",
   "reports", "attempt_answers", "attempts", "quiz_questions", "quizzes", "friendships", "stat_score_histogram", "stat_topic_accuracy",
-  "stat_daily_scores", "page_views", "consent_records", "login_events", "questions", "topics", "subjects",
+  "stat_daily_scores", "page_views", "consent_records", "login_events", "questions", "topics", "units", "subjects",
 ];
 
 /**

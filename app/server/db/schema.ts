@@ -109,6 +109,24 @@ export const subjects = sqliteTable("subjects", {
   name: text("name").notNull(),
 });
 
+/**
+ * Syllabus units of the semestre filtro subjects (Chimica, Fisica, Biologia; seed/bank/SYLLABUS.md): a
+ * unit's weight in credits sets its share of a 31-question exam. Topics are finer sub-topics under units.
+ */
+export const units = sqliteTable(
+  "units",
+  {
+    subjectId: integer("subject_id")
+      .notNull()
+      .references(() => subjects.id, { onDelete: "cascade" }),
+    /** The unit's number in the syllabus (1..n within the subject). */
+    number: integer("number").notNull(),
+    title: text("title").notNull(),
+    credits: real("credits").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subjectId, t.number] })],
+);
+
 /** Topics and sub-topics: a sub-topic has a parent topic of the same subject. */
 export const topics = sqliteTable(
   "topics",
@@ -119,6 +137,10 @@ export const topics = sqliteTable(
       .references(() => subjects.id, { onDelete: "cascade" }),
     parentId: integer("parent_id"),
     name: text("name").notNull(),
+    /** The syllabus unit (number within the subject) this topic belongs to; null outside the semestre filtro. */
+    unit: integer("unit"),
+    /** Older admission test only (e.g. human anatomy): never drawn for a semestre filtro exam. */
+    legacy: integer("legacy", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("topics_subject_idx").on(t.subjectId, t.parentId)],
 );
@@ -144,12 +166,23 @@ export const questions = sqliteTable(
     acceptedAnswers: text("accepted_answers", { mode: "json" }).$type<string[]>(),
     explanation: text("explanation").notNull().default(""),
     difficulty: integer("difficulty").notNull().default(3),
+    /** The syllabus unit (number within the subject, see `units`); null for Matematica/Ragionamento and legacy ones. */
+    unit: integer("unit"),
+    /** Older admission test only: never drawn for a semestre filtro exam, still drawn for the older format. */
+    legacy: integer("legacy", { mode: "boolean" }).notNull().default(false),
+    /** gap only: the unit of measure printed after the blank ("m/s"); a student may type it after the number. */
+    measure: text("measure"),
+    /** gap only: absolute tolerance for a numeric answer. */
+    tolerance: real("tolerance"),
     /** Retired questions stay for old attempts but are never drawn again. */
     active: integer("active", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("questions_subject_topic_idx").on(t.subjectId, t.topicId, t.active)],
+  (t) => [
+    index("questions_subject_topic_idx").on(t.subjectId, t.topicId, t.active),
+    index("questions_subject_unit_idx").on(t.subjectId, t.unit, t.type, t.active),
+  ],
 );
 
 export const QUIZ_KINDS = ["random", "redo", "rush"] as const;

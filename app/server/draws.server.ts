@@ -1,0 +1,70 @@
+// The server's side of weighted draws (app/lib/draw.ts holds the logic): loads a subject's active
+// questions and syllabus units, and draws a semestre filtro set (units by credits, exact mc/gap mix,
+// never a legacy question) or an older-format set (plain random, legacy questions included).
+// Practice (quiz.server.ts) and the admin's simulations (simulations.server.ts) both draw here.
+import { and, asc, eq, type SQL } from "drizzle-orm";
+import { SEMESTRE_FILTRO_TEMPLATE } from "~/lib/constants";
+import { drawQuestions, mixFor, type DrawCandidate, type DrawResult, type DrawUnit } from "~/lib/draw";
+import type { Db } from "./db/client.server";
+import { questions, units } from "./db/schema";
+
+export type DrawPool = { candidates: DrawCandidate[]; units: (DrawUnit & { title: string })[] };
+
+/** A subject's active questions (id, type, unit, legacy) and its syllabus units. */
+export async function loadDrawPool(db: Db, subjectId: number, exclude?: SQL): Promise<DrawPool> {
+  const [rows, unitRows] = await Promise.all([
+    db
+      .select({ id: questions.id, type: questions.type, unit: questions.unit, legacy: questions.legacy })
+      .from(questions)
+      .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), exclude))
+      .all(),
+    db
+      .select({ number: units.number, title: units.title, credits: units.credits })
+      .from(units)
+      .where(eq(units.subjectId, subjectId))
+      .orderBy(asc(units.number))
+      .all(),
+  ]);
+  return { candidates: rows, units: unitRows };
+}
+
+export type SubjectDraw = DrawResult & { weighted: boolean };
+
+/**
+ * Draws `count` questions of a subject. A subject with syllabus units gets the semestre filtro draw:
+ * units weighted by credits, the template's mc/gap proportion (exactly 15 + 16 in 31), no legacy question.
+ * A subject without units (Matematica, Ragionamento Logico: the older test) is drawn at random.
+ * `mix` forces an exact split (the admin's template); `strictMix` refuses to make up a missing type.
+ */
+export async function drawForSubject(
+  db: Db,
+  subjectId: number,
+  count: number,
+  options: { mix?: { mc: number; gap: number }; strictMix?: boolean; random?: () => number; exclude?: SQL } = {},
+): Promise<SubjectDraw> {
+  const pool = await loadDrawPool(db, subjectId, options.exclude);
+  const weighted = pool.units.length > 0;
+  const template = { mc: SEMESTRE_FILTRO_TEMPLATE.mc, gap: SEMESTRE_FILTRO_TEMPLATE.gap };
+  const mix = options.mix ?? (weighted ? mixFor(count, template) : undefined);
+  const result = drawQuestions({
+    candidates: pool.candidates,
+    count,
+    mix,
+    units: pool.units,
+    excludeLegacy: weighted,
+    strictMix: options.strictMix,
+    random: options.random,
+  });
+  return { ...result, weighted };
+}
+
+/** The admin's note about a draw whose units ran short (Italian), or null. */
+export function shortfallNote(subjectName: string, draw: DrawResult): string | null {
+  if (!draw.shortfalls.length) return null;
+  const typeName = (t: string) => (t === "mc" ? "a scelta multipla" : t === "gap" ? "di completamento" : "");
+  const parts = draw.shortfalls.map((s) => {
+    const to = s.movedTo.map((m) => (m.unit == null ? `${m.count} senza unità` : `${m.count} all'unità ${m.unit}`)).join(", ");
+    return `unità ${s.unit}: mancano ${s.missing} domande ${typeName(s.type)}`.replace(/\s+$/, "") + (to ? ` (spostate: ${to})` : " (non recuperate)");
+  });
+  return `${subjectName}: ${parts.join("; ")}.`;
+}
