@@ -65,6 +65,7 @@ export default [
   route("api/admin/simulations/:id", "routes/api.admin.simulations.$id.ts"),
   route("api/admin/simulations/:id/start", "routes/api.admin.simulations.$id.start.ts"),
   route("api/admin/simulations/:id/attempts", "routes/api.admin.simulations.$id.attempts.ts"),
+  route("api/admin/simulations/:id/live", "routes/api.admin.simulations.$id.live.ts"),
 
   // -- Quiz Rush
   route("api/rush/event", "routes/api.rush.event.ts"),

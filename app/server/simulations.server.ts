@@ -4,12 +4,14 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_START_LEAD_MS } from "~/lib/constants";
 import { flowEnd, percentileWithin, rankScores, type AnswerKey, type FlowSubject, type SimulationResult } from "~/lib/simulation";
+import { roomName, shardCount, shardOf } from "~/lib/simulation-protocol";
 import type { Db } from "./db/client.server";
 import {
   questions,
   simulationAllowedUsers,
   simulationAttempts,
   simulationQuestions,
+  simulationRooms,
   simulations,
   simulationSubjects,
   subjects,
@@ -32,11 +34,13 @@ export type SimulationConfig = {
   started: boolean;
   startTime: number | null;
   gradedAt: number | null;
+  shards: number;
   subjects: (FlowSubject & { position: number; questions: Question[] })[];
   allowedUsers: number[];
 };
 
-export async function loadSimulation(db: Db, id: string): Promise<SimulationConfig | null> {
+/** `allowedUsers: false` skips the allowed list (60,000 ids at a national sitting), e.g. for the rooms. */
+export async function loadSimulation(db: Db, id: string, options: { allowedUsers?: boolean } = {}): Promise<SimulationConfig | null> {
   const sim = await db.select().from(simulations).where(eq(simulations.id, id)).get();
   if (!sim) return null;
   const [subs, qs, allowed] = await Promise.all([
@@ -54,7 +58,9 @@ export async function loadSimulation(db: Db, id: string): Promise<SimulationConf
       .where(eq(simulationQuestions.simulationId, id))
       .orderBy(asc(simulationQuestions.subjectPosition), asc(simulationQuestions.position))
       .all(),
-    db.select({ userId: simulationAllowedUsers.userId }).from(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)).all(),
+    options.allowedUsers === false
+      ? Promise.resolve([])
+      : db.select({ userId: simulationAllowedUsers.userId }).from(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)).all(),
   ]);
   return {
     id: sim.id,
@@ -62,6 +68,7 @@ export async function loadSimulation(db: Db, id: string): Promise<SimulationConf
     started: sim.started,
     startTime: sim.startTime ? sim.startTime.getTime() : null,
     gradedAt: sim.gradedAt ? sim.gradedAt.getTime() : null,
+    shards: sim.shards,
     subjects: subs.map(({ s, name }) => ({
       id: s.subjectId,
       name,
@@ -86,17 +93,24 @@ export async function requireSimulationFor(db: Db, id: string, user: SessionUser
   return config;
 }
 
-/** The same check as requireSimulationFor, with two point lookups (the socket path runs it per connection). */
-export async function requireSimulationAccess(db: Db, id: string, user: SessionUser): Promise<void> {
+/**
+ * The same check as requireSimulationFor, with two point lookups (the socket path runs it per
+ * connection), and the user's room: the shard stored at start, or for someone without a stored shard
+ * (an admin, or a student admitted after the start) the same deterministic shardOf the start uses.
+ */
+export async function requireSimulationAccess(db: Db, id: string, user: SessionUser): Promise<{ shard: number; shards: number }> {
   const [sim, allowed] = await db.batch([
-    db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, id)),
+    db.select({ id: simulations.id, shards: simulations.shards }).from(simulations).where(eq(simulations.id, id)),
     db
-      .select({ userId: simulationAllowedUsers.userId })
+      .select({ userId: simulationAllowedUsers.userId, shard: simulationAllowedUsers.shard })
       .from(simulationAllowedUsers)
       .where(and(eq(simulationAllowedUsers.simulationId, id), eq(simulationAllowedUsers.userId, user.id))),
   ]);
   if (!sim.length) throw new HttpError(404, SIM_TEXT.notFound);
   if (user.effectiveRole !== "admin" && !allowed.length) throw new HttpError(403, SIM_TEXT.notAllowed);
+  const shards = sim[0]!.shards;
+  const stored = allowed[0]?.shard;
+  return { shards, shard: stored != null && stored < shards ? stored : shardOf(user.id, shards) };
 }
 
 export function answerKeysOf(config: SimulationConfig) {
@@ -294,31 +308,87 @@ export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ 
 }
 
 export async function deleteSimulation(db: Db, env: Env, id: string) {
-  const existing = await db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, id)).get();
+  const existing = await db.select({ id: simulations.id, shards: simulations.shards }).from(simulations).where(eq(simulations.id, id)).get();
   if (!existing) throw new HttpError(404, SIM_TEXT.notFound);
   await db.delete(simulations).where(eq(simulations.id, id));
-  await roomFor(env, id).reset();
+  await Promise.all(Array.from({ length: existing.shards }, (_, shard) => roomFor(env, id, shard).reset()));
 }
 
-export function roomFor(env: Env, id: string) {
-  return env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(id));
+/** One room of a simulation: the Durable Object named "<simulationId>:<shard>". */
+export function roomFor(env: Env, id: string, shard: number) {
+  return env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(roomName(id, shard)));
 }
 
-/** Fixes the start a few seconds ahead (once), then tells the room, which broadcasts it. */
-export async function startSimulation(db: Db, env: Env, id: string, now = Date.now()) {
-  const config = await loadSimulation(db, id);
+/** The room of a signed-in user (for the HTTP attempt call; the socket route does the same). */
+export async function roomOfUser(db: Db, env: Env, id: string, user: SessionUser) {
+  const { shard } = await requireSimulationAccess(db, id, user);
+  return roomFor(env, id, shard);
+}
+
+/**
+ * Who may sit the simulation at its start. Kept in one function so that other ways of being allowed
+ * (e.g. class membership) add their ids here; someone admitted later gets shardOf at their first call.
+ */
+export async function allowedAtStart(db: Db, id: string): Promise<number[]> {
+  const rows = await db.select({ userId: simulationAllowedUsers.userId }).from(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)).all();
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * Avvia: fixes one absolute start a few seconds ahead (once), chooses ceil(allowed / 1,000) rooms,
+ * stores every allowed student's room, then tells all rooms in parallel. Each room broadcasts the same
+ * startTime to its students; a room that hears late still starts on time (clients count on their offset),
+ * and a room that missed the call reads the start from D1 at its next connection.
+ */
+export async function startSimulation(db: Db, env: Env, id: string, now = Date.now(), options: { delayShard?: (shard: number) => number } = {}) {
+  const config = await loadSimulation(db, id, { allowedUsers: false });
   if (!config) throw new HttpError(404, SIM_TEXT.notFound);
   if (config.started) throw new HttpError(409, "La simulazione è già stata avviata.");
   if (!config.subjects.length) throw new HttpError(400, "La simulazione non ha materie.");
+  const shards = shardCount((await allowedAtStart(db, id)).length);
   const startTime = now + SIMULATION_START_LEAD_MS;
   const updated = await db
     .update(simulations)
-    .set({ started: true, startTime: new Date(startTime) })
+    .set({ started: true, startTime: new Date(startTime), shards })
     .where(and(eq(simulations.id, id), eq(simulations.started, false)))
     .returning({ id: simulations.id });
   if (!updated.length) throw new HttpError(409, "La simulazione è già stata avviata.");
-  await roomFor(env, id).start(id);
-  return { id, started: true, startTime, endsAt: flowEnd(config.subjects, startTime) };
+  // One statement whatever the size: shardOf(userId, shards) is userId % shards.
+  await db
+    .update(simulationAllowedUsers)
+    .set({ shard: shards <= 1 ? 0 : sql`${simulationAllowedUsers.userId} % ${shards}` })
+    .where(eq(simulationAllowedUsers.simulationId, id));
+  const tell = async (shard: number) => {
+    const delay = options.delayShard?.(shard) ?? 0;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await roomFor(env, id, shard).start(id, shard, startTime);
+      } catch (error) {
+        if (attempt >= 2) throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: shards }, (_, shard) => tell(shard)));
+  return { id, started: true, startTime, shards, endsAt: flowEnd(config.subjects, startTime) };
+}
+
+/** The admin's live view: connected and answered students per room and in total (one call per room). */
+export async function liveSummary(db: Db, env: Env, id: string) {
+  const sim = await db.select({ shards: simulations.shards, started: simulations.started }).from(simulations).where(eq(simulations.id, id)).get();
+  if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
+  const [rooms, attempts] = await Promise.all([
+    Promise.all(Array.from({ length: sim.shards }, (_, shard) => roomFor(env, id, shard).stats())),
+    db.select({ n: sql<number>`count(*)` }).from(simulationAttempts).where(eq(simulationAttempts.simulationId, id)).get(),
+  ]);
+  const total = rooms.reduce((t, r) => ({ connected: t.connected + r.connected, answered: t.answered + r.answered }), { connected: 0, answered: 0 });
+  return {
+    id,
+    started: sim.started,
+    shards: sim.shards,
+    rooms: rooms.map((r, shard) => ({ shard, connected: r.connected, answered: r.answered, graded: r.graded })),
+    total: { ...total, gradedRooms: rooms.filter((r) => r.graded).length, attempts: attempts?.n ?? 0 },
+  };
 }
 
 export async function adminAttempts(db: Db, simulationId: string) {
@@ -343,22 +413,44 @@ export async function adminAttempts(db: Db, simulationId: string) {
   }));
 }
 
-/** Writes every graded attempt once: the unique (simulation, user) index makes a rerun a no-op. */
+/** Rows per INSERT: 8 columns each, under D1's 100 bound variables per statement. */
+const ATTEMPT_ROWS_PER_STATEMENT = 12;
+/** Statements per D1 batch (each batch is one round trip and atomic). */
+const STATEMENTS_PER_BATCH = 25;
+
+/**
+ * Writes the graded attempts of one room in chunks of multi-row INSERTs. Idempotent: the unique
+ * (simulation, user) index makes a rerun or a retry after a crash skip what already landed, so nobody
+ * is graded twice. The room's row in simulation_rooms is written last; the simulation counts as graded
+ * once every room has one.
+ */
 export async function writeGradedAttempts(
   d1: D1Database,
   simulationId: string,
+  shard: number,
   graded: { userId: number; answers: Record<string, Record<string, string>>; result: SimulationResult; timeSec: number }[],
   now = Date.now(),
 ) {
-  const statements = graded.map((g) =>
+  const statements: D1PreparedStatement[] = chunk(graded, ATTEMPT_ROWS_PER_STATEMENT).map((rows) =>
     d1
       .prepare(
         `INSERT INTO simulation_attempts (simulation_id, user_id, answers, subjects_result, score, perc, time_sec, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (simulation_id, user_id) DO NOTHING`,
+         VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT (simulation_id, user_id) DO NOTHING`,
       )
-      .bind(simulationId, g.userId, JSON.stringify(g.answers), JSON.stringify(g.result.subjects), g.result.totale, g.result.percTot, g.timeSec, now),
+      .bind(
+        ...rows.flatMap((g) => [simulationId, g.userId, JSON.stringify(g.answers), JSON.stringify(g.result.subjects), g.result.totale, g.result.percTot, g.timeSec, now]),
+      ),
   );
-  statements.push(d1.prepare(`UPDATE simulations SET graded_at = coalesce(graded_at, ?) WHERE id = ?`).bind(now, simulationId));
-  // D1 batches are limited in size: write in chunks (each chunk is atomic; reruns skip what landed).
-  for (let i = 0; i < statements.length; i += 50) await d1.batch(statements.slice(i, i + 50));
+  statements.push(
+    d1
+      .prepare(`INSERT INTO simulation_rooms (simulation_id, shard, attempts, graded_at) VALUES (?, ?, ?, ?) ON CONFLICT (simulation_id, shard) DO NOTHING`)
+      .bind(simulationId, shard, graded.length, now),
+    d1
+      .prepare(
+        `UPDATE simulations SET graded_at = coalesce(graded_at, ?) WHERE id = ?
+         AND (SELECT count(*) FROM simulation_rooms WHERE simulation_id = ?) >= shards`,
+      )
+      .bind(now, simulationId, simulationId),
+  );
+  for (const part of chunk(statements, STATEMENTS_PER_BATCH)) await d1.batch(part);
 }

@@ -47,6 +47,7 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/admin/simulations/:id": { DELETE: "admin" },
   "api/admin/simulations/:id/start": { POST: "admin" },
   "api/admin/simulations/:id/attempts": { GET: "admin" },
+  "api/admin/simulations/:id/live": { GET: "admin" },
 
   // Public: consent proof and page views
   "api/consent": { POST: "public" },

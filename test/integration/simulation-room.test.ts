@@ -69,7 +69,8 @@ async function createSimulation(id: string, subjects = [{ subjectId: 2, timeMin:
   return { flow, questions: keys.results };
 }
 
-const roomOf = (id: string) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(id));
+/** Room 0 of a simulation (a class-sized simulation has one room, "<id>:0"). */
+const roomOf = (id: string, shard = 0) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:${shard}`));
 
 /** Moves the room's start instant (and D1's) so that a test does not wait for real minutes. */
 async function moveStart(id: string, startTime: number) {
