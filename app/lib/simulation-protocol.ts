@@ -95,6 +95,9 @@ export function shardOf(userId: number, shards: number): number {
   return shards <= 1 ? 0 : userId % shards;
 }
 
+/** Close code of a socket told to reconnect because its student belongs to another room. */
+export const ROOM_MOVED_CODE = 4001;
+
 /** The Durable Object name of one room of a simulation. */
 export function roomName(simulationId: string, shard: number): string {
   return `${simulationId}:${shard}`;

@@ -287,10 +287,13 @@ export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ 
     rows.push({ subjectId: s.subjectId, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin ?? 0, ids });
   }
   const id = input.id;
+  // Rooms are chosen now already, so that students waiting before the start sit in their own room;
+  // Avvia chooses again (the allowed set may have grown) and moves whoever must change room.
+  const shards = shardCount(allowedIds.length);
   await db.batch([
     existing
-      ? db.update(simulations).set({ title: input.title }).where(eq(simulations.id, id))
-      : db.insert(simulations).values({ id, title: input.title }),
+      ? db.update(simulations).set({ title: input.title, shards }).where(eq(simulations.id, id))
+      : db.insert(simulations).values({ id, title: input.title, shards }),
     db.delete(simulationQuestions).where(eq(simulationQuestions.simulationId, id)),
     db.delete(simulationSubjects).where(eq(simulationSubjects.simulationId, id)),
     db.delete(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)),
@@ -302,7 +305,7 @@ export async function saveSimulation(db: Db, input: SimulationInput): Promise<{ 
       rows.flatMap((r, subjectPosition) => r.ids.map((questionId, position) => ({ simulationId: id, subjectPosition, position, questionId }))),
       24,
     ).map((part) => db.insert(simulationQuestions).values(part)),
-    ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId })), 45).map((part) => db.insert(simulationAllowedUsers).values(part)),
+    ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId, shard: shardOf(userId, shards) })), 30).map((part) => db.insert(simulationAllowedUsers).values(part)),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return { created: !existing };
 }
@@ -363,7 +366,7 @@ export async function startSimulation(db: Db, env: Env, id: string, now = Date.n
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     for (let attempt = 0; ; attempt++) {
       try {
-        return await roomFor(env, id, shard).start(id, shard, startTime);
+        return await roomFor(env, id, shard).start(id, shard, startTime, shards);
       } catch (error) {
         if (attempt >= 2) throw error;
       }
