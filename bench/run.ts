@@ -1,10 +1,11 @@
 // npm run bench: builds the app, serves the production build on loopback with its own seeded state,
 // runs every suite and prints figures measured in this one run. Loopback only; bounded request counts.
-// BENCH_ONLY=pages,lcp runs only the named suites.
+// BENCH_ONLY=pages,lcp runs only the named suites; BENCH_ONLY=national the national sitting (NATIONAL_CLIENTS).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchAdmin } from "./admin.ts";
 import { benchDashboard } from "./dashboard.ts";
 import { benchLcp } from "./lcp.ts";
+import { benchNational } from "./national.ts";
 import { benchPages } from "./pages.ts";
 import { benchPractice } from "./practice.ts";
 import { benchRush } from "./rush.ts";
@@ -20,6 +21,7 @@ const SUITES: Record<string, (server: LocalServer) => Promise<unknown>> = {
   admin: benchAdmin,
   rush: benchRush,
   simulation: benchSimulation,
+  national: benchNational,
   dashboard: benchDashboard,
 };
 
