@@ -121,7 +121,7 @@ export class SimulationRoom extends DurableObject<Env> {
     if (!raw) return null;
     this.plan = this.planOf(JSON.parse(raw) as RoomConfig);
     // After a restart of the process the deadline must still fire: re-arm it if it is missing.
-    void this.ensureAlarm(this.plan.config);
+    this.ensureAlarm(this.plan.config).catch((error) => console.warn("room: could not re-arm the deadline", error));
     return this.plan;
   }
 
