@@ -110,6 +110,19 @@ export async function benchNational(server: LocalServer) {
     const startResponse = await fetch(`${baseUrl}/api/admin/simulations/${simId}/start`, { method: "POST", headers: { cookie: admin } });
     if (!startResponse.ok) throw new Error(`start: ${startResponse.status} ${await startResponse.text()}`);
     const start = (await startResponse.json()) as { startTime: number; endsAt: number; shards: number };
+    // 5. Grading, watched from now on (it may overlap the read-back): from the last deadline (the subject's
+    // end plus the grace, when the rooms close it) to the moment every room has written its attempts to D1.
+    const deadline = start.endsAt + SIMULATION_GRACE_MS;
+    const grading = (async () => {
+      for (;;) {
+        const live = (await (await fetch(`${baseUrl}/api/admin/simulations/${simId}/live`, { headers: { cookie: admin } })).json()) as {
+          total: { gradedRooms: number; attempts: number };
+        };
+        if (live.total.gradedRooms >= start.shards) return { at: Date.now(), attempts: live.total.attempts };
+        if (Date.now() > deadline + 120_000) return { at: NaN, attempts: live.total.attempts };
+        await new Promise((r) => setTimeout(r, Date.now() < deadline - 1000 ? 1000 : 100));
+      }
+    })();
     const answered = await answering;
     const receipts = answered.flatMap((r) => r.startReceipts as number[]);
     const ackLatencies = answered.flatMap((r) => r.ackLatencies as number[]);
@@ -117,23 +130,7 @@ export async function benchNational(server: LocalServer) {
     // 4. Everyone reconnects and reads the answer back from the room.
     const readBack = (await Promise.all(workers.map((w) => ask(w, "read-back", "read-back")))).reduce((n, r) => n + Number(r.readBack), 0);
 
-    // 5. Grading: from the last deadline (the subject's end plus the grace, when the rooms close it) to the
-    // moment every room has written its attempts to D1.
-    const deadline = start.endsAt + SIMULATION_GRACE_MS;
-    let gradedAt = NaN;
-    let attempts = 0;
-    for (;;) {
-      const live = (await (await fetch(`${baseUrl}/api/admin/simulations/${simId}/live`, { headers: { cookie: admin } })).json()) as {
-        total: { gradedRooms: number; attempts: number };
-      };
-      attempts = live.total.attempts;
-      if (live.total.gradedRooms >= start.shards && Date.now() >= deadline) {
-        gradedAt = Date.now();
-        break;
-      }
-      if (Date.now() > deadline + 120_000) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const { at: gradedAt, attempts } = await grading;
     const result = {
       clients: CLIENTS,
       shards: start.shards,
