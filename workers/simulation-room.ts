@@ -62,6 +62,8 @@ const ROOM_TEXT = {
 /** Rooms do not all write to D1 in the same instant at the end: room k waits k × this (capped). */
 const GRADE_STAGGER_MS = 150;
 const GRADE_STAGGER_MAX_MS = 6000;
+/** How long an accepted answer waits for others to share its storage commit. */
+const ANSWER_BATCH_MS = 4;
 
 export class SimulationRoom extends DurableObject<Env> {
   private finalizing: Promise<void> | null = null;
@@ -71,6 +73,8 @@ export class SimulationRoom extends DurableObject<Env> {
   /** Mirrors of meta rows that change only at a deadline: read once per wake-up, written through. */
   private closedThroughCache: number | null = null;
   private gradedCache: boolean | null = null;
+  /** Answers accepted but not yet written: flushed within ANSWER_BATCH_MS, or before grading. */
+  private batch: { ws: WebSocket; userId: number; answer: AnswerMessage; at: number; ack: string }[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -161,6 +165,7 @@ export class SimulationRoom extends DurableObject<Env> {
   }
 
   private answersOf(userId: number): SavedAnswers {
+    if (this.batch.length) this.flushAnswers();
     const out: SavedAnswers = {};
     for (const row of this.ctx.storage.sql.exec<{ subject_id: number; question_id: number; value: string }>(
       `SELECT subject_id, question_id, value FROM answers WHERE user_id = ?`,
@@ -230,9 +235,34 @@ export class SimulationRoom extends DurableObject<Env> {
     const { userId } = ws.deserializeAttachment() as SocketData;
     const now = Date.now();
     const plan = this.plan ?? (await this.ensurePlan());
-    const outcome = plan ? this.saveAnswer(plan, userId, parsed, now) : ROOM_TEXT.notStarted;
+    const outcome = plan ? this.checkAnswer(plan, parsed, now) : ROOM_TEXT.notStarted;
     const ref = { seq: parsed.seq ?? null, subjectId: parsed.subjectId, questionId: parsed.questionId };
-    ws.send(encodeServerMessage(outcome === true ? { type: "ack", ...ref } : { type: "rejected", ...ref, error: outcome }));
+    if (outcome !== true) {
+      ws.send(encodeServerMessage({ type: "rejected", ...ref, error: outcome }));
+      return;
+    }
+    // Accepted on arrival; written with the others that arrive within a few ms, so that a burst of answers
+    // costs one storage commit instead of one each. The ack leaves only after the write (output gate).
+    // The first answer of a batch waits inside its own event (a timer outside an event may not fire) while
+    // the next messages are delivered and join the batch; then it writes and acknowledges them all.
+    this.batch.push({ ws, userId, answer: parsed, at: now, ack: encodeServerMessage({ type: "ack", ...ref }) });
+    if (this.batch.length > 1) return;
+    await new Promise((resolve) => setTimeout(resolve, ANSWER_BATCH_MS));
+    this.flushAnswers();
+  }
+
+  /** Writes the batched answers (one row each) and acknowledges them. */
+  private flushAnswers() {
+    const batch = this.batch;
+    this.batch = [];
+    for (const b of batch) this.writeAnswer(b.userId, b.answer, b.at);
+    for (const b of batch) {
+      try {
+        b.ws.send(b.ack);
+      } catch {
+        // closed meanwhile: the answer is stored, the client reads it back in its next hello
+      }
+    }
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -248,6 +278,13 @@ export class SimulationRoom extends DurableObject<Env> {
    * refusal text. The hot path: map lookups on the in-memory plan and exactly one SQLite write.
    */
   private saveAnswer(plan: RoomPlan, userId: number, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">, now: number): true | string {
+    const outcome = this.checkAnswer(plan, answer, now);
+    if (outcome === true) this.writeAnswer(userId, answer, now);
+    return outcome;
+  }
+
+  /** Whether an answer arriving at `now` may be stored: its subject is open (plus the grace), its value valid. */
+  private checkAnswer(plan: RoomPlan, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">, now: number): true | string {
     const { value } = answer;
     if (value.length > MAX_ANSWER_CHARS) return ROOM_TEXT.badValue;
     const question = plan.questions.get(answer.questionId);
@@ -255,11 +292,17 @@ export class SimulationRoom extends DurableObject<Env> {
     const window = plan.windows[question.subjectIndex]!;
     if (now < window.startsAt) return ROOM_TEXT.notYet;
     if (question.subjectIndex < this.closedThrough || now > window.endsAt + SIMULATION_GRACE_MS) return ROOM_TEXT.closed;
+    if (value.trim() !== "" && question.key.type === "mc" && !(question.key.options ?? []).includes(value)) return ROOM_TEXT.badValue;
+    return true;
+  }
+
+  /** The one write of an answer (an empty value clears it). */
+  private writeAnswer(userId: number, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">, now: number) {
+    const { value } = answer;
     if (value.trim() === "") {
       this.ctx.storage.sql.exec(`DELETE FROM answers WHERE user_id = ? AND question_id = ?`, userId, answer.questionId);
-      return true;
+      return;
     }
-    if (question.key.type === "mc" && !(question.key.options ?? []).includes(value)) return ROOM_TEXT.badValue;
     this.ctx.storage.sql.exec(
       `INSERT INTO answers (user_id, subject_id, question_id, value, at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
@@ -269,7 +312,6 @@ export class SimulationRoom extends DurableObject<Env> {
       value,
       now,
     );
-    return true;
   }
 
   // --- calls from the Worker (RPC) ---
@@ -354,6 +396,7 @@ export class SimulationRoom extends DurableObject<Env> {
       }
     }
     await this.ctx.storage.deleteAlarm();
+    this.batch = [];
     this.ctx.storage.sql.exec(`DELETE FROM meta`);
     this.plan = null;
     this.closedThroughCache = null;
@@ -395,6 +438,7 @@ export class SimulationRoom extends DurableObject<Env> {
   /** Grades every participant of this room and writes their attempts to D1 once (idempotent on retry). */
   private async finalize(): Promise<void> {
     if (this.graded) return;
+    this.flushAnswers();
     this.finalizing ??= (async () => {
       const plan = this.currentPlan();
       if (!plan) return;
