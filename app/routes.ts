@@ -72,6 +72,7 @@ export default [
   route("api/admin/simulations/:id", "routes/api.admin.simulations.$id.ts"),
   route("api/admin/simulations/:id/start", "routes/api.admin.simulations.$id.start.ts"),
   route("api/admin/simulations/:id/attempts", "routes/api.admin.simulations.$id.attempts.ts"),
+  route("api/admin/simulations/:id/live", "routes/api.admin.simulations.$id.live.ts"),
 
   // -- Classes and teachers (issue 11)
   route("api/classes", "routes/api.classes.ts"),

@@ -1,11 +1,12 @@
 // npm run bench: builds the app, serves the production build on loopback with its own seeded state,
 // runs every suite and prints figures measured in this one run. Loopback only; bounded request counts.
-// BENCH_ONLY=pages,lcp runs only the named suites.
+// BENCH_ONLY=pages,lcp runs only the named suites; BENCH_ONLY=national the national sitting (NATIONAL_CLIENTS).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchAdmin } from "./admin.ts";
 import { benchClasses } from "./classes.ts";
 import { benchDashboard } from "./dashboard.ts";
 import { benchLcp } from "./lcp.ts";
+import { benchNational } from "./national.ts";
 import { benchPages } from "./pages.ts";
 import { benchPractice } from "./practice.ts";
 import { benchRush } from "./rush.ts";
@@ -22,15 +23,18 @@ const SUITES: Record<string, (server: LocalServer) => Promise<unknown>> = {
   classes: benchClasses,
   rush: benchRush,
   simulation: benchSimulation,
+  national: benchNational,
   dashboard: benchDashboard,
 };
 
+/** Suites that run only when named: the national sitting holds 6,000 sockets for minutes. */
+const OPT_IN = new Set(["national"]);
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
 const server = await startProductionServer();
 try {
   const results: Record<string, unknown> = { date: new Date().toISOString() };
   for (const [name, run] of Object.entries(SUITES)) {
-    if (only && !only.includes(name)) continue;
+    if (only ? !only.includes(name) : OPT_IN.has(name)) continue;
     console.log(`\n=== ${name}`);
     results[name] = await run(server);
   }

@@ -1,11 +1,25 @@
-// One Durable Object per live simulation. It is the authority on time for its exam:
-// it fixes the start, answers clock pings, stores every answer as it is given (autosave, in its own
-// SQLite storage so that eviction loses nothing), refuses answers for closed subjects, and at the end
-// grades everybody on the server and writes the attempts to D1 once.
-// Sockets use the hibernation API: per-socket data lives in the socket's attachment.
+// One room of a live simulation (a simulation of N students runs in ceil(N / 1,000) rooms, each a
+// Durable Object named "<simulationId>:<shard>"; app/server/simulations.server.ts decides who goes
+// where and fans the start out). Every room is an authority on time for its students: it keeps the one
+// absolute start instant written in D1, answers clock pings, stores every answer as it is given
+// (autosave, in its own SQLite storage so that eviction or a crash loses nothing), refuses answers for
+// closed subjects, and at the end grades its own students and writes their attempts to D1.
+// Sockets use the hibernation API: per-socket data lives in the socket's attachment. The message
+// types are the zod schemas of app/lib/simulation-protocol.ts, shared with the browser.
 import { DurableObject } from "cloudflare:workers";
 import { SIMULATION_GRACE_MS } from "../app/lib/constants";
 import { flowEnd, gradeSimulation, subjectWindows, type AnswerKey, type FlowSubject, type SimulationResult } from "../app/lib/simulation";
+import {
+  ClientMessage,
+  encodeServerMessage,
+  MAX_ANSWER_CHARS,
+  parseFrame,
+  ROOM_MOVED_CODE,
+  shardOf,
+  type AnswerMessage,
+  type SavedAnswers,
+  type ServerMessage,
+} from "../app/lib/simulation-protocol";
 import { getDb } from "../app/server/db/client.server";
 import { answerKeysOf, attemptOf, loadSimulation, resultOf, writeGradedAttempts } from "../app/server/simulations.server";
 
@@ -14,19 +28,26 @@ type SocketData = { userId: number; role: string };
 /** What the room keeps about its exam. Answer keys stay here; no message to a client carries them. */
 type RoomConfig = {
   simulationId: string;
+  shard: number;
   startTime: number;
   flow: FlowSubject[];
   subjects: { id: number; name: string; questionIds: number[]; keys: AnswerKey[] }[];
 };
 
-type ClientMessage =
-  | { type: "ping"; t0?: number }
-  | { type: "answer"; seq?: number; subjectId: number; questionId: number; value: string };
+/** Derived once per wake-up from the config, so an answer costs map lookups and one write. */
+type RoomPlan = {
+  config: RoomConfig;
+  windows: { startsAt: number; endsAt: number }[];
+  end: number;
+  questions: Map<number, { subjectIndex: number; subjectId: number; key: AnswerKey }>;
+};
 
 export type AttemptOutcome =
   | { ok: true; attemptId: number; result: SimulationResult; pending?: false }
   | { ok: true; pending: true; saved: number }
   | { ok: false; status: number; error: string };
+
+export type RoomStats = { shard: number; connected: number; answered: number; answers: number; graded: boolean };
 
 const ROOM_TEXT = {
   badMessage: "Messaggio non valido.",
@@ -38,12 +59,22 @@ const ROOM_TEXT = {
   finished: "Tempo scaduto: la simulazione è già stata corretta.",
 } as const;
 
-const MAX_ANSWER_CHARS = 200;
+/** Rooms do not all write to D1 in the same instant at the end: room k waits k × this (capped). */
+const GRADE_STAGGER_MS = 150;
+const GRADE_STAGGER_MAX_MS = 6000;
+/** How long an accepted answer waits for others to share its storage commit. */
+const ANSWER_BATCH_MS = 4;
 
 export class SimulationRoom extends DurableObject<Env> {
   private finalizing: Promise<void> | null = null;
   /** Last time D1 was asked whether a not-yet-started simulation has started (a class connecting at once asks once). */
   private lastStartCheck = 0;
+  private plan: RoomPlan | null = null;
+  /** Mirrors of meta rows that change only at a deadline: read once per wake-up, written through. */
+  private closedThroughCache: number | null = null;
+  private gradedCache: boolean | null = null;
+  /** Answers accepted but not yet written: flushed within ANSWER_BATCH_MS, or before grading. */
+  private batch: { ws: WebSocket; userId: number; answer: AnswerMessage; at: number; ack: string }[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -66,45 +97,76 @@ export class SimulationRoom extends DurableObject<Env> {
     this.ctx.storage.sql.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value);
   }
 
-  /** Parsed once per wake-up: every answer message needs it. */
-  private configCache: RoomConfig | null = null;
+  private get closedThrough(): number {
+    return (this.closedThroughCache ??= Number(this.meta("closedThrough") ?? 0));
+  }
 
-  private config(): RoomConfig | null {
-    if (this.configCache) return this.configCache;
+  private set closedThrough(value: number) {
+    this.setMeta("closedThrough", String(value));
+    this.closedThroughCache = value;
+  }
+
+  private get graded(): boolean {
+    return (this.gradedCache ??= this.meta("graded") != null);
+  }
+
+  private planOf(config: RoomConfig): RoomPlan {
+    const questions = new Map<number, { subjectIndex: number; subjectId: number; key: AnswerKey }>();
+    config.subjects.forEach((s, subjectIndex) => {
+      for (const key of s.keys) questions.set(key.id, { subjectIndex, subjectId: s.id, key });
+    });
+    return { config, windows: subjectWindows(config.flow, config.startTime), end: flowEnd(config.flow, config.startTime), questions };
+  }
+
+  /** The stored config, parsed once per wake-up (every answer needs it). */
+  private currentPlan(): RoomPlan | null {
+    if (this.plan) return this.plan;
     const raw = this.meta("config");
-    this.configCache = raw ? (JSON.parse(raw) as RoomConfig) : null;
-    return this.configCache;
+    if (!raw) return null;
+    this.plan = this.planOf(JSON.parse(raw) as RoomConfig);
+    // After a restart of the process the deadline must still fire: re-arm it if it is missing.
+    this.ensureAlarm(this.plan.config).catch((error) => console.warn("room: could not re-arm the deadline", error));
+    return this.plan;
   }
 
   private storeConfig(config: RoomConfig) {
     this.setMeta("config", JSON.stringify(config));
-    this.configCache = config;
+    this.plan = this.planOf(config);
   }
 
-  /** The room's config, loaded from D1 the first time the simulation is seen started. */
-  private async ensureConfig(simulationId: string | null = this.meta("simulationId")): Promise<RoomConfig | null> {
-    const cached = this.config();
+  private shard(): number {
+    return Number(this.meta("shard") ?? 0);
+  }
+
+  /** The room's plan, loaded from D1 the first time the simulation is seen started. */
+  private async ensurePlan(known?: { simulationId: string; shard: number; startTime?: number }): Promise<RoomPlan | null> {
+    const cached = this.currentPlan();
     if (cached) return cached;
+    const simulationId = known?.simulationId ?? this.meta("simulationId");
     if (!simulationId) return null;
     const now = Date.now();
-    if (now - this.lastStartCheck < 2000) return null;
+    if (!known && now - this.lastStartCheck < 2000) return null;
     this.lastStartCheck = now;
-    const sim = await loadSimulation(getDb(this.env.DB), simulationId);
-    if (!sim || !sim.started || sim.startTime == null) return null;
+    const sim = await loadSimulation(getDb(this.env.DB), simulationId, { allowedUsers: false });
+    const startTime = known?.startTime ?? sim?.startTime;
+    if (!sim || !sim.started || startTime == null) return null;
+    if (this.currentPlan()) return this.plan; // a concurrent call got there first
     const config: RoomConfig = {
       simulationId,
-      startTime: sim.startTime,
+      shard: known?.shard ?? this.shard(),
+      startTime,
       flow: sim.subjects.map((s) => ({ id: s.id, name: s.name, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin })),
       subjects: answerKeysOf(sim),
     };
     this.setMeta("simulationId", simulationId);
     this.storeConfig(config);
     await this.scheduleNextAlarm(config);
-    return config;
+    return this.plan;
   }
 
-  private answersOf(userId: number): Record<string, Record<string, string>> {
-    const out: Record<string, Record<string, string>> = {};
+  private answersOf(userId: number): SavedAnswers {
+    if (this.batch.length) this.flushAnswers();
+    const out: SavedAnswers = {};
     for (const row of this.ctx.storage.sql.exec<{ subject_id: number; question_id: number; value: string }>(
       `SELECT subject_id, question_id, value FROM answers WHERE user_id = ?`,
       userId,
@@ -114,8 +176,8 @@ export class SimulationRoom extends DurableObject<Env> {
     return out;
   }
 
-  private broadcast(message: unknown) {
-    const text = JSON.stringify(message);
+  private broadcast(message: ServerMessage) {
+    const text = encodeServerMessage(message);
     for (const ws of this.ctx.getWebSockets()) {
       try {
         ws.send(text);
@@ -134,48 +196,73 @@ export class SimulationRoom extends DurableObject<Env> {
     const userId = Number(request.headers.get("X-Unicum-User-Id"));
     const role = request.headers.get("X-Unicum-Role") ?? "studente";
     const simulationId = request.headers.get("X-Unicum-Simulation-Id");
-    if (simulationId && !this.meta("simulationId")) this.setMeta("simulationId", simulationId);
-    const config = await this.ensureConfig();
+    if (simulationId && !this.meta("simulationId")) {
+      this.setMeta("simulationId", simulationId);
+      this.setMeta("shard", request.headers.get("X-Unicum-Shard") ?? "0");
+    }
+    const plan = await this.ensurePlan();
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ userId, role } satisfies SocketData);
     if (role !== "admin") this.ctx.storage.sql.exec(`INSERT OR IGNORE INTO participants (user_id) VALUES (?)`, userId);
-    // A late joiner gets the whole state at once: start instant and its own saved answers.
+    // A late joiner gets the whole state at once: start instant, closed subjects and its own saved answers.
     server.send(
-      JSON.stringify({
+      encodeServerMessage({
         type: "hello",
         serverTime: Date.now(),
         id: this.meta("simulationId"),
-        started: config != null,
-        startTime: config?.startTime ?? null,
+        started: plan != null,
+        startTime: plan?.config.startTime ?? null,
+        closedThrough: this.closedThrough,
         answers: this.answersOf(userId),
-        graded: this.meta("graded") != null,
+        graded: this.graded,
       }),
     );
     return new Response(null, { status: 101, webSocket: client });
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    let parsed: ClientMessage;
-    try {
-      parsed = JSON.parse(typeof message === "string" ? message : new TextDecoder().decode(message));
-    } catch {
-      ws.send(JSON.stringify({ type: "error", error: ROOM_TEXT.badMessage }));
+    const parsed = parseFrame(ClientMessage, message);
+    if (!parsed) {
+      ws.send(encodeServerMessage({ type: "error", error: ROOM_TEXT.badMessage }));
       return;
     }
-    if (parsed?.type === "ping") {
+    if (parsed.type === "ping") {
       // Clock sync: the client keeps the fastest round trips and derives its offset from serverTime.
-      ws.send(JSON.stringify({ type: "pong", t0: parsed.t0 ?? null, serverTime: Date.now() }));
+      ws.send(encodeServerMessage({ type: "pong", t0: parsed.t0 ?? null, serverTime: Date.now() }));
       return;
     }
-    if (parsed?.type === "answer") {
-      const { userId } = ws.deserializeAttachment() as SocketData;
-      const outcome = await this.saveAnswer(userId, parsed.subjectId, parsed.questionId, parsed.value, Date.now());
-      const base = { seq: parsed.seq ?? null, subjectId: parsed.subjectId, questionId: parsed.questionId };
-      ws.send(JSON.stringify(outcome === true ? { type: "ack", ...base } : { type: "rejected", ...base, error: outcome }));
+    const { userId } = ws.deserializeAttachment() as SocketData;
+    const now = Date.now();
+    const plan = this.plan ?? (await this.ensurePlan());
+    const outcome = plan ? this.checkAnswer(plan, parsed, now) : ROOM_TEXT.notStarted;
+    const ref = { seq: parsed.seq ?? null, subjectId: parsed.subjectId, questionId: parsed.questionId };
+    if (outcome !== true) {
+      ws.send(encodeServerMessage({ type: "rejected", ...ref, error: outcome }));
       return;
     }
-    ws.send(JSON.stringify({ type: "error", error: ROOM_TEXT.badMessage }));
+    // Accepted on arrival; written with the others that arrive within a few ms, so that a burst of answers
+    // costs one storage commit instead of one each. The ack leaves only after the write (output gate).
+    // The first answer of a batch waits inside its own event (a timer outside an event may not fire) while
+    // the next messages are delivered and join the batch; then it writes and acknowledges them all.
+    this.batch.push({ ws, userId, answer: parsed, at: now, ack: encodeServerMessage({ type: "ack", ...ref }) });
+    if (this.batch.length > 1) return;
+    await new Promise((resolve) => setTimeout(resolve, ANSWER_BATCH_MS));
+    this.flushAnswers();
+  }
+
+  /** Writes the batched answers (one row each) and acknowledges them. */
+  private flushAnswers() {
+    const batch = this.batch;
+    this.batch = [];
+    for (const b of batch) this.writeAnswer(b.userId, b.answer, b.at);
+    for (const b of batch) {
+      try {
+        b.ws.send(b.ack);
+      } catch {
+        // closed meanwhile: the answer is stored, the client reads it back in its next hello
+      }
+    }
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -186,47 +273,72 @@ export class SimulationRoom extends DurableObject<Env> {
     }
   }
 
-  /** Stores one answer (empty = cleared) if its subject is open at `now` (plus the grace); else the refusal text. */
-  private async saveAnswer(userId: number, subjectId: unknown, questionId: unknown, value: unknown, now: number): Promise<true | string> {
-    const config = await this.ensureConfig();
-    if (!config) return ROOM_TEXT.notStarted;
-    if (typeof value !== "string" || value.length > MAX_ANSWER_CHARS) return ROOM_TEXT.badValue;
-    const index = config.subjects.findIndex((s) => s.id === subjectId);
-    const subject = config.subjects[index];
-    if (!subject || typeof questionId !== "number" || !subject.questionIds.includes(questionId)) return ROOM_TEXT.unknownQuestion;
-    const window = subjectWindows(config.flow, config.startTime)[index]!;
-    const closedThrough = Number(this.meta("closedThrough") ?? 0);
+  /**
+   * Stores one answer (empty = cleared) if its subject is open at `now` (plus the grace); else the
+   * refusal text. The hot path: map lookups on the in-memory plan and exactly one SQLite write.
+   */
+  private saveAnswer(plan: RoomPlan, userId: number, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">, now: number): true | string {
+    const outcome = this.checkAnswer(plan, answer, now);
+    if (outcome === true) this.writeAnswer(userId, answer, now);
+    return outcome;
+  }
+
+  /** Whether an answer arriving at `now` may be stored: its subject is open (plus the grace), its value valid. */
+  private checkAnswer(plan: RoomPlan, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">, now: number): true | string {
+    const { value } = answer;
+    if (value.length > MAX_ANSWER_CHARS) return ROOM_TEXT.badValue;
+    const question = plan.questions.get(answer.questionId);
+    if (!question || question.subjectId !== answer.subjectId) return ROOM_TEXT.unknownQuestion;
+    const window = plan.windows[question.subjectIndex]!;
     if (now < window.startsAt) return ROOM_TEXT.notYet;
-    if (index < closedThrough || now > window.endsAt + SIMULATION_GRACE_MS) return ROOM_TEXT.closed;
-    const key = subject.keys.find((k) => k.id === questionId)!;
-    if (value.trim() === "") {
-      this.ctx.storage.sql.exec(`DELETE FROM answers WHERE user_id = ? AND question_id = ?`, userId, questionId);
-    } else {
-      if (key.type === "mc" && !(key.options ?? []).includes(value)) return ROOM_TEXT.badValue;
-      this.ctx.storage.sql.exec(
-        `INSERT INTO answers (user_id, subject_id, question_id, value, at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
-        userId,
-        subjectId as number,
-        questionId,
-        value,
-        now,
-      );
-    }
-    this.ctx.storage.sql.exec(`INSERT OR IGNORE INTO participants (user_id) VALUES (?)`, userId);
+    if (question.subjectIndex < this.closedThrough || now > window.endsAt + SIMULATION_GRACE_MS) return ROOM_TEXT.closed;
+    if (value.trim() !== "" && question.key.type === "mc" && !(question.key.options ?? []).includes(value)) return ROOM_TEXT.badValue;
     return true;
+  }
+
+  /** The one write of an answer (an empty value clears it). */
+  private writeAnswer(userId: number, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">, now: number) {
+    const { value } = answer;
+    if (value.trim() === "") {
+      this.ctx.storage.sql.exec(`DELETE FROM answers WHERE user_id = ? AND question_id = ?`, userId, answer.questionId);
+      return;
+    }
+    this.ctx.storage.sql.exec(
+      `INSERT INTO answers (user_id, subject_id, question_id, value, at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
+      userId,
+      answer.subjectId,
+      answer.questionId,
+      value,
+      now,
+    );
   }
 
   // --- calls from the Worker (RPC) ---
 
-  /** Called once the start is written to D1: loads the exam, schedules the deadlines, tells everyone. */
-  async start(simulationId: string): Promise<{ startTime: number } | null> {
+  /**
+   * Called once the start is written to D1, for every room of the simulation in parallel: loads the
+   * exam, schedules the deadlines, tells its students. `startTime` is the one absolute instant of the
+   * whole sitting, so a room that hears late still starts on time (clients count on their own offset).
+   */
+  async start(simulationId: string, shard = 0, startTime?: number, shards = 1): Promise<{ startTime: number } | null> {
     this.setMeta("simulationId", simulationId);
-    this.lastStartCheck = 0;
-    const config = await this.ensureConfig(simulationId);
-    if (!config) return null;
-    this.broadcast({ type: "simulation-start", id: simulationId, startTime: config.startTime });
-    return { startTime: config.startTime };
+    this.setMeta("shard", String(shard));
+    const plan = await this.ensurePlan({ simulationId, shard, startTime });
+    if (!plan) return null;
+    this.broadcast({ type: "simulation-start", id: simulationId, startTime: plan.config.startTime });
+    // If the number of rooms changed at the start, whoever waited here but belongs elsewhere is moved:
+    // the client reconnects at once and the socket route sends it to its own room.
+    for (const ws of this.ctx.getWebSockets()) {
+      const { userId } = ws.deserializeAttachment() as SocketData;
+      if (shardOf(userId, shards) === shard) continue;
+      try {
+        ws.close(ROOM_MOVED_CODE, "Cambio stanza");
+      } catch {
+        // already closed
+      }
+    }
+    return { startTime: plan.config.startTime };
   }
 
   /**
@@ -234,20 +346,21 @@ export class SimulationRoom extends DurableObject<Env> {
    * for subjects still open), and once the exam is over grades and returns the stored result.
    * Idempotent: a repeated submission returns the same attempt.
    */
-  async submitAttempt(userId: number, answers: Record<string, Record<string, string>>, timeTaken: number): Promise<AttemptOutcome> {
-    const config = await this.ensureConfig();
-    if (!config) return { ok: false, status: 409, error: ROOM_TEXT.notStarted };
-    const end = flowEnd(config.flow, config.startTime);
+  async submitAttempt(userId: number, answers: SavedAnswers, timeTaken: number): Promise<AttemptOutcome> {
+    const plan = await this.ensurePlan();
+    if (!plan) return { ok: false, status: 409, error: ROOM_TEXT.notStarted };
+    const { config, end } = plan;
     let now = Date.now();
-    if (this.meta("graded") != null || now > end + SIMULATION_GRACE_MS) {
+    if (this.graded || now > end + SIMULATION_GRACE_MS) {
       const stored = await attemptOf(getDb(this.env.DB), config.simulationId, userId);
       if (stored) return { ok: true, attemptId: stored.id, result: resultOf(stored) };
-      if (this.meta("graded") != null) return { ok: false, status: 409, error: ROOM_TEXT.finished };
+      if (this.graded) return { ok: false, status: 409, error: ROOM_TEXT.finished };
     }
+    this.ctx.storage.sql.exec(`INSERT OR IGNORE INTO participants (user_id) VALUES (?)`, userId);
     let saved = 0;
     for (const [subjectId, byQuestion] of Object.entries(answers)) {
       for (const [questionId, value] of Object.entries(byQuestion)) {
-        if ((await this.saveAnswer(userId, Number(subjectId), Number(questionId), value, now)) === true) saved++;
+        if (this.saveAnswer(plan, userId, { subjectId: Number(subjectId), questionId: Number(questionId), value }, now) === true) saved++;
       }
     }
     // Mid-exam this call is the HTTP autosave (no WebSocket): it must not set the time taken.
@@ -266,6 +379,13 @@ export class SimulationRoom extends DurableObject<Env> {
     return { ok: true, attemptId: stored.id, result: resultOf(stored) };
   }
 
+  /** Who is here and how far they are, for the admin's live summary across rooms. */
+  async stats(): Promise<RoomStats> {
+    const connected = this.ctx.getWebSockets().filter((ws) => (ws.deserializeAttachment() as SocketData).role !== "admin").length;
+    const row = this.ctx.storage.sql.exec<{ users: number; answers: number }>(`SELECT count(DISTINCT user_id) AS users, count(*) AS answers FROM answers`).one();
+    return { shard: this.shard(), connected, answered: row.users, answers: row.answers, graded: this.graded };
+  }
+
   /** Forgets everything (the simulation was deleted). */
   async reset(): Promise<void> {
     for (const ws of this.ctx.getWebSockets()) {
@@ -276,8 +396,11 @@ export class SimulationRoom extends DurableObject<Env> {
       }
     }
     await this.ctx.storage.deleteAlarm();
+    this.batch = [];
     this.ctx.storage.sql.exec(`DELETE FROM meta`);
-    this.configCache = null;
+    this.plan = null;
+    this.closedThroughCache = null;
+    this.gradedCache = null;
     this.ctx.storage.sql.exec(`DELETE FROM answers`);
     this.ctx.storage.sql.exec(`DELETE FROM participants`);
   }
@@ -285,47 +408,56 @@ export class SimulationRoom extends DurableObject<Env> {
   // --- deadlines ---
 
   private async scheduleNextAlarm(config: RoomConfig) {
-    if (this.meta("graded") != null) return;
-    const closed = Number(this.meta("closedThrough") ?? 0);
-    const windows = subjectWindows(config.flow, config.startTime);
-    const next = windows[closed];
+    if (this.graded) return;
+    const next = subjectWindows(config.flow, config.startTime)[this.closedThrough];
     if (next) await this.ctx.storage.setAlarm(next.endsAt + SIMULATION_GRACE_MS);
+  }
+
+  private async ensureAlarm(config: RoomConfig) {
+    if (this.graded) return;
+    if ((await this.ctx.storage.getAlarm()) == null) await this.scheduleNextAlarm(config);
   }
 
   /** Closes every subject whose time (plus grace) is over; after the last, grades. Safe to run twice. */
   async alarm(): Promise<void> {
-    const config = this.config();
-    if (!config) return;
+    const plan = this.currentPlan();
+    if (!plan) return;
     const now = Date.now();
-    const windows = subjectWindows(config.flow, config.startTime);
-    let closed = Number(this.meta("closedThrough") ?? 0);
-    while (closed < windows.length && now >= windows[closed]!.endsAt + SIMULATION_GRACE_MS) closed++;
-    this.setMeta("closedThrough", String(closed));
-    if (closed >= windows.length) {
+    let closed = this.closedThrough;
+    while (closed < plan.windows.length && now >= plan.windows[closed]!.endsAt + SIMULATION_GRACE_MS) closed++;
+    this.closedThrough = closed;
+    if (closed >= plan.windows.length) {
+      this.broadcast({ type: "subject-closed", closedThrough: closed });
       await this.finalize();
       return;
     }
     this.broadcast({ type: "subject-closed", closedThrough: closed });
-    await this.scheduleNextAlarm(config);
+    await this.scheduleNextAlarm(plan.config);
   }
 
-  /** Grades every participant and writes the attempts to D1 once. */
+  /** Grades every participant of this room and writes their attempts to D1 once (idempotent on retry). */
   private async finalize(): Promise<void> {
-    if (this.meta("graded") != null) return;
+    if (this.graded) return;
+    this.flushAnswers();
     this.finalizing ??= (async () => {
-      const config = this.config();
-      if (!config) return;
+      const plan = this.currentPlan();
+      if (!plan) return;
+      const { config } = plan;
       const participants = this.ctx.storage.sql
         .exec<{ user_id: number; time_sec: number | null }>(`SELECT user_id, time_sec FROM participants`)
         .toArray();
-      const durationSec = Math.round((flowEnd(config.flow, config.startTime) - config.startTime) / 1000);
+      const durationSec = Math.round((plan.end - config.startTime) / 1000);
       const graded = participants.map((p) => {
         const answers = this.answersOf(p.user_id);
         return { userId: p.user_id, answers, result: gradeSimulation(config.subjects, answers), timeSec: Math.min(p.time_sec ?? durationSec, durationSec) };
       });
-      await writeGradedAttempts(this.env.DB, config.simulationId, graded, Date.now(), config.subjects);
-      this.setMeta("closedThrough", String(config.flow.length));
+      // A small per-room delay so that 60 rooms do not all write in the same instant.
+      const stagger = Math.min((config.shard ?? 0) * GRADE_STAGGER_MS, GRADE_STAGGER_MAX_MS);
+      if (stagger > 0) await new Promise((r) => setTimeout(r, stagger));
+      await writeGradedAttempts(this.env.DB, config.simulationId, config.shard ?? 0, graded, Date.now(), config.subjects);
+      this.closedThrough = config.flow.length;
       this.setMeta("graded", String(Date.now()));
+      this.gradedCache = true;
       this.broadcast({ type: "simulation-end", id: config.simulationId });
     })();
     try {
@@ -343,9 +475,9 @@ export class SimulationRoom extends DurableObject<Env> {
 
   /** Test hook: moves the stored start instant (to simulate time passing) and reschedules. */
   async shiftStartForTest(startTime: number): Promise<void> {
-    const config = this.config();
-    if (!config) return;
-    this.storeConfig({ ...config, startTime });
-    await this.scheduleNextAlarm({ ...config, startTime });
+    const plan = this.currentPlan();
+    if (!plan) return;
+    this.storeConfig({ ...plan.config, startTime });
+    await this.scheduleNextAlarm({ ...plan.config, startTime });
   }
 }

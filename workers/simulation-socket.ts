@@ -1,8 +1,9 @@
-// /api/simulations/{id}/ws: checked here (session, upgrade header) and handed to that simulation's room.
+// /api/simulations/{id}/ws: checked here (session, upgrade header) and handed to the student's room of that
+// simulation ("<id>:<shard>", the shard stored at start; see roomOfUser in app/server/simulations.server.ts).
 import { errorResponse, HttpError } from "../app/server/errors.server";
 import { getDb } from "../app/server/db/client.server";
 import { requireUser } from "../app/server/session.server";
-import { requireSimulationAccess } from "../app/server/simulations.server";
+import { requireSimulationAccess, roomFor } from "../app/server/simulations.server";
 
 const SOCKET_PATH = /^\/api\/simulations\/([^/]+)\/ws$/;
 
@@ -17,13 +18,14 @@ export async function routeSimulationSocket(request: Request, env: Env): Promise
     const user = await requireUser(request, env, "user");
     const simulationId = decodeURIComponent(match[1]!);
     // Unknown simulation → 404; not on its allowed list → 403 'Non sei abilitato a questa simulazione'.
-    await requireSimulationAccess(getDb(env.DB), simulationId, user);
-    const stub = env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(simulationId));
+    const { shard } = await requireSimulationAccess(getDb(env.DB), simulationId, user);
+    const stub = roomFor(env, simulationId, shard);
     // The room trusts these headers only because they come from this Worker, never from the client.
     const headers = new Headers(request.headers);
     headers.set("X-Unicum-User-Id", String(user.id));
     headers.set("X-Unicum-Role", user.effectiveRole);
     headers.set("X-Unicum-Simulation-Id", simulationId);
+    headers.set("X-Unicum-Shard", String(shard));
     return stub.fetch(new Request(request.url, { headers, method: "GET" }));
   } catch (error) {
     return errorResponse(error);

@@ -1,9 +1,10 @@
 // POST /api/simulations/{id}/attempt {answers, timeTaken}: merged in the room with the autosaved
-// answers; near the end the room grades and the stored result comes back. Idempotent.
+// answers; near the end the room grades and the stored result comes back. Idempotent. The call goes to the
+// student's own room (shard), the same one its socket uses.
 import { api, readJson } from "~/server/api.server";
 import { HttpError } from "~/server/errors.server";
 import { AttemptSubmit, simulationIdParam } from "~/server/simulation-schemas.server";
-import { requireSimulationFor, roomFor } from "~/server/simulations.server";
+import { requireSimulationFor, roomOfUser } from "~/server/simulations.server";
 
 export const action = api({
   access: "user",
@@ -12,7 +13,8 @@ export const action = api({
     const id = simulationIdParam(params.id);
     await requireSimulationFor(db, id, user);
     const body = await readJson(request, AttemptSubmit);
-    const outcome = await roomFor(env, id).submitAttempt(user.id, body.answers, body.timeTaken);
+    const room = await roomOfUser(db, env, id, user);
+    const outcome = await room.submitAttempt(user.id, body.answers, body.timeTaken);
     if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
     return outcome;
   },

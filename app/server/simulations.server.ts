@@ -1,10 +1,11 @@
 // Live group simulations: configuration (admin), the student's view (never an answer key before
 // grading), attempts and ranking. The live part (start, clock, autosave, deadlines, grading) is the
 // SimulationRoom Durable Object (workers/simulation-room.ts), which calls into this module.
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_START_LEAD_MS } from "~/lib/constants";
 import { scoreDistribution, subjectAverages } from "~/lib/class-results";
 import { flowEnd, percentileWithin, rankScores, type AnswerKey, type FlowSubject, type SimulationResult } from "~/lib/simulation";
+import { roomName, shardCount, shardOf } from "~/lib/simulation-protocol";
 import type { Db } from "./db/client.server";
 import {
   classes,
@@ -14,6 +15,7 @@ import {
   simulationAllowedUsers,
   simulationAttempts,
   simulationQuestions,
+  simulationRooms,
   simulations,
   simulationSubjects,
   subjects,
@@ -43,13 +45,15 @@ export type SimulationConfig = {
   startTime: number | null;
   gradedAt: number | null;
   createdBy: number | null;
+  shards: number;
   subjects: (FlowSubject & { position: number; questions: Question[] })[];
   /** The explicit lists; who may enter is their union, read by simulationAudience when asked. */
   allowedUsers: number[];
   allowedClasses: number[];
 };
 
-export async function loadSimulation(db: Db, id: string): Promise<SimulationConfig | null> {
+/** `allowedUsers: false` skips the allowed list (60,000 ids at a national sitting), e.g. for the rooms. */
+export async function loadSimulation(db: Db, id: string, options: { allowedUsers?: boolean } = {}): Promise<SimulationConfig | null> {
   const sim = await db.select().from(simulations).where(eq(simulations.id, id)).get();
   if (!sim) return null;
   const [subs, qs, allowed, allowedClassRows] = await Promise.all([
@@ -67,7 +71,9 @@ export async function loadSimulation(db: Db, id: string): Promise<SimulationConf
       .where(eq(simulationQuestions.simulationId, id))
       .orderBy(asc(simulationQuestions.subjectPosition), asc(simulationQuestions.position))
       .all(),
-    db.select({ userId: simulationAllowedUsers.userId }).from(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)).all(),
+    options.allowedUsers === false
+      ? Promise.resolve([])
+      : db.select({ userId: simulationAllowedUsers.userId }).from(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)).all(),
     db.select({ classId: simulationAllowedClasses.classId }).from(simulationAllowedClasses).where(eq(simulationAllowedClasses.simulationId, id)).all(),
   ]);
   return {
@@ -77,6 +83,7 @@ export async function loadSimulation(db: Db, id: string): Promise<SimulationConf
     startTime: sim.startTime ? sim.startTime.getTime() : null,
     gradedAt: sim.gradedAt ? sim.gradedAt.getTime() : null,
     createdBy: sim.createdBy ?? null,
+    shards: sim.shards,
     subjects: subs.map(({ s, name }) => ({
       id: s.subjectId,
       name,
@@ -122,14 +129,25 @@ export async function requireSimulationFor(db: Db, id: string, user: SessionUser
   return config;
 }
 
-/** The same check as requireSimulationFor, with point lookups in one round trip (the socket path runs it per connection). */
-export async function requireSimulationAccess(db: Db, id: string, user: SessionUser): Promise<void> {
-  const [sim, allowed] = await db.batch([
-    db.select({ id: simulations.id }).from(simulations).where(eq(simulations.id, id)),
+/**
+ * The same check as requireSimulationFor, with point lookups in one round trip (the socket path runs it per
+ * connection), and the user's room: the shard stored at start, or for someone without a stored shard (an admin,
+ * a pupil let in through a class, or a student admitted after the start) the same deterministic shardOf.
+ */
+export async function requireSimulationAccess(db: Db, id: string, user: SessionUser): Promise<{ shard: number; shards: number }> {
+  const [sim, allowed, audience] = await db.batch([
+    db.select({ id: simulations.id, shards: simulations.shards }).from(simulations).where(eq(simulations.id, id)),
+    db
+      .select({ userId: simulationAllowedUsers.userId, shard: simulationAllowedUsers.shard })
+      .from(simulationAllowedUsers)
+      .where(and(eq(simulationAllowedUsers.simulationId, id), eq(simulationAllowedUsers.userId, user.id))),
     simulationAudience(db, id, user.id),
   ]);
   if (!sim.length) throw new HttpError(404, SIM_TEXT.notFound);
-  if (user.effectiveRole !== "admin" && !allowed.length) throw new HttpError(403, SIM_TEXT.notAllowed);
+  if (user.effectiveRole !== "admin" && !audience.length) throw new HttpError(403, SIM_TEXT.notAllowed);
+  const shards = sim[0]!.shards;
+  const stored = allowed[0]?.shard;
+  return { shards, shard: stored != null && stored < shards ? stored : shardOf(user.id, shards) };
 }
 
 export function answerKeysOf(config: SimulationConfig) {
@@ -344,10 +362,13 @@ export async function saveSimulation(db: Db, input: SimulationInput, user: Manag
     rows.push({ subjectId: s.subjectId, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin ?? 0, ids });
   }
   const id = input.id;
+  // Rooms are chosen now already, so that students waiting before the start sit in their own room;
+  // Avvia chooses again (the allowed set may have grown) and moves whoever must change room.
+  const shards = shardCount(allowedIds.length);
   await db.batch([
     existing
-      ? db.update(simulations).set({ title: input.title }).where(eq(simulations.id, id))
-      : db.insert(simulations).values({ id, title: input.title, createdBy: user.id }),
+      ? db.update(simulations).set({ title: input.title, shards }).where(eq(simulations.id, id))
+      : db.insert(simulations).values({ id, title: input.title, createdBy: user.id, shards }),
     db.delete(simulationQuestions).where(eq(simulationQuestions.simulationId, id)),
     db.delete(simulationSubjects).where(eq(simulationSubjects.simulationId, id)),
     db.delete(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)),
@@ -360,7 +381,7 @@ export async function saveSimulation(db: Db, input: SimulationInput, user: Manag
       rows.flatMap((r, subjectPosition) => r.ids.map((questionId, position) => ({ simulationId: id, subjectPosition, position, questionId }))),
       24,
     ).map((part) => db.insert(simulationQuestions).values(part)),
-    ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId })), 45).map((part) => db.insert(simulationAllowedUsers).values(part)),
+    ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId, shard: shardOf(userId, shards) })), 30).map((part) => db.insert(simulationAllowedUsers).values(part)),
     ...chunk(classIds.map((classId) => ({ simulationId: id, classId })), 45).map((part) => db.insert(simulationAllowedClasses).values(part)),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return { created: !existing, drawNotes };
@@ -368,30 +389,95 @@ export async function saveSimulation(db: Db, input: SimulationInput, user: Manag
 
 export async function deleteSimulation(db: Db, env: Env, id: string, user: Manager) {
   await requireManagedSimulation(db, user, id);
+  const existing = await db.select({ id: simulations.id, shards: simulations.shards }).from(simulations).where(eq(simulations.id, id)).get();
+  if (!existing) throw new HttpError(404, SIM_TEXT.notFound);
   await db.delete(simulations).where(eq(simulations.id, id));
-  await roomFor(env, id).reset();
+  await Promise.all(Array.from({ length: existing.shards }, (_, shard) => roomFor(env, id, shard).reset()));
 }
 
-export function roomFor(env: Env, id: string) {
-  return env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(id));
+/** One room of a simulation: the Durable Object named "<simulationId>:<shard>". */
+export function roomFor(env: Env, id: string, shard: number) {
+  return env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(roomName(id, shard)));
 }
 
-/** Fixes the start a few seconds ahead (once), then tells the room, which broadcasts it. */
-export async function startSimulation(db: Db, env: Env, id: string, user: Manager, now = Date.now()) {
+/** The room of a signed-in user (for the HTTP attempt call; the socket route does the same). */
+export async function roomOfUser(db: Db, env: Env, id: string, user: SessionUser) {
+  const { shard } = await requireSimulationAccess(db, id, user);
+  return roomFor(env, id, shard);
+}
+
+/**
+ * Who may sit the simulation at its start: its audience (picked users ∪ members of its classes, the same
+ * simulationAudience every door reads); someone admitted later gets shardOf at their first call.
+ */
+export async function allowedAtStart(db: Db, id: string): Promise<number[]> {
+  const rows = await simulationAudience(db, id);
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * Avvia: fixes one absolute start a few seconds ahead (once), chooses ceil(allowed / 1,000) rooms,
+ * stores every allowed student's room, then tells all rooms in parallel. Each room broadcasts the same
+ * startTime to its students; a room that hears late still starts on time (clients count on their offset),
+ * and a room that missed the call reads the start from D1 at its next connection.
+ */
+export async function startSimulation(
+  db: Db,
+  env: Env,
+  id: string,
+  user: Manager,
+  now = Date.now(),
+  options: { delayShard?: (shard: number) => number } = {},
+) {
   await requireManagedSimulation(db, user, id);
-  const config = await loadSimulation(db, id);
+  const config = await loadSimulation(db, id, { allowedUsers: false });
   if (!config) throw new HttpError(404, SIM_TEXT.notFound);
   if (config.started) throw new HttpError(409, "La simulazione è già stata avviata.");
   if (!config.subjects.length) throw new HttpError(400, "La simulazione non ha materie.");
+  const shards = shardCount((await allowedAtStart(db, id)).length);
   const startTime = now + SIMULATION_START_LEAD_MS;
   const updated = await db
     .update(simulations)
-    .set({ started: true, startTime: new Date(startTime) })
+    .set({ started: true, startTime: new Date(startTime), shards })
     .where(and(eq(simulations.id, id), eq(simulations.started, false)))
     .returning({ id: simulations.id });
   if (!updated.length) throw new HttpError(409, "La simulazione è già stata avviata.");
-  await roomFor(env, id).start(id);
-  return { id, started: true, startTime, endsAt: flowEnd(config.subjects, startTime) };
+  // One statement whatever the size: shardOf(userId, shards) is userId % shards.
+  await db
+    .update(simulationAllowedUsers)
+    .set({ shard: shards <= 1 ? 0 : sql`${simulationAllowedUsers.userId} % ${shards}` })
+    .where(eq(simulationAllowedUsers.simulationId, id));
+  const tell = async (shard: number) => {
+    const delay = options.delayShard?.(shard) ?? 0;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await roomFor(env, id, shard).start(id, shard, startTime, shards);
+      } catch (error) {
+        if (attempt >= 2) throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: shards }, (_, shard) => tell(shard)));
+  return { id, started: true, startTime, shards, endsAt: flowEnd(config.subjects, startTime) };
+}
+
+/** The admin's live view: connected and answered students per room and in total (one call per room). */
+export async function liveSummary(db: Db, env: Env, id: string) {
+  const sim = await db.select({ shards: simulations.shards, started: simulations.started }).from(simulations).where(eq(simulations.id, id)).get();
+  if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
+  const [rooms, attempts] = await Promise.all([
+    Promise.all(Array.from({ length: sim.shards }, (_, shard) => roomFor(env, id, shard).stats())),
+    db.select({ n: sql<number>`count(*)` }).from(simulationAttempts).where(eq(simulationAttempts.simulationId, id)).get(),
+  ]);
+  const total = rooms.reduce((t, r) => ({ connected: t.connected + r.connected, answered: t.answered + r.answered }), { connected: 0, answered: 0 });
+  return {
+    id,
+    started: sim.started,
+    shards: sim.shards,
+    rooms: rooms.map((r, shard) => ({ shard, connected: r.connected, answered: r.answered, graded: r.graded })),
+    total: { ...total, gradedRooms: rooms.filter((r) => r.graded).length, attempts: attempts?.n ?? 0 },
+  };
 }
 
 export async function adminAttempts(db: Db, simulationId: string, user: Manager) {
@@ -415,35 +501,52 @@ export async function adminAttempts(db: Db, simulationId: string, user: Manager)
   }));
 }
 
+/** Rows per INSERT: 8 columns each, under D1's 100 bound variables per statement. */
+const ATTEMPT_ROWS_PER_STATEMENT = 12;
+/** Students per D1 batch: their attempts and their question memories land together (one atomic round trip). */
+const STUDENTS_PER_BATCH = 24;
+
 /**
- * Writes every graded attempt once: the unique (simulation, user) index makes a rerun a no-op. With the
- * answer keys, each participant's question memories are updated in the same chunk, guarded so that a
- * rerun (which inserts no attempt) changes none.
+ * Writes the graded attempts of one room in chunks of multi-row INSERTs. Idempotent: the unique
+ * (simulation, user) index makes a rerun or a retry after a crash skip what already landed, so nobody
+ * is graded twice. With the answer keys, each participant's question memories are updated in the same
+ * batch, guarded so that a rerun (which inserts no attempt) changes none. The room's row in
+ * simulation_rooms is written last; the simulation counts as graded once every room has one.
  */
 export async function writeGradedAttempts(
   d1: D1Database,
   simulationId: string,
+  shard: number,
   graded: { userId: number; answers: Record<string, Record<string, string>>; result: SimulationResult; timeSec: number }[],
   now = Date.now(),
   subjectKeys: readonly { id: number; keys: readonly AnswerKey[] }[] = [],
 ) {
-  const CHUNK = 25;
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < graded.length; i += CHUNK) {
-    const chunk = graded.slice(i, i + CHUNK);
-    const memories = await simulationMemoryStatements(d1, simulationId, chunk, subjectKeys, now);
-    const part = chunk.map((g) =>
+  for (const part of chunk(graded, STUDENTS_PER_BATCH)) {
+    const memories = await simulationMemoryStatements(d1, simulationId, part, subjectKeys, now);
+    const inserts = chunk(part, ATTEMPT_ROWS_PER_STATEMENT).map((rows) =>
       d1
         .prepare(
           `INSERT INTO simulation_attempts (simulation_id, user_id, answers, subjects_result, score, perc, time_sec, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (simulation_id, user_id) DO NOTHING`,
+           VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT (simulation_id, user_id) DO NOTHING`,
         )
-        .bind(simulationId, g.userId, JSON.stringify(g.answers), JSON.stringify(g.result.subjects), g.result.totale, g.result.percTot, g.timeSec, now),
+        .bind(
+          ...rows.flatMap((g) => [simulationId, g.userId, JSON.stringify(g.answers), JSON.stringify(g.result.subjects), g.result.totale, g.result.percTot, g.timeSec, now]),
+        ),
     );
-    // Each chunk is atomic: its attempts and their memories land together; reruns skip what landed.
-    await d1.batch([...part, ...memories]);
+    // Each batch is atomic: its attempts and their memories land together; reruns skip what landed.
+    await d1.batch([...inserts, ...memories]);
   }
-  await d1.prepare(`UPDATE simulations SET graded_at = coalesce(graded_at, ?) WHERE id = ?`).bind(now, simulationId).run();
+  await d1.batch([
+    d1
+      .prepare(`INSERT INTO simulation_rooms (simulation_id, shard, attempts, graded_at) VALUES (?, ?, ?, ?) ON CONFLICT (simulation_id, shard) DO NOTHING`)
+      .bind(simulationId, shard, graded.length, now),
+    d1
+      .prepare(
+        `UPDATE simulations SET graded_at = coalesce(graded_at, ?) WHERE id = ?
+         AND (SELECT count(*) FROM simulation_rooms WHERE simulation_id = ?) >= shards`,
+      )
+      .bind(now, simulationId, simulationId),
+  ]);
 }
 
 /**

@@ -145,6 +145,43 @@ test.describe("live simulation", () => {
     await Promise.all([adminContext.close(), contextA.close(), contextB.close()]);
   });
 
+  test("a 2-subject simulation costs a student's page 5 HTTP requests: no polling while the socket is open, subjects close on the room's word, one attempt submission", async ({ page, browser }) => {
+    test.setTimeout(240_000);
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await login(admin, "admin@example.com");
+    const simId = `richieste-${Date.now()}`;
+    const created = await admin.request.post("/api/admin/simulations", {
+      data: { id: simId, title: "Due materie", subjects: [{ subjectId: 2, timeMin: 1, questions: [MC_ID] }, { subjectId: 2, timeMin: 1, questions: [2002] }], allowedUsers: [1] },
+    });
+    expect(created.status()).toBe(201);
+    await login(page, "studente@example.com");
+    const requests: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      // Every call to the API (the page-view beacon of the consent script aside); the socket is not a request.
+      if (url.pathname.startsWith("/api/") && url.pathname !== "/api/page-view") requests.push(`${request.method()} ${url.pathname}`);
+    });
+    await page.goto(`/simulazione?id=${simId}`);
+    await expect(page.getByTestId("sim-waiting")).toBeVisible();
+    await expect(page.getByText(/Connessione in tempo reale assente/)).toHaveCount(0);
+    expect((await admin.request.post(`/api/admin/simulations/${simId}/start`)).status()).toBe(200);
+    await expect(page.getByTestId("sim-exam")).toHaveAttribute("data-subject-index", "0", { timeout: 20_000 });
+    await page.getByRole("radiogroup").locator("label").first().click();
+    await expect(page.getByTestId("sim-save-state")).toHaveText("Salvata");
+    await expect(page.getByTestId("sim-exam")).toHaveAttribute("data-subject-index", "1", { timeout: 90_000 });
+    await expect(page.getByRole("radiogroup")).toBeVisible();
+    await page.getByRole("radiogroup").locator("label").first().click();
+    await expect(page.getByTestId("sim-save-state")).toHaveText("Salvata");
+    await expect(page.getByRole("heading", { name: "Risultato simulazione" })).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByTestId("sim-rank")).toHaveText("#1");
+    await expect(page.getByText("Risposte date")).toHaveCount(0);
+    const base = `/api/simulations/${simId}`;
+    // The flow on load, each subject's questions once it opens, the attempt once, the ranking.
+    expect(requests).toEqual([`GET ${base}`, `GET ${base}`, `GET ${base}`, `POST ${base}/attempt`, `GET ${base}/ranking`]);
+    await adminContext.close();
+  });
+
   test("without an id, with an unknown id, and for a student not enabled: the spec's messages", async ({ page, browser }) => {
     const adminContext = await browser.newContext();
     const admin = await adminContext.newPage();

@@ -53,6 +53,7 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/admin/simulations/:id/start": { POST: "teacher" },
   "api/admin/simulations/:id/attempts": { GET: "teacher" },
   "api/admin/simulations/:id/classes": { GET: "teacher" },
+  "api/admin/simulations/:id/live": { GET: "admin" },
 
   // Classes (issue 11; which class a teacher may touch is checked by the service: classes.test.ts)
   "api/classes": { GET: "user", POST: "teacher" },

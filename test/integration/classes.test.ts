@@ -378,7 +378,7 @@ describe("class results", () => {
       { id: 2, name: "Chimica", score31: chem, perc: 50, correct: 1, wrong: 1, total: 2 },
     ];
     const result = (score: number, bio: number, chem: number) => ({ totale: score, percTot: 60, subjects: subjectsOf(bio, chem) });
-    await writeGradedAttempts(env.DB, id, [
+    await writeGradedAttempts(env.DB, id, 0, [
       { userId: STUDENT_ID, answers: {}, result: result(21, 24, 18), timeSec: 300 },
       { userId: FRIEND_ID, answers: {}, result: result(27, 28, 26), timeSec: 280 },
       // Someone outside the class (picked directly) does not appear in the class's results.

@@ -173,8 +173,8 @@ describe("memory is written once per graded answer, on every path", () => {
     const mcRight = rows.get(2001)!.type === "mc" ? config.subjects[0]!.questions.find((q) => q.id === 2001)!.options![rows.get(2001)!.correct_index!]! : JSON.parse(rows.get(2001)!.accepted_answers!)[0];
     const answers = { "2": { "2001": mcRight } };
     const graded = [{ userId: id, answers, result: gradeSimulation(keys, answers), timeSec: 100 }];
-    await writeGradedAttempts(env.DB, simId, graded, Date.now(), keys);
-    await writeGradedAttempts(env.DB, simId, graded, Date.now() + 5, keys); // a rerun: nothing new
+    await writeGradedAttempts(env.DB, simId, 0, graded, Date.now(), keys);
+    await writeGradedAttempts(env.DB, simId, 0, graded, Date.now() + 5, keys); // a rerun: nothing new
     const m = await memory(id);
     expect(m.get(2001)).toMatchObject({ reps: 1, last_correct: 1 });
     expect(m.get(2002)).toMatchObject({ reps: 1, last_correct: null });

@@ -102,7 +102,7 @@ beforeAll(async () => {
   expect((await call("POST", `/api/admin/simulations/${simId}/start`, { token: admin })).status).toBe(200);
   const startTime = Date.now() - 1000;
   await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, simId).run();
-  await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(simId)), (room: SimulationRoom) => room.shiftStartForTest(startTime));
+  await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${simId}:0`)), (room: SimulationRoom) => room.shiftStartForTest(startTime));
 
   // The Rush subject claimed (Fisica), not submitted.
   const now = Date.now();
@@ -348,7 +348,7 @@ async function runningSimulation(userId: number, questions: number[]) {
   expect((await call("POST", `/api/admin/simulations/${id}/start`, { token: admin })).status).toBe(200);
   const startTime = Date.now() - 1000;
   await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
-  await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(id)), (room: SimulationRoom) => room.shiftStartForTest(startTime));
+  await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:0`)), (room: SimulationRoom) => room.shiftStartForTest(startTime));
   return id;
 }
 

@@ -69,7 +69,8 @@ async function createSimulation(id: string, subjects = [{ subjectId: 2, timeMin:
   return { flow, questions: keys.results };
 }
 
-const roomOf = (id: string) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(id));
+/** Room 0 of a simulation (a class-sized simulation has one room, "<id>:0"). */
+const roomOf = (id: string, shard = 0) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:${shard}`));
 
 /** Moves the room's start instant (and D1's) so that a test does not wait for real minutes. */
 async function moveStart(id: string, startTime: number) {
@@ -136,6 +137,12 @@ describe("SimulationRoom", () => {
     s.send({ type: "answer", seq: 1, subjectId: flow[0]!.id, questionId: first[0]!.id, value: value(first[0]!) });
     expect(await s.next("rejected")).toMatchObject({ seq: 1, error: "Questa materia non è ancora iniziata." });
 
+    // Within the grace: the first subject ended 0.3 s ago, a message in flight is still taken. (First, while
+    // the deadline's alarm is still 1.7 s away: once it has run, the refusal is final.)
+    await moveStart("sim-deadline", Date.now() - 60_000 - 300);
+    s.send({ type: "answer", seq: 5, subjectId: flow[0]!.id, questionId: first[1]!.id, value: value(first[1]!) });
+    expect(await s.next("ack")).toMatchObject({ seq: 5 });
+
     // First subject over for 3 s (beyond the grace), second subject open.
     await moveStart("sim-deadline", Date.now() - 60_000 - 3000);
     s.send({ type: "answer", seq: 2, subjectId: flow[0]!.id, questionId: first[0]!.id, value: value(first[0]!) });
@@ -146,10 +153,6 @@ describe("SimulationRoom", () => {
     s.send({ type: "answer", seq: 4, subjectId: flow[1]!.id, questionId: first[1]!.id, value: "x" });
     expect(await s.next("rejected")).toMatchObject({ seq: 4, error: "Domanda non presente in questa simulazione." });
 
-    // Within the grace: the first subject ended 0.3 s ago, a message in flight is still taken.
-    await moveStart("sim-deadline", Date.now() - 60_000 - 300);
-    s.send({ type: "answer", seq: 5, subjectId: flow[0]!.id, questionId: first[1]!.id, value: value(first[1]!) });
-    expect(await s.next("ack")).toMatchObject({ seq: 5 });
     // The alarm that closed the first subject makes the refusal final even if the clock were generous.
     await moveStart("sim-deadline", Date.now() - 60_000 - 2500);
     expect(await runDurableObjectAlarm(roomOf("sim-deadline"))).toBe(true);

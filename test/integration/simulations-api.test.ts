@@ -145,7 +145,7 @@ describe("student simulation calls", () => {
     // 1 s before the end (of a 1-minute subject): the submission is merged, graded after the grace.
     const startTime = Date.now() - 59_000;
     await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = 'sim-att'").bind(startTime).run();
-    const room = env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName("sim-att"));
+    const room = env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName("sim-att:0"));
     await runInDurableObject(room, async (r: SimulationRoom) => r.shiftStartForTest(startTime));
     const q1 = await env.DB.prepare("SELECT options, correct_index FROM questions WHERE id = 2001").first<{ options: string; correct_index: number }>();
     const right = JSON.parse(q1!.options)[q1!.correct_index];

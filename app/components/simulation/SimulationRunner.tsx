@@ -1,10 +1,12 @@
 // /simulazione?id=: waiting → subjects (with breaks) → result. Every countdown runs on the server
 // clock (performance.now() + offset); answers are autosaved to the room and acknowledged.
+// HTTP is used only for what the socket does not carry: the flow on load, each subject's questions
+// once it opens, the attempt once at the end, the ranking. It polls only while the socket is down.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, apiFetch } from "~/lib/api-client";
 import { SIMULATION_POLL_MS } from "~/lib/constants";
 import { reportSessionProblem } from "~/lib/session-events";
-import { flowEnd, phaseAt, type FlowPhase } from "~/lib/simulation";
+import { flowEnd, phaseAt, subjectWindows, type FlowPhase } from "~/lib/simulation";
 import { CircularCountdown, formatClock } from "./CircularCountdown";
 import { GapInput } from "./GapInput";
 import { ResultView, type RankState, type StoredResult } from "./ResultView";
@@ -18,6 +20,13 @@ type SimView = { id: string; title: string; started: boolean; startTime: number 
 type Answers = Record<string, Record<string, string>>;
 
 const resultKey = (id: string) => `simResult_${id}`;
+
+/** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
+const QUESTIONS_AFTER_OPEN_MS = 250;
+/** Retries of a failed attempt submission: 1 s, 2 s, 4 s, 8 s, then the 'Riprova' button. */
+const SUBMIT_RETRIES = 4;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Option order shuffled once per browser session (spec section 5), stable across reloads. */
 function shuffled(options: string[], seed: number): string[] {
@@ -70,6 +79,9 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const [rankAlert, setRankAlert] = useState<string | null>(null);
   const [qIndex, setQIndex] = useState(0);
   const [now, setNow] = useState<number | null>(null);
+  /** Subjects the room has closed for good (subject-closed), and whether it has graded (simulation-end). */
+  const [closedThrough, setClosedThrough] = useState(0);
+  const [ended, setEnded] = useState(false);
   const [seed] = useState(() => (typeof window === "undefined" ? 1 : sessionSeed(simulationId)));
   const checkedStored = useRef(false);
 
@@ -97,7 +109,8 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
         setAnswers((local) => mergeAnswers(hello.answers ?? {}, local));
         room.markSaved(Object.values(hello.answers ?? {}).flatMap((qs) => Object.keys(qs).map(Number)));
       },
-      onEnd: () => {},
+      onSubjectClosed: (n) => setClosedThrough((c) => Math.max(c, n)),
+      onEnd: () => setEnded(true),
     },
     httpSave,
   );
@@ -133,15 +146,24 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     return () => clearInterval(timer);
   }, [offset]);
 
-  // Polling fallback: every 5 s while not started and no result is held.
+  // Polling fallback, only while the socket is down: every 5 s while not started and no result is held.
   useEffect(() => {
-    if (startTime !== null || result) return;
+    if (room.connected || startTime !== null || result) return;
     const timer = setInterval(() => void load(), SIMULATION_POLL_MS);
     return () => clearInterval(timer);
-  }, [startTime, result, load]);
+  }, [room.connected, startTime, result, load]);
 
   const flow = view?.flow ?? [];
-  const phase: FlowPhase | null = view && now !== null ? phaseAt(flow, startTime, now) : null;
+  // The room's word wins over the local clock: a subject it has closed is over here too.
+  const windows = startTime !== null ? subjectWindows(flow, startTime) : [];
+  const closedAt = closedThrough > 0 ? (windows[Math.min(closedThrough, windows.length) - 1]?.endsAt ?? null) : null;
+  const phase: FlowPhase | null = view && now !== null ? phaseAt(flow, startTime, closedAt !== null ? Math.max(now, closedAt) : now) : null;
+
+  // Pending answers of a closed subject will never be acknowledged.
+  const { markClosed } = room;
+  useEffect(() => {
+    if (closedThrough > 0) markClosed(flow.slice(0, closedThrough).flatMap((s) => s.questions.map((q) => q.id)));
+  }, [closedThrough, flow, markClosed]);
 
   // A stored result counts only once the simulation has started and its whole duration has elapsed.
   useEffect(() => {
@@ -160,15 +182,28 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [view, now, startTime]);
 
-  // Questions of a subject arrive once it has opened on the server: fetch them when it begins.
+  // Questions of a subject arrive once it has opened on the server: ask once, shortly after it opens,
+  // and again (backing off) only if they are still missing.
   const currentIndex = phase?.kind === "subject" ? phase.index : -1;
   const missingQuestions = currentIndex >= 0 && (flow[currentIndex]?.questions.length ?? 0) === 0;
+  const opensAt = phase?.kind === "subject" ? phase.startsAt : null;
+  const clock = useRef<() => number>(() => performance.now());
+  clock.current = () => performance.now() + (offset ?? 0);
   useEffect(() => {
-    if (!missingQuestions) return;
-    void load();
-    const timer = setInterval(() => void load(), 1000);
-    return () => clearInterval(timer);
-  }, [missingQuestions, currentIndex, load]);
+    if (!missingQuestions || opensAt === null) return;
+    let cancelled = false;
+    void (async () => {
+      await sleep(Math.max(0, opensAt + QUESTIONS_AFTER_OPEN_MS - clock.current()));
+      for (let wait = 500; !cancelled; wait = Math.min(wait * 2, 8000)) {
+        await load();
+        if (cancelled) return;
+        await sleep(wait);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [missingQuestions, currentIndex, opensAt, load]);
 
   useEffect(() => setQIndex(0), [currentIndex]);
 
@@ -201,35 +236,41 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
       const kept = Object.fromEntries(Object.entries(qs).filter(([, v]) => v.trim() !== ""));
       if (Object.keys(kept).length) payload[s] = kept;
     }
-    const timeTaken = Math.max(0, Math.round((now - startTime) / 1000));
+    const timeTaken = Math.max(0, Math.round((Math.min(now, flowEnd(flow, startTime)) - startTime) / 1000));
+    // One submission: the room answers it once it has graded. Retried (with backoff) only when it fails
+    // on the way (network, 5xx) or the room has not finished yet; a refusal (4xx) is final.
     try {
-      for (let i = 0; i < 30; i++) {
-        const r = await apiFetch<{ attemptId?: number; result?: StoredResult; pending?: boolean }>(
-          `/api/simulations/${encodeURIComponent(simulationId)}/attempt`,
-          { method: "POST", json: { answers: payload, timeTaken } },
-        );
-        if (r.result) {
-          const stored = { ...r.result, attemptId: r.attemptId };
-          try {
-            localStorage.setItem(resultKey(simulationId), JSON.stringify(stored));
-          } catch {
-            // storage full or blocked: the server keeps the result anyway
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const r = await apiFetch<{ attemptId?: number; result?: StoredResult; pending?: boolean }>(
+            `/api/simulations/${encodeURIComponent(simulationId)}/attempt`,
+            { method: "POST", json: { answers: payload, timeTaken } },
+          );
+          if (r.result) {
+            const stored = { ...r.result, attemptId: r.attemptId };
+            try {
+              localStorage.setItem(resultKey(simulationId), JSON.stringify(stored));
+            } catch {
+              // storage full or blocked: the server keeps the result anyway
+            }
+            setResult(stored);
+            void fetchRanking();
+            return;
           }
-          setResult(stored);
-          void fetchRanking();
-          return;
+        } catch (error) {
+          if (error instanceof ApiError && error.status < 500) throw error;
         }
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        if (attempt >= SUBMIT_RETRIES) throw new Error("attempt not stored");
+        await sleep(1000 * 2 ** attempt);
       }
-      throw new Error("attempt still pending");
     } catch {
       setSaveFailed(true);
     } finally {
       setSubmitting(false);
     }
-  }, [answers, now, startTime, simulationId, fetchRanking]);
+  }, [answers, now, startTime, flow, simulationId, fetchRanking]);
 
-  const finished = phase?.kind === "finished";
+  const finished = phase?.kind === "finished" || ended;
   useEffect(() => {
     if (finished && !result && !submitting && !saveFailed && checkedStored.current) void submit();
   }, [finished, result, submitting, saveFailed, submit]);
@@ -253,7 +294,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
       </Centered>
     );
   if (!phase || now === null) return <Centered>{T.loading}</Centered>;
-  if (phase.kind === "finished") return <Centered>{T.grading}</Centered>;
+  if (phase.kind === "finished" || ended) return <Centered>{T.grading}</Centered>;
 
   const pendingCount = Object.values(room.saveStates).filter((s) => s === "pending").length;
   const overview = <Overview flow={flow} phase={phase} answers={answers} />;

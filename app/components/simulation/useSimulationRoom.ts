@@ -1,15 +1,19 @@
 // The browser side of a live simulation: the room socket (reconnecting), the server clock
 // (offset from several ping round trips, fastest kept) and the answer autosave with acks.
 // Time is always performance.now() + offset: the device's wall clock is never used.
+// Messages are the zod schemas of app/lib/simulation-protocol.ts, shared with the room.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { estimateClockOffset, type ClockSample } from "~/lib/simulation";
+import { encodeClientMessage, parseFrame, ROOM_MOVED_CODE, ServerMessage, type HelloMessage, type SavedAnswers } from "~/lib/simulation-protocol";
 
 export type SaveState = "saved" | "pending" | "rejected";
-type Answers = Record<string, Record<string, string>>;
 
 export type RoomEvents = {
   onStart: (startTime: number) => void;
-  onHello: (hello: { started: boolean; startTime: number | null; answers: Answers; graded: boolean }) => void;
+  onHello: (hello: HelloMessage) => void;
+  /** The room closed subjects [0, closedThrough) for good: answers to them are refused from now on. */
+  onSubjectClosed: (closedThrough: number) => void;
+  /** The room has graded everybody: the attempt can be fetched now. */
   onEnd: () => void;
 };
 
@@ -50,7 +54,7 @@ export function useSimulationRoom(simulationId: string | null, events: RoomEvent
       const ws = new WebSocket(`${proto}//${location.host}/api/simulations/${encodeURIComponent(simulationId)}/ws`);
       wsRef.current = ws;
       let pingsLeft = 0;
-      const ping = () => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify({ type: "ping", t0: performance.now() }));
+      const ping = () => ws.readyState === WebSocket.OPEN && ws.send(encodeClientMessage({ type: "ping", t0: performance.now() }));
       const sync = () => {
         pingsLeft = PINGS_PER_SYNC;
         ping();
@@ -60,46 +64,51 @@ export function useSimulationRoom(simulationId: string | null, events: RoomEvent
         setConnected(true);
         sync();
         syncTimer = setInterval(sync, RESYNC_MS);
-        for (const p of pending.current.values()) ws.send(JSON.stringify({ type: "answer", ...p }));
+        for (const p of pending.current.values()) ws.send(encodeClientMessage({ type: "answer", ...p }));
       };
       ws.onmessage = (event) => {
         const receivedAt = performance.now();
-        let m: Record<string, unknown>;
-        try {
-          m = JSON.parse(String(event.data));
-        } catch {
-          return;
-        }
+        const m = parseFrame(ServerMessage, typeof event.data === "string" ? event.data : String(event.data));
+        if (!m) return;
         switch (m.type) {
           case "pong":
-            if (typeof m.t0 === "number") addSample({ sentAt: m.t0, receivedAt, serverTime: Number(m.serverTime) });
+            if (m.t0 !== null) addSample({ sentAt: m.t0, receivedAt, serverTime: m.serverTime });
             if (--pingsLeft > 0) ping();
             break;
           case "hello":
-            eventsRef.current.onHello(m as never);
+            eventsRef.current.onHello(m);
+            if (m.closedThrough > 0) eventsRef.current.onSubjectClosed(m.closedThrough);
+            if (m.graded) eventsRef.current.onEnd();
             break;
           case "simulation-start":
-            if (m.id === simulationId && typeof m.startTime === "number") eventsRef.current.onStart(m.startTime);
+            if (m.id === simulationId) eventsRef.current.onStart(m.startTime);
+            break;
+          case "subject-closed":
+            eventsRef.current.onSubjectClosed(m.closedThrough);
             break;
           case "simulation-end":
             eventsRef.current.onEnd();
             break;
           case "ack":
           case "rejected": {
-            const qid = Number(m.questionId);
-            const p = pending.current.get(qid);
+            const p = pending.current.get(m.questionId);
             if (p && p.seq === m.seq) {
-              pending.current.delete(qid);
-              mark(qid, m.type === "ack" ? "saved" : "rejected");
+              pending.current.delete(m.questionId);
+              mark(m.questionId, m.type === "ack" ? "saved" : "rejected");
             }
             break;
           }
         }
       };
-      ws.onclose = () => {
+      ws.onclose = (event) => {
         setConnected(false);
         clearInterval(syncTimer);
         if (closed) return;
+        // Moved to another room at the start: reconnect at once; otherwise back off.
+        if (event.code === ROOM_MOVED_CODE) {
+          connect();
+          return;
+        }
         retry++;
         reconnectTimer = setTimeout(connect, Math.min(10_000, 500 * 2 ** Math.min(retry, 5)));
       };
@@ -120,7 +129,7 @@ export function useSimulationRoom(simulationId: string | null, events: RoomEvent
     mark(questionId, "pending");
     const ws = wsRef.current;
     if (ws && ws.readyState === WebSocket.OPEN) {
-      ws.send(JSON.stringify({ type: "answer", ...entry }));
+      ws.send(encodeClientMessage({ type: "answer", ...entry }));
       return;
     }
     // No socket (blocked or reconnecting): the same room takes the answer over HTTP.
@@ -141,5 +150,18 @@ export function useSimulationRoom(simulationId: string | null, events: RoomEvent
     });
   }, []);
 
-  return { connected, offset, addSample, saveStates, saveAnswer, markSaved, pendingCount: () => pending.current.size };
+  /** Answers still waiting for an ack in subjects the room has closed can no longer be saved. */
+  const markClosed = useCallback((questionIds: number[]) => {
+    const closedIds = questionIds.filter((id) => pending.current.delete(id));
+    if (!closedIds.length) return;
+    setSaveStates((m) => {
+      const next = { ...m };
+      for (const id of closedIds) next[id] = "rejected";
+      return next;
+    });
+  }, []);
+
+  return { connected, offset, addSample, saveStates, saveAnswer, markSaved, markClosed, pendingCount: () => pending.current.size };
 }
+
+export type { SavedAnswers };

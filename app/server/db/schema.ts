@@ -317,7 +317,7 @@ export const simulations = sqliteTable("simulations", {
   title: text("title").notNull(),
   started: integer("started", { mode: "boolean" }).notNull().default(false),
   startTime: integer("start_time", { mode: "timestamp_ms" }),
-  /** Set once the room has graded everybody and written the attempts. */
+  /** Set once every room has graded its students and written their attempts. */
   gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
   /**
    * Who created it: a teacher manages only their own simulations (admins manage all). No foreign key:
@@ -325,6 +325,8 @@ export const simulations = sqliteTable("simulations", {
    * so a deleted teacher's simulations simply become admin-only.
    */
   createdBy: integer("created_by"),
+  /** How many rooms (Durable Objects "<id>:<shard>") the simulation runs in; fixed at start. */
+  shards: integer("shards").notNull().default(1),
   createdAt: createdAt(),
 });
 
@@ -370,6 +372,8 @@ export const simulationAllowedUsers = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The student's room, stored at start (shardOf in app/lib/simulation-protocol.ts); null before. */
+    shard: integer("shard"),
   },
   (t) => [primaryKey({ columns: [t.simulationId, t.userId] }), index("sim_allowed_user_idx").on(t.userId)],
 );
@@ -419,6 +423,20 @@ export const classMembers = sqliteTable(
       .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
   },
   (t) => [primaryKey({ columns: [t.classId, t.userId] }), index("class_members_user_idx").on(t.userId)],
+);
+
+/** One row per room once it has graded its students: the simulation is graded when every room is. */
+export const simulationRooms = sqliteTable(
+  "simulation_rooms",
+  {
+    simulationId: text("simulation_id")
+      .notNull()
+      .references(() => simulations.id, { onDelete: "cascade" }),
+    shard: integer("shard").notNull(),
+    attempts: integer("attempts").notNull(),
+    gradedAt: integer("graded_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.simulationId, t.shard] })],
 );
 
 export type SimulationSubjectResult = {

@@ -1,0 +1,39 @@
+// The room's protocol: what the room and the browser accept, and how students are spread over rooms.
+import { describe, expect, it } from "vitest";
+import { ClientMessage, encodeServerMessage, parseFrame, roomName, ServerMessage, shardCount, shardOf } from "~/lib/simulation-protocol";
+
+describe("simulation protocol", () => {
+  it("parses the client's ping and answer, and nothing else", () => {
+    expect(parseFrame(ClientMessage, JSON.stringify({ type: "ping", t0: 12.5 }))).toEqual({ type: "ping", t0: 12.5 });
+    expect(parseFrame(ClientMessage, JSON.stringify({ type: "answer", seq: 3, subjectId: 2, questionId: 2001, value: "30" }))).toMatchObject({ questionId: 2001 });
+    expect(parseFrame(ClientMessage, "not json")).toBeNull();
+    expect(parseFrame(ClientMessage, JSON.stringify({ type: "answer", subjectId: "2", questionId: 2001, value: "30" }))).toBeNull();
+    expect(parseFrame(ClientMessage, JSON.stringify({ type: "ack", seq: 1, subjectId: 2, questionId: 2001 }))).toBeNull();
+    expect(parseFrame(ClientMessage, new TextEncoder().encode(JSON.stringify({ type: "ping" })).buffer)).toEqual({ type: "ping" });
+  });
+
+  it("round-trips every message of the room through the browser's schema", () => {
+    const messages = [
+      { type: "hello", serverTime: 1, id: "s", started: true, startTime: 2, closedThrough: 1, answers: { "2": { "2001": "30" } }, graded: false },
+      { type: "pong", t0: null, serverTime: 5 },
+      { type: "simulation-start", id: "s", startTime: 9 },
+      { type: "subject-closed", closedThrough: 2 },
+      { type: "simulation-end", id: "s" },
+      { type: "ack", seq: 1, subjectId: 2, questionId: 2001 },
+      { type: "rejected", seq: null, subjectId: 2, questionId: 2001, error: "Tempo scaduto" },
+      { type: "error", error: "Messaggio non valido." },
+    ] as const;
+    for (const m of messages) expect(parseFrame(ServerMessage, encodeServerMessage(m))).toEqual(m);
+    expect(parseFrame(ServerMessage, JSON.stringify({ type: "subject-closed" }))).toBeNull();
+  });
+
+  it("gives ceil(allowed / 1,000) rooms, at least one, and a room per student that depends on its id only", () => {
+    expect([0, 1, 1000, 1001, 60_000].map(shardCount)).toEqual([1, 1, 1, 2, 60]);
+    expect(shardOf(7, 1)).toBe(0);
+    const counts = new Array(60).fill(0);
+    for (let id = 1; id <= 60_000; id++) counts[shardOf(id, 60)]++;
+    expect(Math.max(...counts)).toBe(1000);
+    expect(shardOf(12_345, 60)).toBe(shardOf(12_345, 60));
+    expect(roomName("nazionale", 7)).toBe("nazionale:7");
+  });
+});
