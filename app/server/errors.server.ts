@@ -1,4 +1,8 @@
-import { ZodError, type input, type ZodType } from "zod";
+import { ZodError } from "zod";
+import { zodMessage } from "~/lib/validation";
+
+// Field labels and Italian zod messages live in app/lib/validation.ts (the forms use them in the browser too).
+export { labelsOf, withLabels, zodMessage, type FieldLabels } from "~/lib/validation";
 
 /** An error whose status and Italian message are meant for the user. */
 export class HttpError extends Error {
@@ -15,78 +19,6 @@ export const badRequest = (message: string, extra?: Record<string, unknown>) => 
 export const notFound = (message: string) => new HttpError(404, message);
 export const forbidden = (message = "Non hai i permessi per questa operazione.") => new HttpError(403, message);
 export const conflict = (message: string) => new HttpError(409, message);
-
-/** A schema's field names as the screen shows them, by path (nested parts joined with "."; list indexes left out). */
-export type FieldLabels = Readonly<Record<string, string>>;
-
-const SCHEMA_LABELS = new WeakMap<object, FieldLabels>();
-
-/**
- * Gives a schema its label map, so its validation errors name fields as the screen does ("Data di nascita",
- * "CAP"), never by code name. The type asks for a label for every top-level field of the input.
- */
-export function withLabels<S extends ZodType>(
-  schema: S,
-  labels: Record<Extract<keyof NonNullable<input<S>>, string>, string> & FieldLabels,
-): S {
-  SCHEMA_LABELS.set(schema, labels);
-  return schema;
-}
-
-export function labelsOf(schema: ZodType): FieldLabels {
-  return SCHEMA_LABELS.get(schema) ?? {};
-}
-
-/** The label of an issue's field: the longest labelled prefix of its path, and the item's number in a list. */
-function fieldLabel(path: readonly PropertyKey[], labels: FieldLabels): string | null {
-  const keys = path.filter((p): p is string => typeof p === "string" && !/^\d+$/.test(p));
-  const index = path.find((p) => typeof p === "number" || (typeof p === "string" && /^\d+$/.test(p)));
-  for (let n = keys.length; n > 0; n--) {
-    const label = labels[keys.slice(0, n).join(".")];
-    if (label) return typeof index === "number" ? `${label} n. ${index + 1}` : label;
-  }
-  return null;
-}
-
-/** zod's English default messages are replaced by these Italian ones (a schema's own message wins). */
-function genericMessage(issue: ZodError["issues"][number], field: string | null): string {
-  const name = field ? `"${field}"` : "";
-  const subject = field ? `Il campo ${name}` : "Un campo";
-  switch (issue.code) {
-    case "invalid_type":
-      // zod leaves the input out of an issue; its English message says "received undefined" for a missing field.
-      return /received undefined/.test(issue.message) ? `${subject} è obbligatorio.` : `${subject} ha un tipo di valore non valido.`;
-    case "too_big": {
-      const max = Number(issue.maximum);
-      if (issue.origin === "string") return `${subject} è troppo lungo (massimo ${max} caratteri).`;
-      if (issue.origin === "array" || issue.origin === "set") return `${subject} ha troppi elementi (massimo ${max}).`;
-      return `${subject} deve essere al massimo ${max}.`;
-    }
-    case "too_small": {
-      const min = Number(issue.minimum);
-      if (issue.origin === "string") return min <= 1 ? `${subject} non può essere vuoto.` : `${subject} è troppo corto (minimo ${min} caratteri).`;
-      if (issue.origin === "array" || issue.origin === "set") return `${subject} ha troppo pochi elementi (minimo ${min}).`;
-      return `${subject} deve essere almeno ${min}.`;
-    }
-    case "invalid_value":
-      return `${subject} ha un valore non ammesso.`;
-    case "unrecognized_keys":
-      return "La richiesta contiene campi non previsti.";
-    default:
-      return field ? `Valore non valido per il campo ${name}.` : "Dati non validi.";
-  }
-}
-
-/** Turns a zod failure into one readable Italian sentence naming the field as the screen does. */
-export function zodMessage(error: ZodError, labels: FieldLabels = {}): string {
-  const issue = error.issues[0];
-  if (!issue) return "Dati non validi.";
-  const field = fieldLabel(issue.path, labels);
-  // Schemas carry Italian messages; zod's own English defaults are replaced by a generic one.
-  const own = issue.message && !/^(Invalid|Expected|Too|Unrecognized|Required)/i.test(issue.message) ? issue.message : null;
-  if (!own) return genericMessage(issue, field);
-  return field && !own.toLowerCase().includes(field.toLowerCase()) ? `${own} (campo: ${field})` : own;
-}
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof Response) return error;

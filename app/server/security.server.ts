@@ -2,6 +2,7 @@
 // the same-origin rule for writes, the body-size cap of JSON calls, rate limits, the security headers, and one
 // error shape for the API.
 // OWASP ASVS 4.0 level 2: V3.5.3 / V4.2.2 (cross-site requests), V14.4 (HTTP security headers), V13.1.5 (content type).
+import { HttpError } from "./errors.server";
 import { tokenUserId } from "./session.server";
 
 /** Methods that change something: a cookie-authenticated one must come from our own pages. */
@@ -138,6 +139,19 @@ export async function rateLimitRefusal(request: Request, env: Env): Promise<Resp
   const key = userId ? `user:${userId}` : `client:${clientAddress(request)}`;
   const { success } = await limiter.limit({ key });
   return success ? null : refuse(429, rule.message, { "Retry-After": String(rule.periodSeconds) });
+}
+
+/**
+ * The same limits for a route action (issue 19): a screen's write posts to its page (`/profilo.data`, …), not to
+ * the /api path a rule matches, so the action asks its limiter itself. Throws a 429 HttpError with the rule's
+ * Italian message (handleForm turns it into the form's error).
+ */
+export async function limitAction(env: Env, limiterName: LimiterName, userId: number): Promise<void> {
+  const rule = RATE_RULES.find((r) => r.limiter === limiterName);
+  const limiter = env[limiterName] as RateLimit | undefined;
+  if (!rule || !limiter) return;
+  const { success } = await limiter.limit({ key: `user:${userId}` });
+  if (!success) throw new HttpError(429, rule.message, { retryAfter: rule.periodSeconds });
 }
 
 // --- Security headers (ASVS V14.4) ---

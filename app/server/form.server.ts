@@ -1,0 +1,44 @@
+// The server half of a form (issue 19): a route action parses the form with the schema the browser used
+// (app/lib/forms.ts), runs the same service as the JSON call, and answers with conform's result.
+// - Invalid input: 400 with the field errors; nothing is written. A refusal (HttpError): its status and Italian
+//   message as a form error. A 4xx/5xx status also tells React Router not to reload the page's data.
+// - A thrown Response (a redirect) passes through.
+import { data } from "react-router";
+import { ZodError, type output, type ZodType } from "zod";
+import { parseForm, type FormReply } from "~/lib/forms";
+import { zodMessage } from "~/lib/validation";
+import { HttpError } from "./errors.server";
+
+export async function handleForm<S extends ZodType, T>(
+  request: Request,
+  schema: S,
+  run: (value: output<S>) => Promise<T> | T,
+  options: { formData?: FormData; resetForm?: boolean } = {},
+) {
+  const formData = options.formData ?? (await readFormData(request));
+  if (!formData) return data<FormReply<T>>({ result: { status: "error", error: { "": [UNREADABLE] } } }, { status: 415 });
+  const submission = parseForm(formData, schema);
+  if (submission.status !== "success") return data<FormReply<T>>({ result: submission.reply() }, { status: 400 });
+  try {
+    const value = await run(submission.value as output<S>);
+    return data<FormReply<T>>({ result: submission.reply({ resetForm: options.resetForm }), value });
+  } catch (error) {
+    if (error instanceof HttpError) {
+      return data<FormReply<T>>({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
+    }
+    if (error instanceof ZodError) {
+      return data<FormReply<T>>({ result: submission.reply({ formErrors: [zodMessage(error)] }) }, { status: 400 });
+    }
+    throw error;
+  }
+}
+
+const UNREADABLE = "Dati del modulo non leggibili: ricarica la pagina e riprova.";
+
+async function readFormData(request: Request): Promise<FormData | null> {
+  try {
+    return await request.formData();
+  } catch {
+    return null;
+  }
+}
