@@ -21,7 +21,8 @@ import {
   type ServerMessage,
 } from "../app/lib/simulation-protocol";
 import { getDb } from "../app/server/db/client.server";
-import { answerKeysOf, attemptOf, loadSimulation, resultOf, writeGradedAttempts } from "../app/server/simulations.server";
+import { answerKeysOf, attemptOf, loadSimulation, resultOf } from "../app/server/simulations.server";
+import { writeGradedAttempts } from "../app/server/simulation-grading.server";
 
 type SocketData = { userId: number; role: string };
 

@@ -2,7 +2,7 @@
 // (ranking, average per subject, distribution, who did not show up). Its teacher or an admin.
 import { api } from "~/server/api.server";
 import { simulationIdParam } from "~/server/simulation-schemas.server";
-import { classResults } from "~/server/simulations.server";
+import { classResults } from "~/server/simulation-admin.server";
 
 export const loader = api({
   access: "teacher",

@@ -2,7 +2,7 @@
 // socket per room: connected and answered students per room and in total, rooms graded, attempts written.
 import { api } from "~/server/api.server";
 import { simulationIdParam } from "~/server/simulation-schemas.server";
-import { liveSummary } from "~/server/simulations.server";
+import { liveSummary } from "~/server/simulation-admin.server";
 
 export const loader = api({
   access: "admin",

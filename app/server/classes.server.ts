@@ -7,6 +7,7 @@ import type { Db } from "./db/client.server";
 import { classes, classMembers, users, type Role } from "./db/schema";
 import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
+import { chunk } from "~/lib/chunk";
 
 export const CLASS_TEXT = {
   nameRequired: "Il nome della classe è obbligatorio.",
@@ -255,12 +256,6 @@ export function parseEmailList(input: string | string[]): { emails: string[]; ma
     (EMAIL.test(p) ? emails : malformed).push(p);
   }
   return { emails, malformed };
-}
-
-function chunk<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /**

@@ -6,7 +6,9 @@ import { REVIEW_COOLDOWN_MS } from "~/lib/constants";
 import { gradeSimulation } from "~/lib/simulation";
 import { getDb } from "~/server/db/client.server";
 import { rebuildLearningMemory } from "~/server/learning.server";
-import { answerKeysOf, loadSimulation, saveSimulation, writeGradedAttempts } from "~/server/simulations.server";
+import { answerKeysOf, loadSimulation } from "~/server/simulations.server";
+import { saveSimulation } from "~/server/simulation-admin.server";
+import { writeGradedAttempts } from "~/server/simulation-grading.server";
 import { call, count, json, login, seed } from "./helpers";
 
 type Quiz = { quizId: number; questions: { id: number; type: "mc" | "gap"; difficulty: number }[] };

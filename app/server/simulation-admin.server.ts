@@ -1,0 +1,309 @@
+// Live group simulations, the staff side (admins and teachers): list, save, delete, start (rooms follow the
+// audience), the live summary, attempts and the results per class. Teachers manage only their own simulations.
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_START_LEAD_MS } from "~/lib/constants";
+import { scoreDistribution, subjectAverages } from "~/lib/class-results";
+import { flowEnd, rankScores } from "~/lib/simulation";
+import { shardCount, shardOf } from "~/lib/simulation-protocol";
+import type { Db } from "./db/client.server";
+import { classes, classMembers, questions, simulationAllowedClasses, simulationAllowedUsers, simulationAttempts, simulationQuestions, simulations, simulationSubjects, subjects, users } from "./db/schema";
+import { drawForSubject, shortfallNote } from "./draws.server";
+import { HttpError } from "./errors.server";
+import type { SessionUser } from "./session.server";
+import { SIM_TEXT, type SimulationConfig, loadSimulation, simulationAudience, roomFor } from "./simulations.server";
+import { chunk } from "~/lib/chunk";
+
+// --- Admin and teacher ---
+
+type Manager = Pick<SessionUser, "id" | "effectiveRole">;
+
+/** A teacher manages the simulations they created; an admin manages all of them. */
+export function canManageSimulation(user: Manager, sim: { createdBy: number | null }): boolean {
+  return user.effectiveRole === "admin" || (user.effectiveRole === "docente" && sim.createdBy === user.id);
+}
+
+/** Unknown → 404, someone else's (for a teacher) → 403. */
+export async function requireManagedSimulation(db: Db, user: Manager, id: string) {
+  const sim = await db.select().from(simulations).where(eq(simulations.id, id)).get();
+  if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
+  if (!canManageSimulation(user, { createdBy: sim.createdBy ?? null })) throw new HttpError(403, SIM_TEXT.notYours);
+  return sim;
+}
+
+export async function listSimulations(db: Db, user: Manager) {
+  const rows = await db
+    .select()
+    .from(simulations)
+    .where(user.effectiveRole === "admin" ? undefined : eq(simulations.createdBy, user.id))
+    .orderBy(asc(simulations.createdAt))
+    .all();
+  const configs = (await Promise.all(rows.map((r) => loadSimulation(db, r.id)))).filter((c): c is SimulationConfig => c !== null);
+  // Names for the picker's chips: nobody should have to read an id.
+  const userIds = [...new Set(configs.flatMap((c) => c.allowedUsers))];
+  const classIds = [...new Set(configs.flatMap((c) => c.allowedClasses))];
+  const people = new Map<number, string>();
+  for (const part of chunk(userIds, 90)) {
+    for (const u of await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, part)).all()) {
+      people.set(u.id, u.name ? `${u.name} (${u.email})` : u.email);
+    }
+  }
+  const classNames = new Map<number, string>();
+  for (const part of chunk(classIds, 90)) {
+    for (const c of await db.select({ id: classes.id, name: classes.name }).from(classes).where(inArray(classes.id, part)).all()) classNames.set(c.id, c.name);
+  }
+  return configs.map((c) => ({
+    id: c.id,
+    title: c.title,
+    started: c.started,
+    startTime: c.startTime,
+    graded: c.gradedAt != null,
+    createdBy: c.createdBy,
+    subjects: c.subjects.map((s) => ({ subjectId: s.id, name: s.name, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin, questionCount: s.questions.length, questions: s.questions.map((q) => q.id) })),
+    allowedUsers: c.allowedUsers,
+    allowedClasses: c.allowedClasses,
+    allowedUserLabels: c.allowedUsers.map((id) => ({ id, label: people.get(id) ?? `Utente ${id}` })),
+    allowedClassLabels: c.allowedClasses.map((id) => ({ id, label: classNames.get(id) ?? `Classe ${id}` })),
+  }));
+}
+
+export type SimulationInput = {
+  id: string;
+  title: string;
+  subjects: { subjectId: number; timeMin: number; breakAfterMin?: number; questionCount?: number; questions?: unknown[] }[];
+  allowedUsers: number[];
+  allowedClasses: number[];
+};
+
+/**
+ * Create or update (same call): the id is the key. A started simulation cannot be changed.
+ * A teacher edits only what they created and opens it only to classes they own.
+ */
+export async function saveSimulation(db: Db, input: SimulationInput, user: Manager): Promise<{ created: boolean; drawNotes: string[] }> {
+  const existing = await db.select().from(simulations).where(eq(simulations.id, input.id)).get();
+  if (existing && !canManageSimulation(user, { createdBy: existing.createdBy ?? null })) throw new HttpError(403, SIM_TEXT.notYours);
+  if (existing?.started) throw new HttpError(409, "La simulazione è già iniziata: non si può più modificare.");
+  const classIds = [...new Set(input.allowedClasses)];
+  const ownedClasses: { id: number; ownerId: number }[] = [];
+  for (const part of chunk(classIds, 90)) {
+    ownedClasses.push(...(await db.select({ id: classes.id, ownerId: classes.ownerId }).from(classes).where(inArray(classes.id, part)).all()));
+  }
+  if (ownedClasses.length !== classIds.length) throw new HttpError(400, SIM_TEXT.unknownClass);
+  if (user.effectiveRole !== "admin" && ownedClasses.some((c) => c.ownerId !== user.id)) throw new HttpError(403, SIM_TEXT.notYourClass);
+  const subjectIds = [...new Set(input.subjects.map((s) => s.subjectId))];
+  const known = await db.select({ id: subjects.id }).from(subjects).where(inArray(subjects.id, subjectIds)).all();
+  if (known.length !== subjectIds.length) throw new HttpError(400, "Materia inesistente in una riga della simulazione.");
+  // D1 allows at most 100 bound variables per query: look ids up in chunks.
+  const allowedIds = [...new Set(input.allowedUsers)];
+  let foundUsers = 0;
+  for (let i = 0; i < allowedIds.length; i += 90) {
+    foundUsers += (await db.select({ id: users.id }).from(users).where(inArray(users.id, allowedIds.slice(i, i + 90))).all()).length;
+  }
+  if (foundUsers !== allowedIds.length) throw new HttpError(400, "Utente abilitato inesistente.");
+  // Resolve every row's question ids before writing anything.
+  const template = SEMESTRE_FILTRO_TEMPLATE;
+  const rows: { subjectId: number; timeMin: number; breakAfterMin: number; ids: number[] }[] = [];
+  /** For the admin: units that ran short in a weighted draw and where their questions came from. */
+  const drawNotes: string[] = [];
+  for (const s of input.subjects) {
+    let ids: number[];
+    if (s.questions) {
+      ids = s.questions.map((q) => (typeof q === "number" ? q : typeof q === "object" && q && "id" in q ? Number((q as { id: unknown }).id) : NaN));
+      if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new HttpError(400, SIM_TEXT.invalidFile);
+      const unique = [...new Set(ids)];
+      let found = 0;
+      for (let i = 0; i < unique.length; i += 90) {
+        found += (await db.select({ id: questions.id }).from(questions).where(and(inArray(questions.id, unique.slice(i, i + 90)), eq(questions.subjectId, s.subjectId))).all()).length;
+      }
+      if (found !== unique.length) throw new HttpError(400, "File domande non valido: alcune domande non esistono o non sono di questa materia.");
+    } else {
+      // The template's 31 questions are exactly 15 mc + 16 gap, weighted by unit (draws.server.ts).
+      const count = s.questionCount ?? 0;
+      const mix = count === template.mc + template.gap ? { mc: template.mc, gap: template.gap } : undefined;
+      const draw = await drawForSubject(db, s.subjectId, count, { mix });
+      ids = draw.ids;
+      if (ids.length < count) throw new HttpError(400, `Domande insufficienti per la materia ${s.subjectId}: disponibili ${ids.length}.`);
+      const name = (await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, s.subjectId)).get())?.name ?? `Materia ${s.subjectId}`;
+      const note = shortfallNote(name, draw);
+      if (note) drawNotes.push(note);
+      if (!draw.mixMet) drawNotes.push(`${name}: domande di un tipo insufficienti, la proporzione scelta multipla/completamento non è rispettata.`);
+    }
+    rows.push({ subjectId: s.subjectId, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin ?? 0, ids });
+  }
+  const id = input.id;
+  // Rooms are chosen now already, so that students waiting before the start sit in their own room;
+  // Avvia chooses again (the allowed set may have grown) and moves whoever must change room.
+  const shards = shardCount(allowedIds.length);
+  await db.batch([
+    existing
+      ? db.update(simulations).set({ title: input.title, shards }).where(eq(simulations.id, id))
+      : db.insert(simulations).values({ id, title: input.title, createdBy: user.id, shards }),
+    db.delete(simulationQuestions).where(eq(simulationQuestions.simulationId, id)),
+    db.delete(simulationSubjects).where(eq(simulationSubjects.simulationId, id)),
+    db.delete(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)),
+    db.delete(simulationAllowedClasses).where(eq(simulationAllowedClasses.simulationId, id)),
+    ...rows.map((r, position) =>
+      db.insert(simulationSubjects).values({ simulationId: id, position, subjectId: r.subjectId, timeMin: r.timeMin, questionCount: r.ids.length, breakAfterMin: r.breakAfterMin }),
+    ),
+    // Multi-row inserts in chunks (D1: at most 100 bound variables per statement).
+    ...chunk(
+      rows.flatMap((r, subjectPosition) => r.ids.map((questionId, position) => ({ simulationId: id, subjectPosition, position, questionId }))),
+      24,
+    ).map((part) => db.insert(simulationQuestions).values(part)),
+    ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId, shard: shardOf(userId, shards) })), 30).map((part) => db.insert(simulationAllowedUsers).values(part)),
+    ...chunk(classIds.map((classId) => ({ simulationId: id, classId })), 45).map((part) => db.insert(simulationAllowedClasses).values(part)),
+  ] as unknown as Parameters<Db["batch"]>[0]);
+  return { created: !existing, drawNotes };
+}
+
+export async function deleteSimulation(db: Db, env: Env, id: string, user: Manager) {
+  await requireManagedSimulation(db, user, id);
+  const existing = await db.select({ id: simulations.id, shards: simulations.shards }).from(simulations).where(eq(simulations.id, id)).get();
+  if (!existing) throw new HttpError(404, SIM_TEXT.notFound);
+  await db.delete(simulations).where(eq(simulations.id, id));
+  await Promise.all(Array.from({ length: existing.shards }, (_, shard) => roomFor(env, id, shard).reset()));
+}
+
+/**
+ * Who may sit the simulation at its start: its audience (picked users ∪ members of its classes, the same
+ * simulationAudience every door reads); someone admitted later gets shardOf at their first call.
+ */
+export async function allowedAtStart(db: Db, id: string): Promise<number[]> {
+  const rows = await simulationAudience(db, id);
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * Avvia: fixes one absolute start a few seconds ahead (once), chooses ceil(allowed / 1,000) rooms,
+ * stores every allowed student's room, then tells all rooms in parallel. Each room broadcasts the same
+ * startTime to its students; a room that hears late still starts on time (clients count on their offset),
+ * and a room that missed the call reads the start from D1 at its next connection.
+ */
+export async function startSimulation(
+  db: Db,
+  env: Env,
+  id: string,
+  user: Manager,
+  now = Date.now(),
+  options: { delayShard?: (shard: number) => number } = {},
+) {
+  await requireManagedSimulation(db, user, id);
+  const config = await loadSimulation(db, id, { allowedUsers: false });
+  if (!config) throw new HttpError(404, SIM_TEXT.notFound);
+  if (config.started) throw new HttpError(409, "La simulazione è già stata avviata.");
+  if (!config.subjects.length) throw new HttpError(400, "La simulazione non ha materie.");
+  const shards = shardCount((await allowedAtStart(db, id)).length);
+  const startTime = now + SIMULATION_START_LEAD_MS;
+  const updated = await db
+    .update(simulations)
+    .set({ started: true, startTime: new Date(startTime), shards })
+    .where(and(eq(simulations.id, id), eq(simulations.started, false)))
+    .returning({ id: simulations.id });
+  if (!updated.length) throw new HttpError(409, "La simulazione è già stata avviata.");
+  // One statement whatever the size: shardOf(userId, shards) is userId % shards.
+  await db
+    .update(simulationAllowedUsers)
+    .set({ shard: shards <= 1 ? 0 : sql`${simulationAllowedUsers.userId} % ${shards}` })
+    .where(eq(simulationAllowedUsers.simulationId, id));
+  const tell = async (shard: number) => {
+    const delay = options.delayShard?.(shard) ?? 0;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await roomFor(env, id, shard).start(id, shard, startTime, shards);
+      } catch (error) {
+        if (attempt >= 2) throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: shards }, (_, shard) => tell(shard)));
+  return { id, started: true, startTime, shards, endsAt: flowEnd(config.subjects, startTime) };
+}
+
+/** The admin's live view: connected and answered students per room and in total (one call per room). */
+export async function liveSummary(db: Db, env: Env, id: string) {
+  const sim = await db.select({ shards: simulations.shards, started: simulations.started }).from(simulations).where(eq(simulations.id, id)).get();
+  if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
+  const [rooms, attempts] = await Promise.all([
+    Promise.all(Array.from({ length: sim.shards }, (_, shard) => roomFor(env, id, shard).stats())),
+    db.select({ n: sql<number>`count(*)` }).from(simulationAttempts).where(eq(simulationAttempts.simulationId, id)).get(),
+  ]);
+  const total = rooms.reduce((t, r) => ({ connected: t.connected + r.connected, answered: t.answered + r.answered }), { connected: 0, answered: 0 });
+  return {
+    id,
+    started: sim.started,
+    shards: sim.shards,
+    rooms: rooms.map((r, shard) => ({ shard, connected: r.connected, answered: r.answered, graded: r.graded })),
+    total: { ...total, gradedRooms: rooms.filter((r) => r.graded).length, attempts: attempts?.n ?? 0 },
+  };
+}
+
+export async function adminAttempts(db: Db, simulationId: string, user: Manager) {
+  await requireManagedSimulation(db, user, simulationId);
+  const rows = await db
+    .select({ a: simulationAttempts, userName: users.name, email: users.email })
+    .from(simulationAttempts)
+    .innerJoin(users, eq(users.id, simulationAttempts.userId))
+    .where(eq(simulationAttempts.simulationId, simulationId))
+    .all();
+  const ranked = rankScores(rows.map((r) => ({ userId: r.a.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })));
+  return ranked.map((r) => ({
+    id: r.row.a.id,
+    userId: r.userId,
+    userName: r.row.userName || r.row.email,
+    score: r.score,
+    perc: r.row.a.perc,
+    timeSec: r.timeSec,
+    date: r.row.a.createdAt.getTime(),
+    pos: r.pos,
+  }));
+}
+
+/**
+ * Results per class of a finished simulation, for its teacher (or an admin): the class's pupils ranked
+ * among themselves, the average per subject (0-31), the distribution of totals and who did not show up.
+ * Membership is read now, like the allowed set.
+ */
+export async function classResults(db: Db, simulationId: string, user: Manager) {
+  const sim = await requireManagedSimulation(db, user, simulationId);
+  if (!sim.gradedAt) throw new HttpError(409, SIM_TEXT.notFinished);
+  const linked = await db
+    .select({ id: classes.id, name: classes.name, ownerId: classes.ownerId })
+    .from(simulationAllowedClasses)
+    .innerJoin(classes, eq(classes.id, simulationAllowedClasses.classId))
+    .where(eq(simulationAllowedClasses.simulationId, simulationId))
+    .orderBy(asc(classes.name))
+    .all();
+  const out = [];
+  for (const cls of linked) {
+    const rows = await db
+      .select({ userId: users.id, name: users.name, email: users.email, a: simulationAttempts })
+      .from(classMembers)
+      .innerJoin(users, eq(users.id, classMembers.userId))
+      .leftJoin(simulationAttempts, and(eq(simulationAttempts.userId, classMembers.userId), eq(simulationAttempts.simulationId, simulationId)))
+      .where(eq(classMembers.classId, cls.id))
+      .orderBy(asc(users.name), asc(users.id))
+      .all();
+    const present = rows.filter((r) => r.a !== null).map((r) => ({ ...r, a: r.a! }));
+    const ranked = rankScores(present.map((r) => ({ userId: r.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })));
+    out.push({
+      classId: cls.id,
+      name: cls.name,
+      members: rows.length,
+      participants: present.length,
+      ranking: ranked.map((r) => ({
+        pos: r.pos,
+        userId: r.userId,
+        name: r.row.name || r.row.email,
+        email: r.row.email,
+        score: r.score,
+        perc: r.row.a.perc,
+        timeSec: r.timeSec,
+        subjects: r.row.a.subjectsResult.map((s) => ({ subjectId: s.id, name: s.name, score31: s.score31 })),
+      })),
+      subjectAverages: subjectAverages(present.map((r) => r.a.subjectsResult)),
+      distribution: scoreDistribution(present.map((r) => r.a.score)),
+      absent: rows.filter((r) => r.a === null).map((r) => ({ userId: r.userId, name: r.name || r.email, email: r.email })),
+    });
+  }
+  return { id: sim.id, title: sim.title, classes: out };
+}
