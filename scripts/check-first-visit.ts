@@ -47,7 +47,7 @@ async function serving() {
 
 const rows: { page: string; loads: number; outdated: number; hydrated: boolean }[] = [];
 const isHydrated = () => document.documentElement.dataset.hydrated === "1";
-let browser;
+let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
 try {
   await serving();
   browser = await chromium.launch({

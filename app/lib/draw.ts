@@ -119,7 +119,9 @@ export function drawQuestions(request: DrawRequest): DrawResult {
       plan.push({ unit: u.number, type: "gap", n: quotas[i]! - mcPerUnit[i]! });
     });
   } else {
-    units.forEach((u, i) => plan.push({ unit: u.number, type: "any", n: quotas[i]! }));
+    units.forEach((u, i) => {
+      plan.push({ unit: u.number, type: "any", n: quotas[i]! });
+    });
   }
 
   const record = (unit: number | null, got: DrawCandidate[]) => {

@@ -26,7 +26,7 @@ export function scoreForAccuracy(p: number): number {
 }
 
 export function recencyWeight(ageDays: number): number {
-  return Math.pow(0.5, Math.max(0, ageDays) / HALF_LIFE_DAYS);
+  return 0.5 ** (Math.max(0, ageDays) / HALF_LIFE_DAYS);
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;

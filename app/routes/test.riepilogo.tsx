@@ -91,7 +91,7 @@ function Summary({ summary }: { summary: AttemptSummary }) {
         </div>
       </header>
 
-      <div className="score-grid" aria-label="Risultato">
+      <div className="score-grid" role="group" aria-label="Risultato">
         <div className="stat">
           <span className="stat__value" data-testid="summary-score">
             {summary.score.toLocaleString("it-IT", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}/{SCORE_SCALE}

@@ -388,7 +388,7 @@ export function targetedWeight(args: { topicAccuracy: number; due: boolean; seen
 /** Weighted sampling without replacement (Efraimidis-Spirakis: the largest u^(1/w) keys). */
 export function weightedSample<T extends { weight: number }>(items: readonly T[], count: number, random: () => number = Math.random): T[] {
   return items
-    .map((item) => ({ item, key: Math.pow(random(), 1 / Math.max(item.weight, 1e-9)) }))
+    .map((item) => ({ item, key: random() ** (1 / Math.max(item.weight, 1e-9)) }))
     .sort((a, b) => b.key - a.key)
     .slice(0, Math.max(0, count))
     .map((x) => x.item);

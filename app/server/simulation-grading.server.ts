@@ -1,6 +1,6 @@
 // The grading write of a simulation room: graded attempts in multi-row INSERTs, with the question memories in the
 // same D1 batch (called by the SimulationRoom Durable Object).
-import { type AnswerKey, type SimulationResult } from "~/lib/simulation";
+import type { AnswerKey, SimulationResult } from "~/lib/simulation";
 import { simulations } from "./db/schema";
 import { simulationMemoryStatements } from "./learning.server";
 import { chunk } from "~/lib/chunk";

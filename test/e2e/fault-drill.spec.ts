@@ -128,7 +128,7 @@ test("fault drill: the server is killed mid-simulation and restarted; acknowledg
     };
     const options = view.flow[0]!.questions.find((q) => q.id === 2001)!.options!;
     // Every student answers the mc question; the room acknowledges each.
-    students.forEach((s, i) => s.send({ type: "answer", seq: 1, subjectId: 2, questionId: 2001, value: options[i % options.length] }));
+    for (const [i, s] of students.entries()) s.send({ type: "answer", seq: 1, subjectId: 2, questionId: 2001, value: options[i % options.length] });
     for (const s of students) await s.next("ack", (m) => m.seq === 1);
 
     // Crash: the whole server process group, without a chance to clean up. Then start it again.
@@ -143,7 +143,7 @@ test("fault drill: the server is killed mid-simulation and restarted; acknowledg
       const hello = await s.connect();
       expect(hello).toMatchObject({ started: true, startTime, graded: false, answers: { "2": { "2001": options[i % options.length] } } });
     }
-    students.forEach((s) => s.send({ type: "answer", seq: 2, subjectId: 2, questionId: 2005, value: "neutroni" }));
+    for (const s of students) s.send({ type: "answer", seq: 2, subjectId: 2, questionId: 2005, value: "neutroni" });
     for (const s of students) await s.next("ack", (m) => m.seq === 2);
 
     // The deadline holds: the room closes the subject at endsAt + grace and grades, by its own alarm.

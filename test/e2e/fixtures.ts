@@ -140,6 +140,7 @@ export const test = base.extend<{ hydrationGuard: void }, { consentOnEveryContex
   },
   // Every page of every context the test opened: a hydration error or a CSP violation fails the test.
   hydrationGuard: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
       hydrationErrors = [];
       cspViolations = [];

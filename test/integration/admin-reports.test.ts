@@ -119,7 +119,9 @@ describe("question editor", () => {
     expect(after!.correct_index).toBe(stored!.correct_index);
     const afterOptions = JSON.parse(after!.options) as string[];
     expect(afterOptions[after!.correct_index]).toBe(`${options[stored!.correct_index]} (rivisto)`);
-    afterOptions.forEach((text, i) => i !== after!.correct_index && expect(text).toBe(options[i]));
+    afterOptions.forEach((text, i) => {
+      if (i !== after!.correct_index) expect(text).toBe(options[i]);
+    });
     expect(after).toMatchObject({ difficulty: 4, explanation: "Nuova spiegazione." });
   });
 

@@ -141,7 +141,10 @@ function leaks(label: string, text: string): string[] {
     return found;
   }
   const walk = (node: unknown, path: string) => {
-    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${path}[${i}]`));
+    if (Array.isArray(node)) {
+      for (const [i, n] of node.entries()) walk(n, `${path}[${i}]`);
+      return;
+    }
     if (!node || typeof node !== "object") return;
     const record = node as Record<string, unknown>;
     const sealedId = ID_FIELDS.map((f) => record[f]).find((v) => typeof v === "number" && sealed.has(v)) as number | undefined;

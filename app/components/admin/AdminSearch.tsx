@@ -52,6 +52,7 @@ export function AdminSearch() {
   const empty = results && !results.users.length && !results.questions.length && !results.attempts.length;
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the search box closes its results
     <div className="adm-search" ref={boxRef} onKeyDown={(e) => e.key === "Escape" && setOpen(false)}>
       <label htmlFor={`${listId}-input`} className="sr-only">
         Cerca utenti, domande o tentativi

@@ -49,7 +49,7 @@ const CSV_COLUMNS = [
   { key: "lastLogin", label: "Ultimo accesso" },
 ] as const;
 
-function describe(entry: AuditEntry) {
+function describeAuditEntry(entry: AuditEntry) {
   const d = entry.details ?? {};
   const parts: string[] = [];
   if (typeof d.email === "string") parts.push(d.email);
@@ -247,7 +247,7 @@ export function UtentiTab() {
                     <td>{a.actorEmail}</td>
                     <td>{ACTION_LABEL[a.action] ?? a.action}</td>
                     <td>{a.targetType ? `${a.targetType}${a.targetId ? ` #${a.targetId}` : ""}` : "—"}</td>
-                    <td>{describe(a)}</td>
+                    <td>{describeAuditEntry(a)}</td>
                   </tr>
                 ))}
               </tbody>

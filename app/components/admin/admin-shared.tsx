@@ -179,6 +179,7 @@ export function Pager({ label, noun, list }: { label: string; noun: [one: string
 /** A horizontally scrollable table container that keyboard users can focus and scroll. */
 export function TableWrap({ label, children }: { label: string; children: React.ReactNode }) {
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard (axe scrollable-region-focusable)
     <div className="adm-table-wrap" tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>

@@ -26,7 +26,7 @@ export function SubjectRankingCard(props: { subjects: { id: number; name: string
                     <strong>#{p.position}</strong> <span className="muted small">su {p.participants}</span>
                   </>
                 ) : (
-                  <span aria-label="nessuna posizione">—</span>
+                  <span role="img" aria-label="nessuna posizione">—</span>
                 )}
               </span>
             </li>
@@ -49,7 +49,7 @@ export function OverallCard(props: {
 }) {
   const { leaderboard, completed, total } = props;
   const percent = total > 0 ? Math.round((completed / total) * 100) : 0;
-  let position: React.ReactNode = <span aria-label="nessuna posizione">—</span>;
+  let position: React.ReactNode = <span role="img" aria-label="nessuna posizione">—</span>;
   if (leaderboard?.overall != null) {
     position = (
       <>

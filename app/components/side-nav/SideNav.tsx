@@ -113,14 +113,15 @@ export function SideNav() {
         Menu
       </button>
       {menuOpen ? (
-        <div className="menu-modal" onClick={closeMenu}>
+        // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes the menu; the keyboard closes it with Escape or its button
+        // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+        <div className="menu-modal" onClick={(event) => event.target === event.currentTarget && closeMenu()}>
           <div
             className="menu-modal__card"
             role="dialog"
             aria-modal="true"
             aria-label="Menu"
             ref={trapRef}
-            onClick={(event) => event.stopPropagation()}
           >
             <div className="menu-modal__head">
               <span className="side-nav__brand">{PRODUCT_NAME}</span>

@@ -25,7 +25,7 @@ export function ResultView({ result, rank, alert }: { result: StoredResult; rank
           <p className="muted">{T.resultSubtitle}</p>
           <Link to="/dashboard">{T.backToDashboard}</Link>
         </div>
-        <span className="sim-rank" data-testid="sim-rank" aria-label="Posizione in classifica">
+        <span className="sim-rank" data-testid="sim-rank" role="group" aria-label="Posizione in classifica">
           {rankBadge(rank)}
         </span>
       </header>

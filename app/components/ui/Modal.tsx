@@ -12,6 +12,7 @@ export function Modal(props: {
   const titleId = useId();
   const ref = useFocusTrap<HTMLDivElement>(true, props.onClose);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop is a mouse shortcut; Escape closes the dialog (useFocusTrap)
     <div className="modal" onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}>
       <div
         className="modal__card"

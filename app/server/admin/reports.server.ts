@@ -207,7 +207,9 @@ export async function updateQuestion(db: Db, actor: AuditActor, id: number, inpu
     if (oldCount === texts.length) {
       const order = editorOrder(current.options ?? [], current.correctIndex ?? 0);
       const stored: string[] = new Array(texts.length);
-      order.forEach((storedIndex, displayIndex) => (stored[storedIndex] = texts[displayIndex]!));
+      order.forEach((storedIndex, displayIndex) => {
+        stored[storedIndex] = texts[displayIndex]!;
+      });
       values.options = stored;
       values.correctIndex = current.correctIndex ?? 0;
     } else {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { summaryScore } from "~/lib/scoring";
 import type { Db } from "../../db/client.server";
 import { type RowError, jsonStatements, ids, maxId, int, posId, when } from "./common";
-import { type UserIndex } from "./users";
+import type { UserIndex } from "./users";
 
 export const answerSchema = z.object({
   questionId: posId("questionId"),

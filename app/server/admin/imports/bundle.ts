@@ -1,7 +1,7 @@
 // POST /api/admin/import (a bundle or a questions CSV), /api/admin/import-users and /api/admin/import-attempts.
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { type AuditActor } from "../../audit.server";
+import type { AuditActor } from "../../audit.server";
 import type { Db } from "../../db/client.server";
 import { HttpError } from "../../errors.server";
 import { MAX_IMPORT_ROWS, rowsFailed, type ImportBody, validateRows, jsonArray, optionalArray, type Statement, jsonStatements, runBatch, rebuildStatements, posId, when, audit, jsonLabel, csvLabel } from "./common";

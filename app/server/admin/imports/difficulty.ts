@@ -1,7 +1,7 @@
 // POST /api/admin/import-difficulty: [{questionId, difficulty}] or a CSV.
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { type AuditActor } from "../../audit.server";
+import type { AuditActor } from "../../audit.server";
 import type { Db } from "../../db/client.server";
 import { type RowError, rowsFailed, type ImportBody, validateRows, jsonArray, jsonStatements, runBatch, ids, int, posId, audit, jsonLabel, csvLabel } from "./common";
 

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { summaryScore } from "~/lib/scoring";
-import { type AuditActor } from "../../audit.server";
+import type { AuditActor } from "../../audit.server";
 import type { Db } from "../../db/client.server";
 import { HttpError, withLabels } from "../../errors.server";
 import { rebuildLearningMemory } from "../../learning.server";

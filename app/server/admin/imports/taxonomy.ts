@@ -1,7 +1,7 @@
 // POST /api/admin/import-taxonomy: subjects → topics → sub-topics.
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { type AuditActor } from "../../audit.server";
+import type { AuditActor } from "../../audit.server";
 import type { Db } from "../../db/client.server";
 import { HttpError } from "../../errors.server";
 import { type RowError, rowsFailed, issueText, type ImportBody, validateRows, jsonArray, jsonStatements, runBatch, maxId, posId, audit, jsonLabel, csvLabel } from "./common";
@@ -30,7 +30,10 @@ export async function importTaxonomy(db: Db, actor: AuditActor, body: ImportBody
         })
         .refine((x) => !x.subtopic || x.topic, { message: "un sotto-argomento richiede l'argomento", path: ["topic"] })
         .safeParse(row);
-      if (!parsed.success) return errors.push({ row: csvLabel(i), message: issueText(parsed.error) });
+      if (!parsed.success) {
+        errors.push({ row: csvLabel(i), message: issueText(parsed.error) });
+        return;
+      }
       const x = parsed.data;
       const sKey = x.subjectId ? `#${x.subjectId}` : x.subject.toLowerCase();
       const s = tree.get(sKey) ?? { id: x.subjectId, name: x.subject, topics: [] };
