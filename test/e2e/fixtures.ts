@@ -70,10 +70,26 @@ let hydrationErrors: string[] = []; // of the pages the running test opened (res
  * A page that needs something the policy blocks is broken for real users, so it fails its test.
  */
 let cspViolations: string[] = [];
+/**
+ * And every other error the page logs (console.error, an uncaught exception): a page that logs an error is
+ * broken somewhere, even if the test's own checks pass. The only errors let through are the browser's own
+ * network log of a refusal the product answers on purpose (a 4xx the screen shows as a message), and what a
+ * test declares with allowConsoleError() (a fault it provokes: a dropped socket, a server shut down).
+ */
+let consoleErrors: string[] = [];
+const EXPECTED_ERRORS: readonly RegExp[] = [/^Failed to load resource: the server responded with a status of 4\d\d\b/];
+let allowedErrors: RegExp[] = [];
+
+/** Lets the running test's pages log errors matching `pattern` (a fault the test provokes on purpose). */
+export function allowConsoleError(pattern: RegExp) {
+  allowedErrors.push(pattern);
+}
+
 function watchHydration(page: Page) {
   const check = (text: string) => {
     if (/Minified React error #(418|423|425)\b|hydrat/i.test(text)) hydrationErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
-    if (/Content Security Policy/i.test(text)) cspViolations.push(`${page.url()}: ${text.slice(0, 400)}`);
+    else if (/Content Security Policy/i.test(text)) cspViolations.push(`${page.url()}: ${text.slice(0, 400)}`);
+    else if (![...EXPECTED_ERRORS, ...allowedErrors].some((re) => re.test(text))) consoleErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
   };
   page.on("pageerror", (error) => check(`${error.message}`));
   page.on("console", (message) => {
@@ -138,15 +154,18 @@ export const test = base.extend<{ hydrationGuard: void }, { consentOnEveryContex
   context: async ({ context, baseURL }, use) => {
     await use(await withDecidedConsent(context, baseURL!));
   },
-  // Every page of every context the test opened: a hydration error or a CSP violation fails the test.
+  // Every page of every context the test opened: a hydration error, a CSP violation or a logged error fails the test.
   hydrationGuard: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
       hydrationErrors = [];
       cspViolations = [];
+      consoleErrors = [];
+      allowedErrors = [];
       await use();
       expect(hydrationErrors, "the server-rendered page and the browser's first render differ").toEqual([]);
       expect(cspViolations, "the page needs something its Content-Security-Policy blocks").toEqual([]);
+      expect(consoleErrors, "the page logged an error (console.error or an uncaught exception)").toEqual([]);
     },
     { auto: true },
   ],
