@@ -14,6 +14,7 @@ import { replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
 import { devCookie, servePreview, type LocalServer } from "./lib/server.ts";
 import { ms, percentile, timeRequests } from "./lib/stats.ts";
+import { prng } from "../app/lib/prng.ts";
 
 const STATE = join(".wrangler", "bench-state");
 const ENLARGED_STATE = join(".wrangler", "bench-state-200k");
@@ -60,18 +61,6 @@ function d1File(state: string): string {
     if (hasUsers.n) return join(dir, name);
   }
   throw new Error(`no D1 database found in ${dir}`);
-}
-
-/** Deterministic PRNG so that every run loads the same synthetic history. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function loadSyntheticAttempts(file: string): { attempts: number; answers: number; memories: number; seconds: number } {

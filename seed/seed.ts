@@ -11,6 +11,7 @@ import chimica from "./bank/chimica.json" with { type: "json" };
 import fisica from "./bank/fisica.json" with { type: "json" };
 import matematica from "./bank/matematica.json" with { type: "json" };
 import ragionamento from "./bank/ragionamento.json" with { type: "json" };
+import { prng } from "../app/lib/prng.ts";
 
 export type { BankFile, BankQuestion } from "../app/lib/bank-rules.ts";
 
@@ -50,18 +51,6 @@ const DAY = 24 * 60 * 60 * 1000;
 const FIRST_NAMES = ["Alessia", "Andrea", "Beatrice", "Chiara", "Davide", "Elena", "Federico", "Francesca", "Gabriele", "Giorgia", "Leonardo", "Lorenzo", "Martina", "Matteo", "Noemi", "Pietro", "Riccardo", "Sofia", "Tommaso", "Valentina", "Vittoria", "Emma", "Filippo", "Aurora", "Simone"];
 const LAST_NAMES = ["Esposito", "Romano", "Colombo", "Ricci", "Marino", "Bruno", "Gallo", "Costa", "Fontana", "Caruso", "Mancini", "Rizzo", "Lombardi", "Moretti", "Barbieri", "De Luca", "Santoro", "Mariani", "Rinaldi", "Ferrara"];
 const CITIES = ["Milano", "Roma", "Napoli", "Torino", "Bologna", "Firenze", "Bari", "Palermo", "Padova", "Verona"];
-
-/** Small deterministic PRNG (mulberry32), so the generated history is the same on every machine. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function sqlValue(value: unknown): string {
   if (value === null || value === undefined) return "NULL";

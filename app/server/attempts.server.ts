@@ -12,6 +12,7 @@ import { aggregateStatementsFor } from "./aggregates.server";
 import { learningStatements, peerDifficulty, readMemory, readMemoryQuery } from "./learning.server";
 import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, quizQuestions, quizzes, statQuestionAccuracy, subjects, topics, type Question } from "./db/schema";
+import { canReadAttempt } from "./admin/access.server";
 import { HttpError, withLabels } from "./errors.server";
 import { recordRushResultStatement } from "./rush.server";
 import { assertNoneSealed, canSeeKeys, openQuizServing, sealedQuestionIds } from "./sealed.server";
@@ -272,7 +273,7 @@ export async function attemptSummary(
   now = Date.now(),
 ): Promise<AttemptSummary> {
   const attempt = await db.select().from(attempts).where(eq(attempts.id, attemptId)).get();
-  const visible = attempt && (attempt.userId === viewer.id || viewer.effectiveRole === "admin");
+  const visible = attempt && canReadAttempt(viewer, attempt.userId);
   // Answers and explanations exist only for a submitted attempt.
   if (!attempt || !visible || attempt.status !== "completed") throw new HttpError(404, ATTEMPT_NOT_FOUND);
   const [rows, subject, sealed] = await Promise.all([

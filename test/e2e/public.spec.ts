@@ -173,7 +173,9 @@ test.describe("policy and terms", () => {
   });
 });
 
-test("screenshots of / and /dashboard at 375, 768 and 1280 px (for review, not committed)", async ({ page }) => {
+// The screenshots stay in test-results/ for review (not committed); what the test asserts is what a phone user
+// notices first: nothing wider than the screen (no sideways scrolling) and the page's heading in view.
+test("/ and /dashboard fit 375, 768 and 1280 px without sideways scrolling (screenshots for review)", async ({ page }) => {
   mkdirSync("test-results/screenshots", { recursive: true });
   // Without motion: a full-page capture resizes the viewport, and the side navigation's width
   // transition would be caught half-way.
@@ -184,6 +186,9 @@ test("screenshots of / and /dashboard at 375, 768 and 1280 px (for review, not c
     for (const [name, path] of [["home", "/"], ["dashboard", "/dashboard"]]) {
       await page.goto(path);
       await page.waitForLoadState("networkidle");
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeInViewport();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${path} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `test-results/screenshots/${name}-${width}.png`, fullPage: true });
     }
   }

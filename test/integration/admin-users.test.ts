@@ -138,7 +138,13 @@ describe("admin users", () => {
     expect(Object.keys(detail.stats).sort()).toEqual(keys.sort());
     const completed = await count("attempts", "user_id = 1 AND status = 'completed'");
     expect(detail.stats.attempts).toBe(completed);
-    for (const key of keys.filter((k) => k !== "lastLogin")) expect(detail.stats[key] as number).toBeGreaterThanOrEqual(0);
+    // The answer counts are the student's completed attempts added up, as the console says.
+    const sums = await env.DB.prepare(
+      "SELECT sum(correct) AS correct, sum(wrong) AS wrong, sum(blank) AS unanswered FROM attempts WHERE user_id = 1 AND status = 'completed'",
+    ).first<{ correct: number; wrong: number; unanswered: number }>();
+    expect(sums!.correct).toBeGreaterThan(0);
+    expect({ correct: detail.stats.correct, wrong: detail.stats.wrong, unanswered: detail.stats.unanswered }).toEqual(sums);
+    expect(detail.stats.totalTimeMin as number).toBeGreaterThan(0);
     expect(detail.stats.percentile as number).toBeLessThanOrEqual(100);
     expect(detail.stats.bestStreak as number).toBeGreaterThanOrEqual(1);
 

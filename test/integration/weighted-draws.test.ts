@@ -154,7 +154,10 @@ describe("statistics by unit", () => {
       const topics = (await env.DB.prepare("SELECT id, unit, legacy FROM topics WHERE subject_id = ?").bind(subjectId).all<{ id: number; unit: number | null; legacy: number }>()).results;
       for (const t of topics) expect(s.topicUnits?.[t.id]).toBe(t.legacy ? null : t.unit);
       // The seeded history answered questions of every subject: every accuracy is a share.
-      for (const value of Object.values(s.siteAggregate.unitAccuracy ?? {})) expect(value).toBeGreaterThanOrEqual(0);
+      for (const value of Object.values(s.siteAggregate.unitAccuracy ?? {})) {
+        expect(value).toBeGreaterThanOrEqual(0);
+        expect(value).toBeLessThanOrEqual(1);
+      }
       expect(Object.keys(s.siteAggregate.unitAccuracy ?? {}).length).toBeGreaterThan(0);
     }
     const math = body.subjects.find((x) => x.id === 3)!;

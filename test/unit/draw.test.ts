@@ -7,22 +7,11 @@ import { apportion, drawQuestions, mixFor, type DrawCandidate, type DrawUnit } f
 import { SEMESTRE_FILTRO_TEMPLATE } from "~/lib/constants";
 import syllabusMd from "../../seed/bank/SYLLABUS.md?raw";
 import { BANK } from "../../seed/seed";
+import { prng } from "~/lib/prng";
 
 const SYLLABUS = parseSyllabus(syllabusMd);
 const MIX = { mc: SEMESTRE_FILTRO_TEMPLATE.mc, gap: SEMESTRE_FILTRO_TEMPLATE.gap };
 const NAMES: Record<number, string> = { 1: "Biologia", 2: "Chimica", 4: "Fisica" };
-
-/** A seeded PRNG (mulberry32) so a failure can be replayed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A pool with `perType` mc and gap questions in every unit, plus legacy questions. */
 function syntheticPool(units: readonly DrawUnit[], perType = 12, legacy = 11): DrawCandidate[] {

@@ -3,20 +3,9 @@ import { describe, expect, it } from "vitest";
 import { REVIEW_COOLDOWN_MS } from "~/lib/constants";
 import { forecastSubject, groupAnswers, scoreForAccuracy, type TopicAnswers } from "~/lib/forecast";
 import { EXAM_PACE_SEC, ratingFor, replayMemory, reviewMemory, type MemoryState } from "~/lib/fsrs-rating";
+import { prng } from "~/lib/prng";
 
 const DAY = 24 * 60 * 60 * 1000;
-
-/** mulberry32: deterministic, so a failure can be replayed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("answer → FSRS rating", () => {
   it("wrong and blank are Again; right is Good, or Hard slower than the exam's pace (45 min / 31)", () => {
