@@ -22,7 +22,26 @@ export function parseForm<S extends ZodType>(formData: FormData | URLSearchParam
  */
 export type FormReply<T = undefined> = { result: SubmissionResult<string[]>; value?: T };
 
-/** The first form-level error of a reply (a refusal from the server: "Non hai i permessi…"), or null. */
+/**
+ * A screen's clientAction around its server action: a write that cannot reach the server (offline, a proxy's error
+ * page) answers as a refusal with `message` instead of replacing the screen with the error page, so the dialog or
+ * the runner keeps what the user typed. Redirects pass through.
+ */
+export async function orFailure<T>(serverAction: () => Promise<unknown>, message: string): Promise<FormReply<T>> {
+  try {
+    return (await serverAction()) as FormReply<T>;
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return { result: { status: "error", error: { "": [message] } } };
+  }
+}
+
+/**
+ * The first error of a reply: the form's own (a refusal from the server: "Non hai i permessi…") or else the first
+ * field's, for screens that show one message line; null when the write succeeded.
+ */
 export function formError(reply: { result?: SubmissionResult<string[]> } | undefined | null): string | null {
-  return reply?.result?.error?.[""]?.[0] ?? null;
+  const errors = reply?.result?.error;
+  if (!errors) return null;
+  return errors[""]?.[0] ?? Object.values(errors).find((list) => list?.length)?.[0] ?? null;
 }

@@ -1,5 +1,5 @@
 // Timer levels of a practice quiz (spec section 5): seconds per question, total = questions × seconds.
-import { MAX_QUESTIONS, MIN_QUESTIONS, TIMER_LEVELS, type TimerLevel } from "./constants.ts";
+import { MAX_QUESTIONS, MIN_QUESTIONS, TIMER_LEVELS, type TimerLevel, UNTIMED_ABANDON_MS } from "./constants.ts";
 
 export type TimerChoice = TimerLevel | "nessuno";
 
@@ -46,9 +46,20 @@ export function formatClock(totalSec: number): string {
 export const SUBMIT_GRACE_MS = 60_000;
 
 /**
- * The instant after which a drawn, never-submitted attempt counts as abandoned:
- * its timer (plus the grace) or, without a timer, 3 hours.
+ * THE deadline rule of a practice quiz (issue 19: one function): the instant after which a drawn, never-submitted
+ * attempt counts as abandoned: its timer plus the grace or, without a timer (null or 0), UNTIMED_ABANDON_MS.
+ * The runner's loader, the submission and the sealing/abandoning SQL (attemptDeadlineSql) all follow it.
  */
-export function attemptDeadline(startedAtMs: number, timeLimitSec: number | null | undefined, untimedMs: number): number {
-  return timeLimitSec ? startedAtMs + timeLimitSec * 1000 + SUBMIT_GRACE_MS : startedAtMs + untimedMs;
+export function attemptDeadline(startedAtMs: number, timeLimitSec: number | null | undefined): number {
+  return timeLimitSec ? startedAtMs + timeLimitSec * 1000 + SUBMIT_GRACE_MS : startedAtMs + UNTIMED_ABANDON_MS;
+}
+
+/** Whether an attempt can still be submitted at `now` (in progress and before attemptDeadline). */
+export function attemptOpen(status: string, startedAtMs: number, timeLimitSec: number | null | undefined, now: number): boolean {
+  return status === "in_progress" && now <= attemptDeadline(startedAtMs, timeLimitSec);
+}
+
+/** The same deadline as a SQL expression over the columns (or subqueries) holding the start and the timer. */
+export function attemptDeadlineSql(startedAt: string, timeLimitSec: string): string {
+  return `(${startedAt} + COALESCE(NULLIF(${timeLimitSec}, 0) * 1000 + ${SUBMIT_GRACE_MS}, ${UNTIMED_ABANDON_MS}))`;
 }

@@ -5,13 +5,32 @@ import { Modal } from "~/components/ui/Modal";
 import { getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { requirePageUser } from "~/server/page-guard.server";
-import { listMyReports, type MyReport } from "~/server/reports.server";
+import { createReport, listMyReports, type MyReport } from "~/server/reports.server";
+import { handleForm } from "~/server/form.server";
+import { limitAction } from "~/server/security.server";
+import { orFailure } from "~/lib/forms";
+import { REPORT_UNREACHABLE, reportSchema } from "~/lib/forms/report";
 import "~/styles/quiz.css";
 import type { Route } from "./+types/segnalato";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   return { reports: await listMyReports(getDb(getEnv(args.context).DB), user.id) };
+}
+
+// POST /segnalato: a new report, from the dialog of the runner and of the summary (same service, schema and
+// limit as POST /api/report-question). The answer is the form's reply; the dialog says what follows.
+export async function action(args: Route.ActionArgs) {
+  const user = await requirePageUser(args);
+  const env = getEnv(args.context);
+  return handleForm(args.request, reportSchema, async (report) => {
+    await limitAction(env, "REPORT_LIMITER", user.id);
+    await createReport(getDb(env.DB), user.id, report);
+  });
+}
+
+export function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return orFailure(serverAction, REPORT_UNREACHABLE);
 }
 
 export default function MyReports() {

@@ -14,13 +14,16 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const id = new URL(args.request.url).searchParams.get("id")?.trim() || null;
   if (!id) return { id, denied: null };
-  // The page answers 403 itself to a student outside the allowed set (users ∪ classes), like the
-  // JSON calls and the socket do; an unknown id is left to the runner's 'Simulazione non trovata'.
+  // The page answers itself, like the JSON calls and the socket do: 404 'Simulazione non trovata' for an unknown
+  // id and 403 to a student outside the allowed set (users ∪ classes). The runner (and its socket) starts only
+  // for a simulation the student may sit.
   try {
     await requireSimulationAccess(getDb(getEnv(args.context).DB), simulationIdParam(id), user);
   } catch (error) {
-    if (error instanceof HttpError && error.status === 403) return data({ id, denied: T.notAllowed }, { status: 403 });
     if (!(error instanceof HttpError)) throw error;
+    if (error.status === 403) return data({ id, denied: T.notAllowed }, { status: 403 });
+    if (error.status === 404) return data({ id, denied: T.notFound }, { status: 404 });
+    return data({ id, denied: error.message }, { status: error.status });
   }
   return { id, denied: null };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState } from "react";
-import { useLoaderData, useNavigate, useSearchParams } from "react-router";
+import { useLoaderData, useSearchParams, useSubmit } from "react-router";
 import { T } from "~/components/quiz/messages";
 import { L } from "~/components/learning/messages";
 import { StaleNotice } from "~/components/quiz/StaleNotice";
@@ -42,7 +42,7 @@ export default function NewTest() {
   const data = useLoaderData<typeof clientLoader>();
   const { subjects } = data;
   const [params] = useSearchParams();
-  const navigate = useNavigate();
+  const submit = useSubmit();
   const initial = useMemo(() => prefill(params, subjects), [params, subjects]);
   const [subjectId, setSubjectId] = useState<number | null>(initial.subjectId);
   const [topicId, setTopicId] = useState<number | null>(initial.topicId);
@@ -80,14 +80,14 @@ export default function NewTest() {
     ? `${subject.name} · ${topic?.name ?? T.allTopics} · ${count} ${count === 1 ? "domanda" : "domande"} · ${timerText}${mode === "mirato" ? ` · ${L.modeTargeted.toLowerCase()}` : ""}`
     : "Scegli una materia per iniziare.";
 
+  // The quiz is drawn by the /test route's action (newQuizSchema), which redirects to the runner.
   const start = () => {
     if (!subject) return;
-    const query = new URLSearchParams({ subject: String(subject.id) });
-    if (topic) query.set("topic", String(topic.id));
-    query.set("q", String(count));
-    if (total) query.set("time", String(total));
-    if (mode === "mirato") query.set("mode", "mirato");
-    navigate(`/test?${query}`);
+    const fields: Record<string, string> = { subjectId: String(subject.id), count: String(count) };
+    if (topic) fields.topicId = String(topic.id);
+    if (total) fields.time = String(total);
+    if (mode === "mirato") fields.mode = "mirato";
+    void submit(fields, { method: "post", action: "/test" });
   };
 
   return (

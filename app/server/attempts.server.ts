@@ -4,10 +4,10 @@
 // ids the server did not serve), keyed by an idempotency key (or a hash of the body) for retries.
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { ATTEMPT_LIST_LIMIT, UNTIMED_ABANDON_MS } from "~/lib/constants";
+import { ATTEMPT_LIST_LIMIT } from "~/lib/constants";
 import { gapAnswerMatches, gapAnswerTooLong, gradeGapAnswer, normaliseGapAnswer } from "~/lib/gap-answer";
 import { listScore, percentCorrect, summaryScore } from "~/lib/scoring";
-import { attemptDeadline, SUBMIT_GRACE_MS } from "~/lib/timer";
+import { attemptDeadlineSql, attemptOpen } from "~/lib/timer";
 import { aggregateStatementsFor } from "./aggregates.server";
 import { learningStatements, peerDifficulty, readMemory, readMemoryQuery } from "./learning.server";
 import type { Db } from "./db/client.server";
@@ -17,25 +17,8 @@ import { HttpError, withLabels } from "./errors.server";
 import { recordRushResultStatement } from "./rush.server";
 import { assertNoneSealed, canSeeKeys, openQuizServing, sealedQuestionIds } from "./sealed.server";
 
-const MAX_SECONDS = 24 * 60 * 60;
-
-export const answerSchema = z.object({
-  question_id: z.coerce.number().int("Id della domanda non valido").positive("Id della domanda non valido"),
-  option_id: z.number().int("Opzione non valida").min(0, "Opzione non valida").nullable().optional(),
-  answer_text: z.string().max(500, "Risposta troppo lunga").nullable().optional(),
-  time_sec: z.number().min(0, "Tempo per domanda non valido").max(MAX_SECONDS, "Tempo per domanda non valido").optional(),
-});
-
-export const submissionSchema = withLabels(
-  z.object({
-    answers: z.array(answerSchema, "Le risposte devono essere un elenco").max(200, "Troppe risposte"),
-    timeTaken: z.number("Tempo impiegato mancante").min(0, "Tempo impiegato non valido").max(MAX_SECONDS, "Tempo impiegato non valido"),
-    rushEventId: z.number().int().positive().nullable().optional(),
-    idempotencyKey: z.string().min(8, "Chiave di invio non valida").max(100, "Chiave di invio non valida").optional(),
-  }),
-  { answers: "Risposta", "answers.question_id": "Domanda", "answers.option_id": "Opzione scelta", "answers.answer_text": "Risposta scritta", "answers.time_sec": "Tempo per domanda", timeTaken: "Tempo impiegato", rushEventId: "Evento Rush", idempotencyKey: "Chiave di invio" },
-);
-export type Submission = z.infer<typeof submissionSchema>;
+export { answerSchema, submissionSchema, type Submission } from "~/lib/forms/quiz-submission";
+import type { Submission } from "~/lib/forms/quiz-submission";
 
 type GradedAnswer = {
   position: number;
@@ -142,8 +125,7 @@ export async function submitQuizAttempt(
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
   if (!attempt) throw new HttpError(404, "Tentativo non trovato.");
   if (attempt.status === "completed") return { attemptId: attempt.id, alreadySubmitted: true };
-  const deadline = attemptDeadline(attempt.startedAt.getTime(), quiz.timeLimitSec, UNTIMED_ABANDON_MS);
-  if (attempt.status === "abandoned" || now > deadline) {
+  if (!attemptOpen(attempt.status, attempt.startedAt.getTime(), quiz.timeLimitSec, now)) {
     throw new HttpError(409, "Tempo scaduto: questo tentativo è stato interrotto e non può più essere consegnato.");
   }
   // Its graded result would tell whether a guess on a sealed question was right.
@@ -360,7 +342,7 @@ export function abandonExpiredStatement(db: Db, now: number, userId?: number) {
   const owner = userId == null ? sql`1 = 1` : sql`user_id = ${userId}`;
   return db.run(sql`UPDATE attempts SET status = 'abandoned'
     WHERE ${owner} AND status = 'in_progress'
-      AND started_at + COALESCE((SELECT time_limit_sec * 1000 + ${SUBMIT_GRACE_MS} FROM quizzes WHERE quizzes.id = attempts.quiz_id), ${UNTIMED_ABANDON_MS}) < ${now}`);
+      AND ${sql.raw(attemptDeadlineSql("started_at", "(SELECT time_limit_sec FROM quizzes WHERE quizzes.id = attempts.quiz_id)"))} < ${now}`);
 }
 
 export type AttemptListItem = {

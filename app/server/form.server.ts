@@ -7,6 +7,7 @@ import { data } from "react-router";
 import { ZodError, type output, type ZodType } from "zod";
 import { parseForm, type FormReply } from "~/lib/forms";
 import { zodMessage } from "~/lib/validation";
+import { readJson } from "./api.server";
 import { HttpError } from "./errors.server";
 
 export async function handleForm<S extends ZodType, T>(
@@ -29,6 +30,22 @@ export async function handleForm<S extends ZodType, T>(
     if (error instanceof ZodError) {
       return data<FormReply<T>>({ result: submission.reply({ formErrors: [zodMessage(error)] }) }, { status: 400 });
     }
+    throw error;
+  }
+}
+
+/**
+ * The same for a screen that posts JSON (`fetcher.submit(body, { encType: "application/json" })`): the quiz runner's
+ * submission is a list of answers, not a form. Refusals come back as the form error of the reply.
+ */
+export async function handleJson<S extends ZodType, T>(request: Request, schema: S, run: (value: output<S>) => Promise<T> | T) {
+  const refused = (status: number, message: string) =>
+    data<FormReply<T>>({ result: { status: "error", error: { "": [message] } } }, { status });
+  try {
+    const value = await run(await readJson(request, schema));
+    return data<FormReply<T>>({ result: { status: "success" }, value });
+  } catch (error) {
+    if (error instanceof HttpError) return refused(error.status, error.message);
     throw error;
   }
 }

@@ -3,7 +3,9 @@
 // the submission is graded against what was drawn and a never-submitted quiz can become 'abandoned'.
 // Questions leave the server WITHOUT the correct option, accepted answers or explanation.
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { DEFAULT_DIFFICULTY } from "~/lib/constants";
+import { DEFAULT_DIFFICULTY, MAX_QUESTIONS } from "~/lib/constants";
+import type { NewQuizRequest } from "~/lib/forms/new-quiz";
+import { clampQuestionCount } from "~/lib/timer";
 import type { Db } from "./db/client.server";
 import { attempts, questions, quizQuestions, quizzes, statQuestionAccuracy, subjects, topics, type Question } from "./db/schema";
 import { HttpError } from "./errors.server";
@@ -193,6 +195,28 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
     }),
   ]);
   return getQuiz(db, args.userId, inserted[0]!.id, now);
+}
+
+/** A quiz as asked by GET /api/quiz or the form posted to /test: a redo of given questions, or a draw of a subject. */
+export async function drawRequested(db: Db, userId: number, q: NewQuizRequest): Promise<DrawnQuiz> {
+  const timeLimitSec = q.time ? Number(q.time) || null : null;
+  if (q.ids != null) {
+    const ids = q.ids.split(",").map((s) => s.trim()).filter(Boolean).map(Number);
+    if (ids.length === 0) throw new HttpError(400, "Nessuna domanda per il ripasso");
+    if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new HttpError(400, "Elenco di domande non valido: sono attesi numeri interi positivi (campo: Domande).");
+    if (new Set(ids).size > MAX_QUESTIONS) throw new HttpError(400, `Al massimo ${MAX_QUESTIONS} domande per quiz (campo: Domande).`);
+    return drawQuiz(db, { userId, ids, timeLimitSec });
+  }
+  if (!q.subjectId) throw new HttpError(400, "Scegli una materia (campo: Materia).");
+  return drawQuiz(db, {
+    userId,
+    subjectId: q.subjectId,
+    topicId: q.topicId,
+    count: clampQuestionCount(q.count || undefined, 10),
+    timeLimitSec,
+    rushEventId: q.rushEventId ?? null,
+    mode: q.mode,
+  });
 }
 
 /** A stored quiz of this user, in drawn order; 404 for someone else's or a missing one. */

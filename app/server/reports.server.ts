@@ -7,18 +7,8 @@ import { attemptAnswers, attempts, questions, reports, subjects, topics } from "
 import { HttpError, withLabels } from "./errors.server";
 import { sealedQuestionIds, servedAttemptSql } from "./sealed.server";
 
-/** Both payload forms of the spec: {questionId, message, userAnswerKey} and {attemptId, questionId, note, userAnswerKey}. */
-export const reportSchema = withLabels(
-  z.object({
-    questionId: z.coerce.number("Domanda mancante").int("Domanda non valida").positive("Domanda non valida"),
-    attemptId: z.coerce.number().int("Tentativo non valido").positive("Tentativo non valido").nullable().optional(),
-    message: z.string().max(2000, "Il messaggio supera i 2000 caratteri").nullable().optional(),
-    note: z.string().max(2000, "La nota supera i 2000 caratteri").nullable().optional(),
-    userAnswerKey: z.string().max(100, "Risposta indicata troppo lunga").nullable().optional(),
-  }),
-  { questionId: "Domanda", attemptId: "Tentativo", message: "Messaggio", note: "Nota", userAnswerKey: "Risposta indicata" },
-);
-export type ReportInput = z.infer<typeof reportSchema>;
+export { reportSchema, type ReportInput } from "~/lib/forms/report";
+import type { ReportInput } from "~/lib/forms/report";
 
 export async function createReport(db: Db, userId: number, input: ReportInput, now = Date.now()) {
   const question = await db.select({ id: questions.id }).from(questions).where(eq(questions.id, input.questionId)).get();

@@ -10,8 +10,8 @@
 //
 // Every question path in app/routes.ts is walked by test/integration/sealed-questions.test.ts.
 import { sql, type SQL } from "drizzle-orm";
-import { MAX_QUESTIONS, SIMULATION_GRACE_MS, UNTIMED_ABANDON_MS } from "~/lib/constants";
-import { SUBMIT_GRACE_MS } from "~/lib/timer";
+import { MAX_QUESTIONS, SIMULATION_GRACE_MS } from "~/lib/constants";
+import { attemptDeadlineSql } from "~/lib/timer";
 import type { Db } from "./db/client.server";
 import { HttpError } from "./errors.server";
 
@@ -34,7 +34,7 @@ const SIMULATION_SEAL_MARGIN_MS = 60_000;
 /** An attempt's drawn quiz is still open: the same deadline as attemptDeadline() / abandonExpiredStatement. */
 export function openAttemptSql(attempt: string, quiz: string, now: number): SQL {
   return sql.raw(
-    `${attempt}.status = 'in_progress' AND ${attempt}.started_at + COALESCE(NULLIF(${quiz}.time_limit_sec, 0) * 1000 + ${SUBMIT_GRACE_MS}, ${UNTIMED_ABANDON_MS}) >= ${Math.floor(now)}`,
+    `${attempt}.status = 'in_progress' AND ${attemptDeadlineSql(`${attempt}.started_at`, `${quiz}.time_limit_sec`)} >= ${Math.floor(now)}`,
   );
 }
 

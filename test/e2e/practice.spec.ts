@@ -1,6 +1,6 @@
 import { summaryScore } from "../../app/lib/scoring.ts";
 import matematica from "../../seed/bank/matematica.json" with { type: "json" };
-import { expect, login, test } from "./fixtures";
+import { allowConsoleError, expect, login, test } from "./fixtures";
 
 type SummaryBody = { correct: number; wrong: number; blank: number; total: number; score: number; questions: { correct: boolean | null }[] };
 
@@ -195,11 +195,15 @@ test.describe("practice loop", () => {
     await expect(page.getByTestId("question-position")).toHaveText("Domanda 1/2");
     // Paused 2 s ahead of the page's now: far enough that the call lands before that instant.
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
+    // The runner posts its attempt to the /test route's action (/test.data). The first call is refused by the
+    // server itself (the quiz id changed on the way: someone else's quiz), the second never arrives.
+    allowConsoleError(/net::ERR_FAILED/); // the second call, aborted on purpose
     let calls = 0;
-    await page.route(/\/api\/quiz\/\d+\/attempt$/, async (route) => {
+    await page.route(/\/test\.data\?id=\d+/, async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
       calls++;
       if (calls === 1) {
-        await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "Servizio momentaneamente non disponibile." }) });
+        await route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), quizId: 999_999 }) });
       } else if (calls === 2) {
         await route.abort("failed");
       } else {
@@ -208,7 +212,7 @@ test.describe("practice loop", () => {
     });
     const submit = page.getByRole("button", { name: "Consegna" });
     await submit.click();
-    await expect(page.getByRole("alert")).toHaveText("Servizio momentaneamente non disponibile.");
+    await expect(page.getByRole("alert")).toHaveText("Quiz non trovato.");
     await expect(submit).toBeEnabled();
     await submit.click();
     await expect(page.getByRole("alert")).toHaveText("Errore invio tentativo");
@@ -229,6 +233,7 @@ test.describe("practice loop", () => {
     await nav.getByRole("link", { name: "Dashboard" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     // The screen's own data request fails as it does offline (the shell's request is left alone).
+    allowConsoleError(/net::ERR_INTERNET_DISCONNECTED/); // the cut-off call
     await page.route(/\/tentativi\.data\?_routes=routes%2Ftentativi/, (route) => route.abort("internetdisconnected"));
     await nav.getByRole("link", { name: "Tentativi" }).click();
     await expect(page.getByText(/Sei offline o il server non risponde/)).toBeVisible();

@@ -188,7 +188,13 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "quiz-rush/start": () => [get("/quiz-rush/start?subject=4"), get("/quiz-rush/start?subject=2")],
   admin: () => [get("/admin")],
   "test/nuovo": () => [get("/test/nuovo")],
-  test: () => [get(`/test?id=${rushQuiz.quizId}`), get(`/test?id=${heldQuiz.quizId}`), get(`/test?id=${cleanQuiz.quizId}`)],
+  test: () => [
+    get(`/test?id=${rushQuiz.quizId}`),
+    get(`/test?id=${heldQuiz.quizId}`),
+    get(`/test?id=${cleanQuiz.quizId}`),
+    // The runner's submission through the screen's action: a quiz holding a sealed question is refused.
+    { method: "POST", path: "/test", json: { quizId: heldQuiz.quizId, answers: [], timeTaken: 5 } },
+  ],
   "ripasso/errori": () => [get("/ripasso/errori")],
   tentativi: () => [get("/tentativi")],
   segnalato: () => [get("/segnalato")],

@@ -4,7 +4,7 @@ import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer, pastedGapText }
 import { filterAttempts } from "~/lib/attempt-filters";
 import { normaliseReportStatus, REPORT_STATUS_LABELS } from "~/lib/report-status";
 import { formatCountdown, isReviewPaused, reviewReadyAt, sample } from "~/lib/review";
-import { attemptDeadline, clampQuestionCount, formatClock, SUBMIT_GRACE_MS, timerChoiceFromTotal, timerTotalSeconds } from "~/lib/timer";
+import { attemptDeadline, attemptOpen, clampQuestionCount, formatClock, SUBMIT_GRACE_MS, timerChoiceFromTotal, timerTotalSeconds } from "~/lib/timer";
 
 describe("gap answers", () => {
   it("lowercases, collapses whitespace and trims", () => {
@@ -46,8 +46,14 @@ describe("timer levels", () => {
   it("formats clocks and deadlines", () => {
     expect(formatClock(400)).toBe("6:40");
     expect(formatClock(3725)).toBe("1:02:05");
-    expect(attemptDeadline(1000, 400, UNTIMED_ABANDON_MS)).toBe(1000 + 400_000 + SUBMIT_GRACE_MS);
-    expect(attemptDeadline(1000, null, UNTIMED_ABANDON_MS)).toBe(1000 + 3 * 3600_000);
+    expect(attemptDeadline(1000, 400)).toBe(1000 + 400_000 + SUBMIT_GRACE_MS);
+    expect(attemptDeadline(1000, null)).toBe(1000 + 3 * 3600_000);
+    // A timer of 0 is "no timer", in the browser's rule and in the SQL one alike.
+    expect(attemptDeadline(1000, 0)).toBe(1000 + UNTIMED_ABANDON_MS);
+    expect(attemptOpen("in_progress", 1000, 400, 1000 + 400_000 + SUBMIT_GRACE_MS)).toBe(true);
+    expect(attemptOpen("in_progress", 1000, 400, 1001 + 400_000 + SUBMIT_GRACE_MS)).toBe(false);
+    expect(attemptOpen("abandoned", 1000, 400, 1000)).toBe(false);
+    expect(attemptOpen("completed", 1000, null, 1000)).toBe(false);
   });
 });
 

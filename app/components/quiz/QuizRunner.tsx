@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { useFetcher } from "react-router";
 import { useToast } from "~/components/ui/Toast";
-import { ApiError, apiFetch } from "~/lib/api-client";
+import { formError, type FormReply } from "~/lib/forms";
 import { DIFFICULTY_LABELS } from "~/lib/constants";
 import { sample } from "~/lib/review";
 import type { DrawnQuiz } from "~/server/quiz.server";
@@ -22,7 +22,8 @@ function storageKey(quizId: number) {
 
 /** The quiz runner: one question at a time, free navigation, server grading on 'Consegna'. */
 export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
-  const navigate = useNavigate();
+  // The submission posts to the /test route's action, which grades it and redirects to the summary.
+  const sender = useFetcher<FormReply>();
   const toast = useToast();
   const total = quiz.questions.length;
   const [index, setIndex] = useState(0);
@@ -83,7 +84,7 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
     }
   }, [answers, quiz.quizId]);
 
-  const submit = useCallback(async () => {
+  const submit = useCallback(() => {
     if (submitting) return;
     accumulate();
     setSubmitting(true);
@@ -100,18 +101,29 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
           : { question_id: q.id, option_id: null, answer_text: a?.text.trim() ? a.text : null, time_sec };
       }),
       timeTaken,
+      quizId: quiz.quizId,
       ...(quiz.rushEventId ? { rushEventId: quiz.rushEventId } : {}),
     };
+    // The saved copy goes with the submission; a refusal puts it back (below).
+    localStorage.removeItem(storageKey(quiz.quizId));
+    void sender.submit(body, { method: "post", action: `/test?id=${quiz.quizId}`, encType: "application/json" });
+  }, [accumulate, answers, quiz, sender, submitting, timed]);
+
+  // A refused or failed submission: the server's message (or the network one), the answers saved again, the
+  // controls back. A successful one has redirected to the summary.
+  const reply = sender.state === "idle" ? sender.data : undefined;
+  useEffect(() => {
+    if (!reply) return;
+    setError(formError(reply) ?? T.submitError);
+    setSubmitting(false);
     try {
-      const result = await apiFetch<{ attemptId: number }>(`/api/quiz/${quiz.quizId}/attempt`, { method: "POST", json: body });
-      localStorage.removeItem(storageKey(quiz.quizId));
-      localStorage.setItem("last_attempt_id", String(result.attemptId));
-      navigate(`/test/riepilogo/${result.attemptId}`);
-    } catch (err) {
-      setError(err instanceof ApiError && err.message && err.message !== "Errore di rete" ? err.message : T.submitError);
-      setSubmitting(false);
+      localStorage.setItem(storageKey(quiz.quizId), JSON.stringify(answers));
+    } catch {
+      // storage unavailable: answers stay in memory
     }
-  }, [accumulate, answers, navigate, quiz, submitting, timed]);
+    // Only a new reply: the answers change while the student goes on.
+    // biome-ignore lint/correctness/useExhaustiveDependencies: see above
+  }, [reply, quiz.quizId]);
 
   // A real exam ends at zero: the attempt is submitted when the countdown runs out.
   const autoSubmitted = useRef(false);

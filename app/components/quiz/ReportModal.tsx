@@ -1,6 +1,8 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
+import { useFetcher } from "react-router";
 import { Modal } from "~/components/ui/Modal";
-import { ApiError, apiFetch } from "~/lib/api-client";
+import { formError, type FormReply } from "~/lib/forms";
+import { REPORT_UNREACHABLE } from "~/lib/forms/report";
 
 export type ReportTexts = {
   title: string;
@@ -24,23 +26,31 @@ export function ReportModal(props: {
   onSent: () => void;
 }) {
   const [message, setMessage] = useState("");
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const id = useId();
-  const send = async () => {
-    setBusy(true);
+  // The report posts to /segnalato's action (app/lib/forms/report.ts is the schema of both sides).
+  const fetcher = useFetcher<FormReply>();
+  const busy = fetcher.state !== "idle";
+  const send = () => {
     setError(null);
-    try {
-      await apiFetch("/api/report-question", { method: "POST", json: { ...props.payload, [props.messageField]: message } });
-      if (props.texts.success) setSent(true);
-      props.onSent();
-    } catch (err) {
-      setError(props.texts.failedPrefix + (err instanceof ApiError && err.message && err.message !== "Errore di rete" ? err.message : props.texts.failedDefault));
-    } finally {
-      setBusy(false);
-    }
+    const fields: Record<string, string> = { [props.messageField]: message };
+    for (const [key, value] of Object.entries(props.payload)) if (value != null) fields[key] = String(value);
+    void fetcher.submit(fields, { method: "post", action: "/segnalato" });
   };
+  const reply = fetcher.state === "idle" ? fetcher.data : undefined;
+  useEffect(() => {
+    if (!reply) return;
+    const refused = formError(reply) ?? (reply.result.status === "success" ? null : props.texts.failedDefault);
+    if (refused) {
+      setError(props.texts.failedPrefix + (refused === REPORT_UNREACHABLE ? props.texts.failedDefault : refused));
+      return;
+    }
+    if (props.texts.success) setSent(true);
+    props.onSent();
+    // Only a new reply: the props are the dialog's own.
+    // biome-ignore lint/correctness/useExhaustiveDependencies: see above
+  }, [reply]);
   return (
     <Modal
       title={props.texts.title}

@@ -1,0 +1,40 @@
+// The request for a new practice quiz (issue 19: one schema, two doors): the fields of GET /api/quiz's query and
+// of the form the quiz screens post to /test (a random or targeted quiz of a subject, a Rush quiz, or a redo of
+// given questions). Values arrive as text in both.
+import { z } from "zod";
+import { withLabels } from "../validation";
+
+const optionalId = (label: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v == null || v === "" || v === "all") return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n <= 0) {
+        ctx.addIssue({ code: "custom", message: `${label} non valido` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const newQuizSchema = withLabels(
+  z.object({
+    subjectId: optionalId("Id della materia"),
+    topicId: optionalId("Id del sotto-argomento"),
+    count: z
+      .string()
+      .optional()
+      .refine((v) => v == null || v === "" || Number.isFinite(Number(v)), "Numero di domande non valido"),
+    time: z
+      .string()
+      .optional()
+      .refine((v) => v == null || v === "" || (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 86_400), "Durata del timer non valida"),
+    rushEventId: optionalId("Id dell'evento Rush"),
+    ids: z.string().max(2000, "Troppi id di domande").optional(),
+    mode: z.enum(["random", "mirato"], "Modalità non valida: usa random o mirato.").optional(),
+  }),
+  { subjectId: "Materia", topicId: "Sotto-argomento", count: "Numero di domande", time: "Timer", rushEventId: "Evento Rush", ids: "Domande", mode: "Modalità" },
+);
+
+export type NewQuizRequest = z.output<typeof newQuizSchema>;
