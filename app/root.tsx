@@ -18,10 +18,14 @@ import { PRODUCT_NAME } from "~/lib/constants";
 import { parseConsent } from "~/lib/consent";
 import { devLoginEnabled } from "~/server/auth.server";
 import { getEnv } from "~/server/context";
+import { requestContext } from "~/server/request-context.server";
 import type { Route } from "./+types/root";
 import "./app.css";
 import "~/styles/shared-ui.css";
 import "~/styles/controls.css";
+
+// The database handle and the signed-in user, put in every request's context once (issue 19).
+export const middleware: Route.MiddlewareFunction[] = [requestContext];
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 

@@ -2,6 +2,7 @@
 // Every request passes the guard rails of app/server/security.server.ts first, and every answer leaves with its headers.
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, nonceContext } from "../app/server/context";
+import { assertValidEnv } from "../app/server/env.server";
 import { newNonce, rateLimitRefusal, refuseEarly, withApiErrorShape, withSecurityHeaders } from "../app/server/security.server";
 import { drain, spareBody } from "./drain";
 import { routeSimulationSocket } from "./simulation-socket";
@@ -13,6 +14,18 @@ const requestHandler = createRequestHandler(
   import.meta.env.MODE,
 );
 
+/** The environment is checked once (app/server/env.server.ts); a bad one answers every request with the reason. */
+function configurationError(env: Env): Response | null {
+  try {
+    assertValidEnv(env);
+    return null;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(message);
+    return new Response(message, { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+}
+
 function routerContext(env: Env, ctx: ExecutionContext, nonce: string) {
   const context = new RouterContextProvider();
   context.set(cloudflareContext, { env, ctx });
@@ -22,6 +35,8 @@ function routerContext(env: Env, ctx: ExecutionContext, nonce: string) {
 
 export default {
   async fetch(request, env, ctx) {
+    const misconfigured = configurationError(env);
+    if (misconfigured) return misconfigured;
     const spare = spareBody(request);
     const nonce = newNonce();
     const response =

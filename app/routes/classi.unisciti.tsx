@@ -5,8 +5,7 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "r
 import { CLASS_UI as T } from "~/components/classes/texts";
 import "~/styles/profile.css";
 import { CLASS_TEXT, classByCode, isJoinCode, joinClass } from "~/server/classes.server";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import type { Route } from "./+types/classi.unisciti";
@@ -15,7 +14,7 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const code = args.params.code ?? "";
   if (!isJoinCode(code)) return data({ cls: null, error: CLASS_TEXT.badCode }, { status: 400 });
-  const cls = await classByCode(getDb(getEnv(args.context).DB), code, user.id);
+  const cls = await classByCode(dbOf(args.context), code, user.id);
   if (!cls) return data({ cls: null, error: CLASS_TEXT.unknownCode }, { status: 404 });
   return { cls, error: null };
 }
@@ -25,7 +24,7 @@ export async function action(args: Route.ActionArgs) {
   const code = args.params.code ?? "";
   if (!isJoinCode(code)) return data({ joined: null, error: CLASS_TEXT.badCode }, { status: 400 });
   try {
-    const joined = await joinClass(getDb(getEnv(args.context).DB), user, code);
+    const joined = await joinClass(dbOf(args.context), user, code);
     return { joined, error: null };
   } catch (error) {
     if (error instanceof HttpError) return data({ joined: null, error: error.message }, { status: error.status });

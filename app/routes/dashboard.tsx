@@ -4,8 +4,7 @@ import { ANALYTICS_CACHE_KEY, Dashboard, type FriendSummary } from "~/components
 import { LearningCards } from "~/components/learning/LearningCards";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { studentAnalytics } from "~/server/analytics.server";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { acceptedFriends } from "~/server/friends.server";
 import { dueCount, scoreForecast } from "~/server/learning.server";
 import { requirePageUser } from "~/server/page-guard.server";
@@ -16,7 +15,7 @@ import type { Route } from "./+types/dashboard";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
-  const db = getDb(getEnv(args.context).DB);
+  const db = dbOf(args.context);
   // Streamed: the greeting renders at once, the panels when the data arrives ('Caricamento dati…').
   const data = Promise.all([studentAnalytics(db, user.id), acceptedFriends(db, user.id), dueCount(db, user.id), scoreForecast(db, user.id)]).then(
     ([analytics, friends, due, forecast]) => ({

@@ -5,8 +5,7 @@ import { ProfileForm } from "~/components/profile/ProfileForm";
 import { DangerZone } from "~/components/profile/DangerZone";
 import { joinedClasses } from "~/server/classes.server";
 import { SessionsSection } from "~/components/profile/SessionsSection";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { friendsOverview } from "~/server/friends.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import { activeSessions, getProfile } from "~/server/profile.server";
@@ -15,7 +14,7 @@ import type { Route } from "./+types/profilo";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
-  const db = getDb(getEnv(args.context).DB);
+  const db = dbOf(args.context);
   const [profile, friends, classes, sessions] = await Promise.all([
     getProfile(db, user.id),
     friendsOverview(db, user.id),

@@ -3,8 +3,7 @@
 import { useEffect } from "react";
 import { redirect, useLoaderData, useNavigate } from "react-router";
 import { RUSH_STORAGE, RUSH_TEXT, rushTestQuery } from "~/lib/rush";
-import { getDb } from "~/server/db/client.server";
-import { getEnv } from "~/server/context";
+import { dbOf } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
 import { checkRushStart, RUSH_DUPLICATE_MESSAGE } from "~/server/rush.server";
 import { requirePageUser } from "~/server/page-guard.server";
@@ -18,7 +17,7 @@ export async function loader(args: Route.LoaderArgs) {
   try {
     const subjectId = Number(subject);
     if (!Number.isInteger(subjectId) || subjectId <= 0) throw new HttpError(400, "Materia non valida.");
-    const event = await checkRushStart(getDb(getEnv(args.context).DB), { userId: user.id, subjectId });
+    const event = await checkRushStart(dbOf(args.context), { userId: user.id, subjectId });
     const query = rushTestQuery({
       subject,
       topic: url.searchParams.get("topic"),

@@ -7,8 +7,7 @@ import { DEFAULT_REVIEW_COUNT, MAX_QUESTIONS, MIN_QUESTIONS, REVIEW_PAUSED_SHOWN
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
 import { formatCountdown, isReviewPaused, sample } from "~/lib/review";
 import { clampQuestionCount } from "~/lib/timer";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import { dueReview } from "~/server/learning.server";
 import { listWrongQuestions } from "~/server/review.server";
@@ -21,7 +20,7 @@ const CACHE_KEY = "wrong_questions-all";
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   // `now` comes with the data, so the server and the hydrating browser print the same countdowns.
-  const db = getDb(getEnv(args.context).DB);
+  const db = dbOf(args.context);
   const now = Date.now();
   const [items, due] = await Promise.all([listWrongQuestions(db, user.id, now), dueReview(db, user.id, 0, now)]);
   // The review of the day: due questions (FSRS), most overdue first, at most one quiz's worth.

@@ -8,8 +8,7 @@ import { clearRushCache, readRushCache, writeRushCache } from "~/components/rush
 import { SubjectCard, type SubjectCardState } from "~/components/rush/SubjectCard";
 import { useToast } from "~/components/ui/Toast";
 import { formatRomeDateTime, RUSH_STORAGE, RUSH_TEXT } from "~/lib/rush";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import {
   currentRushEvent,
@@ -24,7 +23,7 @@ import type { Route } from "./+types/rush";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
-  const db = getDb(getEnv(args.context).DB);
+  const db = dbOf(args.context);
   const now = Date.now();
   const [subjects, event] = await Promise.all([rushSubjects(db), currentRushEvent(db, now)]);
   let progress: RushProgress | null = { items: [], pending: [] };

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useLoaderData } from "react-router";
 import { formatDateTime, T } from "~/components/quiz/messages";
 import { Modal } from "~/components/ui/Modal";
-import { getEnv } from "~/server/context";
+import { dbOf, getEnv } from "~/server/context";
 import { getDb } from "~/server/db/client.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import { createReport, listMyReports, type MyReport } from "~/server/reports.server";
@@ -15,7 +15,7 @@ import type { Route } from "./+types/segnalato";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
-  return { reports: await listMyReports(getDb(getEnv(args.context).DB), user.id) };
+  return { reports: await listMyReports(dbOf(args.context), user.id) };
 }
 
 // POST /segnalato: a new report, from the dialog of the runner and of the summary (same service, schema and

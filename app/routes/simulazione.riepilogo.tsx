@@ -1,8 +1,7 @@
 import { useLoaderData } from "react-router";
 import { ResultView } from "~/components/simulation/ResultView";
 import { T } from "~/components/simulation/texts";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import { storedResult } from "~/server/simulations.server";
 import type { Route } from "./+types/simulazione.riepilogo";
@@ -12,7 +11,7 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const attemptId = Number(args.params.attemptId);
   if (!Number.isInteger(attemptId) || attemptId <= 0) return { result: null };
-  const result = await storedResult(getDb(getEnv(args.context).DB), args.params.simulationId, attemptId, user);
+  const result = await storedResult(dbOf(args.context), args.params.simulationId, attemptId, user);
   return { result };
 }
 

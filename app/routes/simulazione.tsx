@@ -1,8 +1,7 @@
 import { data, useLoaderData } from "react-router";
 import { SimulationRunner } from "~/components/simulation/SimulationRunner";
 import { T } from "~/components/simulation/texts";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import { simulationIdParam } from "~/server/simulation-schemas.server";
 import { requireSimulationAccess } from "~/server/simulations.server";
@@ -18,7 +17,7 @@ export async function loader(args: Route.LoaderArgs) {
   // id and 403 to a student outside the allowed set (users ∪ classes). The runner (and its socket) starts only
   // for a simulation the student may sit.
   try {
-    await requireSimulationAccess(getDb(getEnv(args.context).DB), simulationIdParam(id), user);
+    await requireSimulationAccess(dbOf(args.context), simulationIdParam(id), user);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     if (error.status === 403) return data({ id, denied: T.notAllowed }, { status: 403 });

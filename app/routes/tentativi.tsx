@@ -6,8 +6,7 @@ import { ATTEMPT_LIST_LIMIT, PAGE_SIZE, SCORE_SCALE } from "~/lib/constants";
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
 import { listAttempts, type AttemptListItem } from "~/server/attempts.server";
 import { filterAttempts, SORTS, type Sort } from "~/lib/attempt-filters";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import "~/styles/quiz.css";
 import type { Route } from "./+types/tentativi";
@@ -16,7 +15,7 @@ const CACHE_KEY = "unicum_attempts_json";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
-  return { attempts: await listAttempts(getDb(getEnv(args.context).DB), user.id, ATTEMPT_LIST_LIMIT) };
+  return { attempts: await listAttempts(dbOf(args.context), user.id, ATTEMPT_LIST_LIMIT) };
 }
 
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {

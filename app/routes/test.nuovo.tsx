@@ -7,8 +7,7 @@ import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
 import { MAX_QUESTIONS, MIN_QUESTIONS, QUESTION_PRESETS, TIMER_LEVELS } from "~/lib/constants";
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
 import { clampQuestionCount, formatClock, TIMER_CHOICES, timerChoiceFromTotal, timerTotalSeconds, type TimerChoice } from "~/lib/timer";
-import { getDb } from "~/server/db/client.server";
-import { getEnv } from "~/server/context";
+import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import { catalogue } from "~/server/quiz.server";
 import "~/styles/quiz.css";
@@ -19,7 +18,7 @@ const DEFAULT_COUNT = 10;
 
 export async function loader(args: Route.LoaderArgs) {
   await requirePageUser(args);
-  return { subjects: await catalogue(getDb(getEnv(args.context).DB)) };
+  return { subjects: await catalogue(dbOf(args.context)) };
 }
 
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {

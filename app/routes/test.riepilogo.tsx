@@ -4,8 +4,7 @@ import { formatDateTime, formatDuration, LETTERS, T, TYPE_LABELS } from "~/compo
 import { ReportModal } from "~/components/quiz/ReportModal";
 import { DIFFICULTY_LABELS, SCORE_SCALE } from "~/lib/constants";
 import { ATTEMPT_NOT_FOUND, attemptSummary, latestCompletedAttemptId, type AttemptSummary } from "~/server/attempts.server";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import "~/styles/quiz.css";
@@ -13,7 +12,7 @@ import type { Route } from "./+types/test.riepilogo";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
-  const db = getDb(getEnv(args.context).DB);
+  const db = dbOf(args.context);
   const raw = args.params.attemptId;
   // Without an id: the last stored result.
   const id = raw === undefined ? await latestCompletedAttemptId(db, user.id) : Number(raw);

@@ -7,8 +7,7 @@ import { newQuizSchema } from "~/lib/forms/new-quiz";
 import { runnerSubmissionSchema } from "~/lib/forms/quiz-submission";
 import { attemptOpen } from "~/lib/timer";
 import { submitQuizAttempt } from "~/server/attempts.server";
-import { getEnv } from "~/server/context";
-import { getDb } from "~/server/db/client.server";
+import { dbOf } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
 import { handleForm, handleJson } from "~/server/form.server";
 import { requirePageUser } from "~/server/page-guard.server";
@@ -27,7 +26,7 @@ export async function loader(args: Route.LoaderArgs) {
   const id = Number(new URL(args.request.url).searchParams.get("id"));
   if (!Number.isInteger(id) || id <= 0) return { quiz: null, error: null };
   try {
-    const quiz = await getQuiz(getDb(getEnv(args.context).DB), user.id, id);
+    const quiz = await getQuiz(dbOf(args.context), user.id, id);
     if (quiz.status === "completed" && quiz.attemptId) throw redirect(`/test/riepilogo/${quiz.attemptId}`);
     if (!attemptOpen(quiz.status, Date.parse(quiz.startedAt), quiz.timeLimitSec, Date.now())) {
       return { quiz: null, error: "Tempo scaduto: questo quiz è stato interrotto. Avviane uno nuovo." };
@@ -41,7 +40,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const user = await requirePageUser(args);
-  const db = getDb(getEnv(args.context).DB);
+  const db = dbOf(args.context);
   if (/^application\/json\b/i.test(args.request.headers.get("Content-Type") ?? "")) {
     return handleJson(args.request, runnerSubmissionSchema, async ({ quizId, ...attempt }) => {
       const { attemptId } = await submitQuizAttempt(db, user.id, quizId, attempt);

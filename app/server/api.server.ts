@@ -2,11 +2,11 @@
 // A route module exports `loader = api({...})` and/or `action = api({...})` (or `methods({...})`).
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { getEnv } from "./context";
-import { getDb, type Db } from "./db/client.server";
+import { dbOf, getEnv, sessionUserOf } from "./context";
+import type { Db } from "./db/client.server";
 import { errorResponse, HttpError, labelsOf, zodMessage } from "./errors.server";
 import { MAX_JSON_BYTES, TOO_LARGE_MESSAGE } from "./security.server";
-import { requireUser, type Access, type SessionUser } from "./session.server";
+import { checkAccess, type Access, type SessionUser } from "./session.server";
 
 type RouteArgs = { request: Request; params: Record<string, string | undefined>; context: Readonly<RouterContextProvider> };
 
@@ -25,8 +25,8 @@ export function api<A extends Access>(spec: {
   const run = async (args: RouteArgs): Promise<Response> => {
     try {
       const env = getEnv(args.context);
-      const user = spec.access === "public" ? null : await requireUser(args.request, env, spec.access);
-      const result = await spec.handler({ ...args, env, db: getDb(env.DB), user } as ApiContext<A>);
+      const user = spec.access === "public" ? null : await checkAccess(await sessionUserOf(args.context), spec.access, args.request, env);
+      const result = await spec.handler({ ...args, env, db: dbOf(args.context), user } as ApiContext<A>);
       if (result instanceof Response) return result;
       return Response.json(result ?? { ok: true });
     } catch (error) {

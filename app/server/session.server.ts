@@ -13,9 +13,9 @@ const encoder = new TextEncoder();
 
 function secretKey(env: Env): Uint8Array {
   const secret = env.SESSION_SECRET;
-  if (!secret || secret.length < 16) {
+  if (!secret || secret.length < 32) {
     // A deployment without a secret must not hand out forgeable sessions.
-    throw new Error("SESSION_SECRET is missing or shorter than 16 characters");
+    throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
   }
   return encoder.encode(secret);
 }

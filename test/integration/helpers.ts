@@ -4,6 +4,7 @@ import { importJWK, SignJWT, type JWTPayload } from "jose";
 import { createStaticHandler, isRouteErrorResponse, RouterContextProvider, type RouteObject } from "react-router";
 import routeConfig from "~/routes";
 import { cloudflareContext } from "~/server/context";
+import { provideRequestContext } from "~/server/request-context.server";
 import { rateLimitRefusal, refuseEarly, withApiErrorShape } from "~/server/security.server";
 import { buildSeedStatements } from "../../seed/seed";
 
@@ -59,7 +60,10 @@ export async function call(method: string, path: string, options: CallOptions = 
 /** Sends a built request through the route table. */
 export async function send(request: Request, env?: TestEnv): Promise<Response> {
   try {
-    const result = await handler.queryRoute(request, { requestContext: makeContext(env) });
+    // The root's middleware is not in this route table: its setup runs here, as it does for every request.
+    const requestContext = makeContext(env);
+    provideRequestContext(request, requestContext);
+    const result = await handler.queryRoute(request, { requestContext });
     if (result instanceof Response) return result;
     return Response.json(result);
   } catch (thrown) {

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "~/routes";
 import { SEALED_TEXT } from "~/server/sealed.server";
 import type { SimulationRoom } from "../../workers/simulation-room";
+import { provideRequestContext } from "~/server/request-context.server";
 import { call, count, json, login, makeContext, seed } from "./helpers";
 
 type RouteEntry = { path?: string; index?: boolean; file: string; children?: RouteEntry[] };
@@ -278,7 +279,9 @@ async function answer(route: TableRoute, req: Req): Promise<Response> {
   if (route.key.startsWith("layout:")) {
     const loader = modules[`../../app/${route.file}`]!.loader as (args: unknown) => Promise<unknown>;
     const request = new Request(`http://localhost${req.path}`, { headers: { Authorization: `Bearer ${student}` } });
-    return Response.json(await loader({ request, params: {}, context: makeContext() }));
+    const context = makeContext();
+    provideRequestContext(request, context);
+    return Response.json(await loader({ request, params: {}, context }));
   }
   return call(req.method, req.path, { token: req.token ?? student, json: req.json });
 }
