@@ -145,11 +145,15 @@ test.describe("Quiz Rush", () => {
       const startHtml = await (await page.request.get("/quiz-rush/start?subject=3")).text();
       expect(startHtml).toContain("Preparazione quiz…");
 
-      // Starting Chimica: /quiz-rush/start, then /test with the event id (the runner draws the quiz with it),
-      // replacing history.
-      const drawn = page.waitForRequest((r) => r.url().includes("/api/quiz?") && r.url().includes(`rushEventId=${event.id}`) && r.url().includes("subjectId=2"));
+      // Starting Chimica: /quiz-rush/start, then /test, which posts the draw with the event id to its action
+      // (the quiz is drawn with it), replacing history.
+      const drawn = page.waitForRequest((r) => {
+        if (r.method() !== "POST" || !r.url().includes("/test.data")) return false;
+        const fields = new URLSearchParams(r.postData() ?? "");
+        return fields.get("rushEventId") === String(event.id) && fields.get("subjectId") === "2";
+      });
       await subjectCard(page, "Chimica").getByRole("button", { name: "Avvia quiz" }).click();
-      expect(new URL((await drawn).url()).searchParams.get("count")).toBe("31");
+      expect(new URLSearchParams((await drawn).postData() ?? "").get("count")).toBe("31");
       await expect(page).toHaveURL(/\/test\?/);
       expect(await page.evaluate(() => sessionStorage.getItem("qr_subject"))).toBe("2");
       await page.goBack();
