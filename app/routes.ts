@@ -21,6 +21,8 @@ export default [
     route("tentativi", "routes/tentativi.tsx"),
     route("segnalato", "routes/segnalato.tsx"),
     route("test/riepilogo/:attemptId?", "routes/test.riepilogo.tsx"),
+    // Sign-out from the side navigation (a form post)
+    route("esci", "routes/esci.ts"),
     // Classes (issue 11): the join link a teacher shares
     route("classi/unisciti/:code", "routes/classi.unisciti.tsx"),
   ]),

@@ -37,6 +37,15 @@ export async function orFailure<T>(serverAction: () => Promise<unknown>, message
 }
 
 /**
+ * After a write that signed the user out (sign out everywhere, account deleted) the screen leaves by itself: the
+ * signed-in routes must not reload their data (they would bounce to /login first). Their shouldRevalidate asks this.
+ */
+export function keepsSession(args: { actionResult?: unknown; defaultShouldRevalidate: boolean }): boolean {
+  const value = (args.actionResult as FormReply<{ signedOut?: boolean }> | undefined)?.value;
+  return value?.signedOut ? false : args.defaultShouldRevalidate;
+}
+
+/**
  * The first error of a reply: the form's own (a refusal from the server: "Non hai i permessi…") or else the first
  * field's, for screens that show one message line; null when the write succeeded.
  */

@@ -1,18 +1,7 @@
-import { z } from "zod";
 import { api, methods, readJson } from "~/server/api.server";
 import { friendsOverview, inviteFriend } from "~/server/friends.server";
-import { withLabels } from "~/server/errors.server";
+import { inviteSchema } from "~/lib/forms/friends";
 
-const inviteSchema = withLabels(
-  z.object({
-    handle: z
-      .string("Scrivi il nome utente o il codice dell'amico.")
-      .trim()
-      .min(2, "Scrivi il nome utente o il codice dell'amico.")
-      .max(40, "Nome utente o codice troppo lungo."),
-  }),
-  { handle: "Nome utente o codice dell'amico" },
-);
 
 // GET /api/friends: your share code, friends, invitations received and sent.
 export const loader = api({

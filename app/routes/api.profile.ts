@@ -1,8 +1,6 @@
-import { z } from "zod";
-import { DELETE_ACCOUNT_CONFIRMATION } from "~/lib/constants";
 import { api, methods, readJson } from "~/server/api.server";
-import { HttpError, withLabels } from "~/server/errors.server";
-import { deleteAccount, getProfile, profileUpdateSchema, updateProfile } from "~/server/profile.server";
+import { deleteAccountSchema } from "~/lib/forms/profile";
+import { deleteAccountConfirmed, getProfile, profileUpdateSchema, updateProfile } from "~/server/profile.server";
 import { clearSessionCookie } from "~/server/session.server";
 
 // GET /api/profile: the profile object.
@@ -11,10 +9,6 @@ export const loader = api({
   handler: ({ db, user }) => getProfile(db, user.id),
 });
 
-const deleteSchema = withLabels(
-  z.object({ confirm: z.string("Scrivi ELIMINA per confermare.") }),
-  { confirm: "Conferma" },
-);
 
 export const action = methods({
   // POST /api/profile: the profile fields; invalid input is a 400 and nothing is written.
@@ -28,11 +22,8 @@ export const action = methods({
   DELETE: api({
     access: "user",
     async handler({ request, db, user }) {
-      const { confirm } = await readJson(request, deleteSchema);
-      if (confirm.trim() !== DELETE_ACCOUNT_CONFIRMATION) {
-        throw new HttpError(400, `Conferma non valida: scrivi ${DELETE_ACCOUNT_CONFIRMATION} per eliminare l'account.`);
-      }
-      await deleteAccount(db, user.id);
+      const { confirm } = await readJson(request, deleteAccountSchema);
+      await deleteAccountConfirmed(db, user.id, confirm);
       return Response.json({ ok: true }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
     },
   }),

@@ -1,5 +1,6 @@
 import { Outlet } from "react-router";
 import { SideNav } from "~/components/side-nav/SideNav";
+import { keepsSession } from "~/lib/forms";
 import { requirePageUser } from "~/server/page-guard.server";
 import type { Route } from "./+types/app-layout";
 
@@ -7,6 +8,9 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   return { user: { id: user.id, name: user.name, role: user.effectiveRole } };
 }
+
+// A write that signed the user out (on /profilo) leaves by itself: no reload of the signed-in shell first.
+export const shouldRevalidate = keepsSession;
 
 export default function AppLayout() {
   return (

@@ -1,14 +1,23 @@
-import { Link, useLoaderData } from "react-router";
+import { data, Link, useLoaderData } from "react-router";
+import { z } from "zod";
 import { ClassesSection } from "~/components/profile/ClassesSection";
 import { FriendsSection } from "~/components/profile/FriendsSection";
 import { ProfileForm } from "~/components/profile/ProfileForm";
 import { DangerZone } from "~/components/profile/DangerZone";
-import { joinedClasses } from "~/server/classes.server";
+import { JoinInput, joinClass, joinedClasses, removeMember } from "~/server/classes.server";
+import { keepsSession, orFailure, type FormReply } from "~/lib/forms";
+import { inviteSchema } from "~/lib/forms/friends";
+import { deleteAccountSchema, profileUpdateSchema } from "~/lib/forms/profile";
+import { withLabels } from "~/lib/validation";
+import { HttpError } from "~/server/errors.server";
+import { handleValue, readJsonBody, refusal } from "~/server/form.server";
+import { limitAction } from "~/server/security.server";
+import { clearSessionCookie, endAllSessions } from "~/server/session.server";
 import { SessionsSection } from "~/components/profile/SessionsSection";
-import { dbOf } from "~/server/context";
-import { friendsOverview } from "~/server/friends.server";
+import { dbOf, getEnv } from "~/server/context";
+import { acceptFriend, endFriendship, friendsOverview, inviteFriend } from "~/server/friends.server";
 import { requirePageUser } from "~/server/page-guard.server";
-import { activeSessions, getProfile } from "~/server/profile.server";
+import { activeSessions, deleteAccountConfirmed, getProfile, updateProfile } from "~/server/profile.server";
 import "~/styles/profile.css";
 import type { Route } from "./+types/profilo";
 
@@ -22,6 +31,68 @@ export async function loader(args: Route.LoaderArgs) {
     activeSessions(db, user),
   ]);
   return { userId: user.id, profile, friends, classes, sessions };
+}
+
+/**
+ * POST /profilo (JSON with an `intent`): every write of the profile screen, through the same services, schemas and
+ * limits as its JSON calls (POST /api/profile, /api/friends…, /api/classes/join, DELETE /api/profile/sessions…).
+ * The reply is the form's; signing out everywhere and deleting the account also clear the session cookie.
+ */
+export async function action(args: Route.ActionArgs) {
+  const user = await requirePageUser(args);
+  const db = dbOf(args.context);
+  const env = getEnv(args.context);
+  const { request } = args;
+  let body: unknown;
+  try {
+    body = await readJsonBody(request);
+  } catch (error) {
+    if (error instanceof HttpError) return refusal(error.status, error.message);
+    throw error;
+  }
+  const intent = typeof body === "object" && body !== null ? (body as { intent?: unknown }).intent : undefined;
+  const signedOut = { headers: { "Set-Cookie": clearSessionCookie(request) } };
+  switch (intent) {
+    case "profile":
+      return handleValue(body, profileUpdateSchema, (patch) => updateProfile(db, user.id, patch));
+    case "invite":
+      return handleValue(body, inviteSchema, async ({ handle }) => {
+        await limitAction(env, "INVITE_LIMITER", user.id);
+        return inviteFriend(db, user.id, handle);
+      });
+    case "accept-friend":
+      return handleValue(body, friendshipSchema, ({ friendshipId }) => acceptFriend(db, user.id, friendshipId));
+    case "end-friendship":
+      return handleValue(body, friendshipSchema, ({ friendshipId }) => endFriendship(db, user.id, friendshipId));
+    case "join-class":
+      return handleValue(body, JoinInput, ({ code }) => joinClass(db, user, code));
+    case "leave-class":
+      return handleValue(body, classSchema, ({ classId }) => removeMember(db, user, classId, user.id));
+    case "sign-out-everywhere": {
+      await endAllSessions(db, user.id);
+      return data<FormReply<{ signedOut: boolean }>>({ result: { status: "success" }, value: { signedOut: true } }, signedOut);
+    }
+    case "delete-account": {
+      const reply = await handleValue(body, deleteAccountSchema, async ({ confirm }) => {
+        await deleteAccountConfirmed(db, user.id, confirm);
+        return { signedOut: true };
+      });
+      return reply.init?.status ? reply : data(reply.data, signedOut);
+    }
+    default:
+      return refusal(400, "Operazione non riconosciuta.");
+  }
+}
+
+const friendshipSchema = withLabels(z.object({ friendshipId: z.number("Invito non valido").int().positive() }), {
+  friendshipId: "Invito",
+});
+const classSchema = withLabels(z.object({ classId: z.number("Classe non valida").int().positive() }), { classId: "Classe" });
+
+export const shouldRevalidate = keepsSession;
+
+export function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return orFailure(serverAction, "Errore di rete: controlla la connessione e riprova.");
 }
 
 export default function ProfileScreen() {

@@ -6,8 +6,8 @@
 import { data } from "react-router";
 import { ZodError, type output, type ZodType } from "zod";
 import { parseForm, type FormReply } from "~/lib/forms";
-import { zodMessage } from "~/lib/validation";
-import { readJson } from "./api.server";
+import { labelsOf, zodMessage } from "~/lib/validation";
+import { parseJsonText, readJsonText } from "./api.server";
 import { HttpError } from "./errors.server";
 
 export async function handleForm<S extends ZodType, T>(
@@ -39,13 +39,35 @@ export async function handleForm<S extends ZodType, T>(
  * submission is a list of answers, not a form. Refusals come back as the form error of the reply.
  */
 export async function handleJson<S extends ZodType, T>(request: Request, schema: S, run: (value: output<S>) => Promise<T> | T) {
-  const refused = (status: number, message: string) =>
-    data<FormReply<T>>({ result: { status: "error", error: { "": [message] } } }, { status });
+  let body: unknown;
   try {
-    const value = await run(await readJson(request, schema));
+    body = await readJsonBody(request);
+  } catch (error) {
+    if (error instanceof HttpError) return refusal<T>(error.status, error.message);
+    throw error;
+  }
+  return handleValue(body, schema, run);
+}
+
+/** The JSON body of a screen's post (the same size and type rules as the JSON calls). */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  return parseJsonText(await readJsonText(request));
+}
+
+/** A refusal as a form reply: the status, and the Italian message as the form's error. */
+export function refusal<T = undefined>(status: number, message: string) {
+  return data<FormReply<T>>({ result: { status: "error", error: { "": [message] } } }, { status });
+}
+
+/** Validates an already read body with its schema, then runs the write (refusals as in handleJson). */
+export async function handleValue<S extends ZodType, T>(body: unknown, schema: S, run: (value: output<S>) => Promise<T> | T) {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) return refusal<T>(400, zodMessage(parsed.error, labelsOf(schema)));
+  try {
+    const value = await run(parsed.data as output<S>);
     return data<FormReply<T>>({ result: { status: "success" }, value });
   } catch (error) {
-    if (error instanceof HttpError) return refused(error.status, error.message);
+    if (error instanceof HttpError) return refusal<T>(error.status, error.message);
     throw error;
   }
 }

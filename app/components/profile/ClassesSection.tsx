@@ -1,33 +1,27 @@
 // /profilo: the classes the student belongs to (with their teacher), leave one, or join with a code.
+// Each write posts to /profilo's action (the same services as /api/classes/join and DELETE …/members/:userId).
 import { useState } from "react";
-import { useRevalidator } from "react-router";
 import { CLASS_UI as T } from "~/components/classes/texts";
 import { useToast } from "~/components/ui/Toast";
-import { ApiError, apiFetch } from "~/lib/api-client";
+import { formError } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 
 export type JoinedClassData = { id: number; name: string; teacher: string; joinedAt: number };
 
-export function ClassesSection({ userId, classes }: { userId: number; classes: JoinedClassData[] }) {
+export function ClassesSection({ classes }: { userId: number; classes: JoinedClassData[] }) {
   const toast = useToast();
-  const revalidator = useRevalidator();
   const [code, setCode] = useState("");
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { busy, submit } = useFormAction<{ name: string; joined: boolean }>("/profilo");
 
-  async function run<R>(action: () => Promise<R>, success: string | ((result: R) => string)) {
-    setBusy(true);
+  function run(write: Record<string, unknown>, success: (result: { name: string; joined: boolean } | undefined) => string, then?: () => void) {
     setError(null);
-    try {
-      const result = await action();
-      toast(typeof success === "string" ? success : success(result), "success");
-      await revalidator.revalidate();
-      return true;
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : T.leaveError);
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    submit(write, (reply) => {
+      const refused = formError(reply) ?? (reply.result.status === "success" ? null : T.leaveError);
+      if (refused) return setError(refused);
+      toast(success(reply.value), "success");
+      then?.();
+    });
   }
 
   return (
@@ -51,7 +45,7 @@ export function ClassesSection({ userId, classes }: { userId: number; classes: J
                 className="btn"
                 disabled={busy}
                 aria-label={`${T.leave} ${c.name}`}
-                onClick={() => run(() => apiFetch(`/api/classes/${c.id}/members/${userId}`, { method: "DELETE" }), T.left)}
+                onClick={() => run({ intent: "leave-class", classId: c.id }, () => T.left)}
               >
                 {T.leave}
               </button>
@@ -63,14 +57,14 @@ export function ClassesSection({ userId, classes }: { userId: number; classes: J
       )}
       <form
         className="profile__invite"
-        onSubmit={async (e) => {
+        onSubmit={(e) => {
           e.preventDefault();
           if (!code.trim()) return;
-          const ok = await run(
-            () => apiFetch<{ name: string; joined: boolean }>("/api/classes/join", { method: "POST", json: { code } }),
-            (r) => (r.joined ? T.joined(r.name) : T.alreadyMember(r.name)),
+          run(
+            { intent: "join-class", code },
+            (r) => (r?.joined ? T.joined(r.name) : T.alreadyMember(r?.name ?? "")),
+            () => setCode(""),
           );
-          if (ok) setCode("");
         }}
       >
         <label className="field">

@@ -2,22 +2,22 @@
 // server deletes personal data and attempts and clears the session; the browser goes home.
 import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
-import { ApiError, apiFetch } from "~/lib/api-client";
 import { DELETE_ACCOUNT_CONFIRMATION } from "~/lib/constants";
+import { formError } from "~/lib/forms";
 import { clearLocalSession } from "~/lib/session-events";
+import { useFormAction } from "~/lib/use-form-action";
 
 export function DangerZone() {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { busy, submit } = useFormAction("/profilo");
   const confirmed = typed.trim() === DELETE_ACCOUNT_CONFIRMATION;
 
-  async function erase() {
-    setBusy(true);
+  function erase() {
     setError(null);
-    try {
-      await apiFetch("/api/profile", { method: "DELETE", json: { confirm: typed.trim() } });
+    submit({ intent: "delete-account", confirm: typed.trim() }, (reply) => {
+      if (reply.result.status !== "success") return setError(formError(reply) ?? "Eliminazione non riuscita: riprova.");
       clearLocalSession();
       try {
         for (const key of Object.keys(localStorage)) if (key.startsWith("unicum_")) localStorage.removeItem(key);
@@ -25,10 +25,7 @@ export function DangerZone() {
         // storage unavailable
       }
       window.location.assign("/");
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : "Eliminazione non riuscita: riprova.");
-      setBusy(false);
-    }
+    });
   }
 
   return (

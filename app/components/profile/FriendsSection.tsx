@@ -1,34 +1,28 @@
 // Friends for the dashboard comparison: your share code, invite by username or code, accept or
-// refuse invitations, end a friendship. The list reloads from the page loader after each change.
+// refuse invitations, end a friendship. Each write posts to /profilo's action; the list reloads from the page
+// loader after each change.
 import { useState } from "react";
-import { useRevalidator } from "react-router";
 import { useToast } from "~/components/ui/Toast";
-import { ApiError, apiFetch } from "~/lib/api-client";
+import { formError } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 
 type Person = { friendshipId: number; userId: number; name: string; username: string | null; since: string };
 export type FriendsOverviewData = { shareCode: string; friends: Person[]; incoming: Person[]; outgoing: Person[] };
 
 export function FriendsSection({ overview }: { overview: FriendsOverviewData }) {
   const toast = useToast();
-  const revalidator = useRevalidator();
   const [handle, setHandle] = useState("");
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { busy, submit } = useFormAction("/profilo");
 
-  async function run(action: () => Promise<unknown>, success: string) {
-    setBusy(true);
+  function run(write: Record<string, unknown>, success: string, then?: () => void) {
     setError(null);
-    try {
-      await action();
+    submit(write, (reply) => {
+      const refused = formError(reply);
+      if (refused) return setError(refused);
       toast(success, "success");
-      await revalidator.revalidate();
-      return true;
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : "Errore di rete: riprova.");
-      return false;
-    } finally {
-      setBusy(false);
-    }
+      then?.();
+    });
   }
 
   const who = (p: Person) => (
@@ -52,10 +46,10 @@ export function FriendsSection({ overview }: { overview: FriendsOverviewData }) 
       </p>
       <form
         className="profile__invite"
-        onSubmit={async (e) => {
+        onSubmit={(e) => {
           e.preventDefault();
           if (!handle.trim()) return;
-          if (await run(() => apiFetch("/api/friends", { method: "POST", json: { handle } }), "Invito inviato")) setHandle("");
+          run({ intent: "invite", handle }, "Invito inviato", () => setHandle(""));
         }}
       >
         <label className="field">
@@ -80,10 +74,10 @@ export function FriendsSection({ overview }: { overview: FriendsOverviewData }) 
               <li key={p.friendshipId}>
                 {who(p)}
                 <span className="profile__row-actions">
-                  <button type="button" className="btn btn--primary" disabled={busy} onClick={() => run(() => apiFetch(`/api/friends/${p.friendshipId}/accept`, { method: "POST" }), "Invito accettato")}>
+                  <button type="button" className="btn btn--primary" disabled={busy} onClick={() => run({ intent: "accept-friend", friendshipId: p.friendshipId }, "Invito accettato")}>
                     Accetta
                   </button>
-                  <button type="button" className="btn" disabled={busy} onClick={() => run(() => apiFetch(`/api/friends/${p.friendshipId}`, { method: "DELETE" }), "Invito rifiutato")}>
+                  <button type="button" className="btn" disabled={busy} onClick={() => run({ intent: "end-friendship", friendshipId: p.friendshipId }, "Invito rifiutato")}>
                     Rifiuta
                   </button>
                 </span>
@@ -99,7 +93,7 @@ export function FriendsSection({ overview }: { overview: FriendsOverviewData }) 
           {overview.friends.map((p) => (
             <li key={p.friendshipId}>
               {who(p)}
-              <button type="button" className="btn" disabled={busy} onClick={() => run(() => apiFetch(`/api/friends/${p.friendshipId}`, { method: "DELETE" }), "Amicizia terminata")}>
+              <button type="button" className="btn" disabled={busy} onClick={() => run({ intent: "end-friendship", friendshipId: p.friendshipId }, "Amicizia terminata")}>
                 Termina amicizia
               </button>
             </li>
@@ -116,7 +110,7 @@ export function FriendsSection({ overview }: { overview: FriendsOverviewData }) 
             {overview.outgoing.map((p) => (
               <li key={p.friendshipId}>
                 {who(p)}
-                <button type="button" className="btn" disabled={busy} onClick={() => run(() => apiFetch(`/api/friends/${p.friendshipId}`, { method: "DELETE" }), "Invito annullato")}>
+                <button type="button" className="btn" disabled={busy} onClick={() => run({ intent: "end-friendship", friendshipId: p.friendshipId }, "Invito annullato")}>
                   Annulla invito
                 </button>
               </li>

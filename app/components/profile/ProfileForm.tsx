@@ -1,11 +1,14 @@
 // The profile form (spec section 2 'Profile'): username and email read only, cf forced uppercase,
-// CAP, phone and birth checked as you type (the server checks again); Save only when something
-// changed and no save is running; export of all your data as a JSON file.
+// every field checked as you type by the schema the server checks again (app/lib/forms/profile.ts, same
+// messages); Save posts to /profilo's action, only when something changed and no save is running; export of
+// all your data as a JSON file.
 import type { Profile } from "~/lib/profile";
 import { useMemo, useState } from "react";
 import { useToast } from "~/components/ui/Toast";
-import { ApiError, apiFetch } from "~/lib/api-client";
-import { isValidCap, isValidCodiceFiscale, isValidPhone } from "~/lib/italian-ids";
+import { formError } from "~/lib/forms";
+import { profileUpdateSchema } from "~/lib/forms/profile";
+import { useFormAction } from "~/lib/use-form-action";
+import { issueMessage, labelsOf } from "~/lib/validation";
 import { TIME_ZONE } from "~/lib/constants";
 
 export type ProfileData = Profile;
@@ -18,12 +21,18 @@ function toForm(p: ProfileData): FormValues {
   return Object.fromEntries(EDITABLE.map((k) => [k, p[k] == null ? "" : String(p[k])])) as FormValues;
 }
 
+/** The form's values as the action (and POST /api/profile) takes them. */
+function bodyOf(v: FormValues) {
+  return Object.fromEntries(EDITABLE.map((k) => [k, k === "schoolYear" ? (v[k] ? Number(v[k]) : null) : v[k]]));
+}
+
+/** The schema's verdict per field, in the server's words. */
 function clientErrors(v: FormValues): Partial<Record<Editable, string>> {
+  const parsed = profileUpdateSchema.safeParse(bodyOf(v));
+  if (parsed.success) return {};
+  const labels = labelsOf(profileUpdateSchema);
   const errors: Partial<Record<Editable, string>> = {};
-  if (v.phone.trim() && !isValidPhone(v.phone)) errors.phone = "Numero non valido: usa solo cifre (da 6 a 15), con + iniziale facoltativo.";
-  if (v.cf.trim() && !isValidCodiceFiscale(v.cf)) errors.cf = "Codice fiscale non valido: controlla i 16 caratteri e l'ultima lettera.";
-  if (v.zip.trim() && !isValidCap(v.zip)) errors.zip = "CAP non valido: servono esattamente 5 cifre.";
-  if (v.birth && !/^\d{4}-\d{2}-\d{2}$/.test(v.birth)) errors.birth = "Data non valida: usa il formato AAAA-MM-GG.";
+  for (const issue of parsed.error.issues) errors[issue.path[0] as Editable] ??= issueMessage(issue, labels);
   return errors;
 }
 
@@ -33,7 +42,7 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
   const toast = useToast();
   const [saved, setSaved] = useState<FormValues>(() => toForm(initial));
   const [values, setValues] = useState<FormValues>(saved);
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, submit } = useFormAction<ProfileData>("/profilo");
   const [serverError, setServerError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const errors = useMemo(() => clientErrors(values), [values]);
@@ -46,24 +55,22 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
     setServerError(null);
   };
 
-  async function save(e: React.FormEvent) {
+  function save(e: React.FormEvent) {
     e.preventDefault();
     if (!dirty || saving || hasErrors) return;
-    setSaving(true);
     setServerError(null);
-    try {
-      const body = Object.fromEntries(EDITABLE.map((k) => [k, k === "schoolYear" ? (values[k] ? Number(values[k]) : null) : values[k]]));
-      const updated = await apiFetch<ProfileData>("/api/profile", { method: "POST", json: body });
-      const next = toForm(updated);
+    submit({ intent: "profile", ...bodyOf(values) }, (reply) => {
+      const refused = formError(reply);
+      if (refused || !reply.value) {
+        toast("Salvataggio fallito", "error");
+        setServerError(refused ?? "Errore di rete: controlla la connessione e riprova.");
+        return;
+      }
+      const next = toForm(reply.value);
       setSaved(next);
       setValues(next);
       toast("Profilo aggiornato!", "success");
-    } catch (error) {
-      toast("Salvataggio fallito", "error");
-      setServerError(error instanceof ApiError ? error.message : "Errore di rete: controlla la connessione e riprova.");
-    } finally {
-      setSaving(false);
-    }
+    });
   }
 
   async function exportData() {

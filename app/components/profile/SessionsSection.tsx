@@ -2,26 +2,23 @@
 // 'Esci da tutti i dispositivi', which ends every session, this one too, and goes home.
 import { useState } from "react";
 import { formatDateTime } from "~/components/quiz/messages";
-import { ApiError, apiFetch } from "~/lib/api-client";
+import { formError } from "~/lib/forms";
 import { clearLocalSession } from "~/lib/session-events";
+import { useFormAction } from "~/lib/use-form-action";
 
 export type SessionItem = { current: boolean; device: string; createdAt: string; lastUsedAt: string };
 
 export function SessionsSection({ sessions }: { sessions: SessionItem[] }) {
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { busy, submit } = useFormAction("/profilo");
 
-  async function signOutEverywhere() {
-    setBusy(true);
+  function signOutEverywhere() {
     setError(null);
-    try {
-      await apiFetch("/api/profile/sessions", { method: "DELETE" });
+    submit({ intent: "sign-out-everywhere" }, (reply) => {
+      if (reply.result.status !== "success") return setError(formError(reply) ?? "Uscita non riuscita: riprova.");
       clearLocalSession();
       window.location.assign("/");
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : "Uscita non riuscita: riprova.");
-      setBusy(false);
-    }
+    });
   }
 
   return (

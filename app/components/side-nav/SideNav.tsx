@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { Link, useLocation } from "react-router";
-import { apiFetch } from "~/lib/api-client";
+import { Form, Link, useLocation } from "react-router";
 import { PRODUCT_NAME } from "~/lib/constants";
 import { clearLocalSession } from "~/lib/session-events";
 import { useFocusTrap } from "~/lib/use-focus-trap";
@@ -9,15 +8,6 @@ import { NavIcon } from "./NavIcon";
 
 const COLLAPSED_KEY = "unicum_sidebar_collapsed";
 
-async function logout() {
-  try {
-    await apiFetch("/api/auth/logout", { method: "POST", sessionOverlay: false });
-  } catch {
-    // Leaving anyway: the cookie is cleared server-side when reachable, local data always.
-  }
-  clearLocalSession();
-  window.location.assign("/");
-}
 
 function NavItems({ active, collapsed, onNavigate }: { active: NavKey; collapsed: boolean; onNavigate?: () => void }) {
   return (
@@ -35,9 +25,12 @@ function NavItems({ active, collapsed, onNavigate }: { active: NavKey; collapsed
             {content}
           </Link>
         ) : (
-          <button key={entry.key} type="button" onClick={logout} {...common}>
-            {content}
-          </button>
+          // Sign-out posts to /esci, which ends the session and sends the browser home (a full page load).
+          <Form key={entry.key} method="post" action="/esci" reloadDocument className="nav-item__form" onSubmit={clearLocalSession}>
+            <button type="submit" {...common}>
+              {content}
+            </button>
+          </Form>
         );
       })}
     </>
