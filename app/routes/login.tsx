@@ -1,12 +1,17 @@
 import { useState } from "react";
-import { redirect, useLoaderData, useSearchParams } from "react-router";
+import { data, redirect, type ShouldRevalidateFunctionArgs, useLoaderData, useSearchParams } from "react-router";
 import { GoogleSignInButton } from "~/components/session/GoogleSignInButton";
-import { ApiError, apiFetch } from "~/lib/api-client";
 import { PRODUCT_NAME } from "~/lib/constants";
 import { DEMO_ACCOUNTS } from "~/lib/demo-accounts";
-import { devLoginEnabled } from "~/server/auth.server";
+import { formError, orFailure, type FormReply } from "~/lib/forms";
+import { devSignInSchema, googleSignInSchema } from "~/lib/forms/sign-in";
+import { useFormAction } from "~/lib/use-form-action";
+import { devLoginEnabled, devSignIn, signIn, verifyGoogleCredential } from "~/server/auth.server";
 import { getEnv } from "~/server/context";
-import { getSessionUser } from "~/server/session.server";
+import { HttpError } from "~/server/errors.server";
+import { handleValue, readJsonBody, refusal } from "~/server/form.server";
+import { limitAction } from "~/server/security.server";
+import { getSessionUser, sessionCookie } from "~/server/session.server";
 import type { Route } from "./+types/login";
 
 /**
@@ -29,7 +34,60 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-type LoginResult = { token: string; user: Record<string, unknown> };
+type SignedIn = { user: Record<string, unknown> };
+
+/**
+ * POST /login (JSON): {intent: "dev", email} (only with DEV_LOGIN=1) or {intent: "google", credential}; the same
+ * services and limits as /api/auth/dev and /api/auth/google. The session is the HttpOnly cookie this answer sets;
+ * the page gets the public user only (never the token).
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const env = getEnv(context);
+  let body: unknown;
+  try {
+    body = await readJsonBody(request);
+  } catch (error) {
+    if (error instanceof HttpError) return refusal(error.status, error.message);
+    throw error;
+  }
+  const intent = typeof body === "object" && body !== null ? (body as { intent?: unknown }).intent : undefined;
+  const agent = request.headers.get("User-Agent");
+  const reply =
+    intent === "dev" && devLoginEnabled(env)
+      ? await handleValue(body, devSignInSchema, ({ email }) => withReason(devSignIn(env, email, agent)))
+      : intent === "google"
+        ? await handleValue(body, googleSignInSchema, async ({ credential }) => {
+            await limitAction(env, "SIGN_IN_LIMITER", request);
+            return withReason(signIn(env, await verifyGoogleCredential(credential, env), "google", Date.now(), agent));
+          })
+        : refusal(400, "Metodo di accesso non disponibile.");
+  const value = reply.data.value;
+  if (!value) return reply;
+  return data<FormReply<SignedIn>>({ result: reply.data.result, value: { user: value.user } }, {
+    headers: { "Set-Cookie": sessionCookie(request, value.token) },
+  });
+}
+
+/** A suspended account is refused with its reason, as the screen shows it ("Account sospeso: …"). */
+async function withReason<T>(signingIn: Promise<T>): Promise<T> {
+  try {
+    return await signingIn;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 423) {
+      throw new HttpError(423, `Account sospeso: ${String(error.extra.reason ?? "")}`);
+    }
+    throw error;
+  }
+}
+
+export function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return orFailure<SignedIn>(serverAction, "Accesso non riuscito. Riprova.");
+}
+
+// Signed in: the page itself goes on (finish); no reload of /login's data first.
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return (actionResult as FormReply<SignedIn> | undefined)?.value ? false : defaultShouldRevalidate;
+}
 
 export default function Login() {
   const { devLogin, googleClientId } = useLoaderData<typeof loader>();
@@ -38,32 +96,24 @@ export default function Login() {
   const [busy, setBusy] = useState<string | null>(null);
   const next = params.get("next");
 
-  const finish = (result: LoginResult) => {
+  const { submit } = useFormAction<SignedIn>("/login");
+  const finish = (result: SignedIn) => {
     // The session itself is the HttpOnly cookie; only the public user is kept locally (spec key "user").
     localStorage.setItem("user", JSON.stringify(result.user));
     window.dispatchEvent(new Event("user:booked"));
     window.location.assign(safeNext(next, result.user.role));
   };
 
-  const onFailure = (err: unknown) => {
-    if (err instanceof ApiError && err.status === 423) {
-      setError(`Account sospeso: ${String(err.body.reason ?? "")}`);
-    } else {
-      console.warn("Login failed", err);
-      setError(err instanceof ApiError ? err.message : "Accesso non riuscito. Riprova.");
-    }
-  };
-
-  const devSignIn = async (email: string) => {
-    setBusy(email);
+  const signInWith = (write: Record<string, unknown>, who: string) => {
+    setBusy(who);
     setError(null);
-    try {
-      finish(await apiFetch<LoginResult>("/api/auth/dev", { method: "POST", json: { email }, sessionOverlay: false }));
-    } catch (err) {
-      onFailure(err);
+    submit(write, (reply) => {
+      if (reply.value) return finish(reply.value);
+      setError(formError(reply) ?? "Accesso non riuscito. Riprova.");
       setBusy(null);
-    }
+    });
   };
+  const devSignInAs = (email: string) => signInWith({ intent: "dev", email }, email);
 
   return (
     <main className="login">
@@ -79,7 +129,7 @@ export default function Login() {
           </p>
         ) : null}
         {googleClientId ? (
-          <GoogleSignInButton clientId={googleClientId} onSuccess={finish} onError={onFailure} />
+          <GoogleSignInButton clientId={googleClientId} onCredential={(credential) => signInWith({ intent: "google", credential }, "google")} />
         ) : null}
         {devLogin ? (
           <section className="login__dev" aria-labelledby="dev-login-title">
@@ -92,7 +142,7 @@ export default function Login() {
                     type="button"
                     className="btn btn--block"
                     disabled={busy !== null}
-                    onClick={() => devSignIn(account.email)}
+                    onClick={() => devSignInAs(account.email)}
                   >
                     <strong>{account.label}</strong>
                     <span className="small muted">{account.email}</span>

@@ -146,11 +146,13 @@ export async function rateLimitRefusal(request: Request, env: Env): Promise<Resp
  * the /api path a rule matches, so the action asks its limiter itself. Throws a 429 HttpError with the rule's
  * Italian message (handleForm turns it into the form's error).
  */
-export async function limitAction(env: Env, limiterName: LimiterName, userId: number): Promise<void> {
+export async function limitAction(env: Env, limiterName: LimiterName, who: number | Request): Promise<void> {
   const rule = RATE_RULES.find((r) => r.limiter === limiterName);
   const limiter = env[limiterName] as RateLimit | undefined;
   if (!rule || !limiter) return;
-  const { success } = await limiter.limit({ key: `user:${userId}` });
+  // A signed-in caller by user id; before sign-in, by address (like the /api rules keyed by "client").
+  const key = typeof who === "number" ? `user:${who}` : `client:${clientAddress(who)}`;
+  const { success } = await limiter.limit({ key });
   if (!success) throw new HttpError(429, rule.message, { retryAfter: rule.periodSeconds });
 }
 

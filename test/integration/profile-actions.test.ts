@@ -69,3 +69,31 @@ describe("POST /esci (Esci in the side navigation)", () => {
     expect((await call("GET", "/api/me", { token })).status).toBe(401);
   });
 });
+
+describe("POST /login (the sign-in buttons)", () => {
+  it("signs in with the development sign-in: the session cookie is set and the page gets the user, never the token", async () => {
+    const response = await call("POST", "/login", { json: { intent: "dev", email: "studente@example.com" } });
+    expect(response.status).toBe(200);
+    const cookie = response.headers.get("Set-Cookie")!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    const body = await reply(response);
+    expect(body).toContain("studente@example.com");
+    const token = /=([^;]+)/.exec(cookie)![1]!;
+    expect(body).not.toContain(token);
+    expect((await call("GET", "/api/me", { cookie: cookie.split(";")[0] })).status).toBe(200);
+  });
+
+  it("refuses a suspended account with its reason, a bad e-mail and a Google token that does not verify", async () => {
+    const suspended = await call("POST", "/login", { json: { intent: "dev", email: "sospeso@example.com" } });
+    expect(suspended.status).toBe(423);
+    expect(await reply(suspended)).toContain("Account sospeso: ");
+    expect(suspended.headers.get("Set-Cookie")).toBeNull();
+    const bad = await call("POST", "/login", { json: { intent: "dev", email: "non-una-mail" } });
+    expect(bad.status).toBe(400);
+    expect(await reply(bad)).toContain("Indirizzo email non valido.");
+    const google = await call("POST", "/login", { json: { intent: "google", credential: "non.un.token" } });
+    expect(google.status).toBeGreaterThanOrEqual(400);
+    expect(google.status).toBeLessThan(500);
+    expect(google.headers.get("Set-Cookie")).toBeNull();
+  });
+});

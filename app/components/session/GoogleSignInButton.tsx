@@ -1,5 +1,4 @@
 import { useEffect, useRef } from "react";
-import { apiFetch } from "~/lib/api-client";
 
 type GoogleId = {
   accounts: {
@@ -25,12 +24,8 @@ function loadGis(): Promise<GoogleId> {
   });
 }
 
-/** Google Identity Services button, popup mode, auto-select off; posts the credential to our server. */
-export function GoogleSignInButton<T>(props: {
-  clientId: string;
-  onSuccess: (result: T) => void;
-  onError: (error: unknown) => void;
-}) {
+/** Google Identity Services button, popup mode, auto-select off; hands Google's credential to the page (/login posts it). */
+export function GoogleSignInButton(props: { clientId: string; onCredential: (credential: string) => void }) {
   const ref = useRef<HTMLDivElement>(null);
   const { clientId } = props;
   // Callbacks through a ref, so a re-render does not re-initialise Google's button.
@@ -45,14 +40,7 @@ export function GoogleSignInButton<T>(props: {
           client_id: clientId,
           ux_mode: "popup",
           auto_select: false,
-          callback: async ({ credential }: { credential: string }) => {
-            try {
-              const result = await apiFetch<T>("/api/auth/google", { method: "POST", json: { credential }, sessionOverlay: false });
-              callbacks.current.onSuccess(result);
-            } catch (error) {
-              callbacks.current.onError(error);
-            }
-          },
+          callback: ({ credential }: { credential: string }) => callbacks.current.onCredential(credential),
         });
         google.accounts.id.renderButton(ref.current, { theme: "filled_black", size: "large", text: "signin_with", locale: "it" });
       })

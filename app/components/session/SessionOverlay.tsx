@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useRouteLoaderData } from "react-router";
-import { ApiError } from "~/lib/api-client";
+import { formError } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 import { SESSION_EVENT, type SessionProblem } from "~/lib/session-events";
 import { useFocusTrap } from "~/lib/use-focus-trap";
 import { GoogleSignInButton } from "./GoogleSignInButton";
@@ -10,6 +11,7 @@ export function SessionOverlay(props: { kind: "expired" } | { kind: "suspended";
   const trapRef = useFocusTrap<HTMLDivElement>(true);
   const root = useRouteLoaderData("root") as { googleClientId?: string | null } | undefined;
   const [error, setError] = useState<string | null>(null);
+  const { submit } = useFormAction<{ user: unknown }>("/login");
   return (
     <div className="session-overlay" role="alertdialog" aria-modal="true" aria-labelledby="session-overlay-title" ref={trapRef}>
       <div className="session-overlay__card">
@@ -25,12 +27,12 @@ export function SessionOverlay(props: { kind: "expired" } | { kind: "suspended";
             {root?.googleClientId ? (
               <GoogleSignInButton
                 clientId={root.googleClientId}
-                onSuccess={(result: { user: unknown }) => {
-                  localStorage.setItem("user", JSON.stringify(result.user));
-                  window.location.reload();
-                }}
-                onError={(err) =>
-                  setError(err instanceof ApiError && err.status === 423 ? `Account sospeso: ${String(err.body.reason ?? "")}` : null)
+                onCredential={(credential) =>
+                  submit({ intent: "google", credential }, (reply) => {
+                    if (!reply.value) return setError(formError(reply));
+                    localStorage.setItem("user", JSON.stringify(reply.value.user));
+                    window.location.reload();
+                  })
                 }
               />
             ) : (
