@@ -10,6 +10,7 @@ import {
   useMatches,
   useRouteLoaderData,
   type MetaFunction,
+  type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import { CookieConsent } from "~/components/CookieConsent";
 import { SessionOverlay, SessionOverlayHost } from "~/components/session/SessionOverlay";
@@ -45,6 +46,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
+
+/** No write changes these settings: a screen's action does not reload them (one request less per write). */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod ? false : defaultShouldRevalidate;
+}
 
 /** A route with `handle = { hydrate: false }` is plain server-rendered HTML: no React runtime is shipped. */
 function useHydrate(): boolean {

@@ -20,7 +20,12 @@ export function parseForm<S extends ZodType>(formData: FormData | URLSearchParam
  * What a form's action returns: conform's `result` (field and form errors, for `useForm({ lastResult })`) and,
  * when the write succeeded, the value the screen shows next.
  */
-export type FormReply<T = undefined> = { result: SubmissionResult<string[]>; value?: T };
+export type FormReply<T = undefined> = {
+  result: SubmissionResult<string[]>;
+  value?: T;
+  /** A refusal's HTTP status (0: the write never reached the server), for screens that retry only some. */
+  status?: number;
+};
 
 /**
  * A screen's clientAction around its server action: a write that cannot reach the server (offline, a proxy's error
@@ -32,7 +37,7 @@ export async function orFailure<T>(serverAction: () => Promise<unknown>, message
     return (await serverAction()) as FormReply<T>;
   } catch (error) {
     if (error instanceof Response) throw error;
-    return { result: { status: "error", error: { "": [message] } } };
+    return { result: { status: "error", error: { "": [message] } }, status: 0 };
   }
 }
 

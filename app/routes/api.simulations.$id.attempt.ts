@@ -4,18 +4,13 @@
 import { api, readJson } from "~/server/api.server";
 import { HttpError } from "~/server/errors.server";
 import { AttemptSubmit, simulationIdParam } from "~/server/simulation-schemas.server";
-import { requireSimulationFor, roomOfUser } from "~/server/simulations.server";
+import { submitSimulationAttempt } from "~/server/simulations.server";
 
 export const action = api({
   access: "user",
   async handler({ request, params, db, env, user }) {
     if (request.method !== "POST") throw new HttpError(405, "Metodo non consentito per questo indirizzo.");
     const id = simulationIdParam(params.id);
-    await requireSimulationFor(db, id, user);
-    const body = await readJson(request, AttemptSubmit);
-    const room = await roomOfUser(db, env, id, user);
-    const outcome = await room.submitAttempt(user.id, body.answers, body.timeTaken);
-    if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
-    return outcome;
+    return submitSimulationAttempt(db, env, id, user, await readJson(request, AttemptSubmit));
   },
 });

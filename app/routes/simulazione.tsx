@@ -1,10 +1,12 @@
-import { data, useLoaderData } from "react-router";
+import { data, type ShouldRevalidateFunctionArgs, useLoaderData } from "react-router";
+import { orFailure } from "~/lib/forms";
+import { handleJson } from "~/server/form.server";
 import { SimulationRunner } from "~/components/simulation/SimulationRunner";
 import { T } from "~/components/simulation/texts";
-import { dbOf } from "~/server/context";
+import { dbOf, getEnv } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
-import { simulationIdParam } from "~/server/simulation-schemas.server";
-import { requireSimulationAccess } from "~/server/simulations.server";
+import { AttemptSubmit, simulationIdParam } from "~/server/simulation-schemas.server";
+import { requireSimulationAccess, submitSimulationAttempt } from "~/server/simulations.server";
 import { HttpError } from "~/server/errors.server";
 import type { Route } from "./+types/simulazione";
 import "~/styles/simulation.css";
@@ -25,6 +27,29 @@ export async function loader(args: Route.LoaderArgs) {
     return data({ id, denied: error.message }, { status: error.status });
   }
   return { id, denied: null };
+}
+
+/**
+ * POST /simulazione?id= (JSON {answers, timeTaken}): the runner's attempt, and its autosave over HTTP when the
+ * socket is blocked. The same service as POST /api/simulations/{id}/attempt; the reply carries the stored result
+ * once the room has graded.
+ */
+export async function action(args: Route.ActionArgs) {
+  const user = await requirePageUser(args);
+  const env = getEnv(args.context);
+  const raw = new URL(args.request.url).searchParams.get("id")?.trim() || "";
+  return handleJson(args.request, AttemptSubmit, (body) =>
+    submitSimulationAttempt(dbOf(args.context), env, simulationIdParam(raw), user, body),
+  );
+}
+
+export function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return orFailure(serverAction, T.loadError);
+}
+
+/** The page's data (who may sit it) does not change with an answer or the attempt: no reload after them. */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod ? false : defaultShouldRevalidate;
 }
 
 export function meta() {

@@ -56,7 +56,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 
 /** A refusal as a form reply: the status, and the Italian message as the form's error. */
 export function refusal<T = undefined>(status: number, message: string) {
-  return data<FormReply<T>>({ result: { status: "error", error: { "": [message] } } }, { status });
+  return data<FormReply<T>>({ result: { status: "error", error: { "": [message] } }, status }, { status });
 }
 
 /** Validates an already read body with its schema, then runs the write (refusals as in handleJson). */

@@ -232,3 +232,22 @@ export async function roomOfUser(db: Db, env: Env, id: string, user: SessionUser
   const { shard } = await requireSimulationAccess(db, id, user);
   return roomFor(env, id, shard);
 }
+
+/**
+ * A student's attempt (or an autosave over HTTP, with timeTaken 0), merged in their room with what the socket saved;
+ * once the room has graded, the stored result comes back. Idempotent. POST /api/simulations/{id}/attempt and the
+ * /simulazione screen's action.
+ */
+export async function submitSimulationAttempt(
+  db: Db,
+  env: Env,
+  id: string,
+  user: SessionUser,
+  body: { answers: Record<string, Record<string, string>>; timeTaken: number },
+) {
+  await requireSimulationFor(db, id, user);
+  const room = await roomOfUser(db, env, id, user);
+  const outcome = await room.submitAttempt(user.id, body.answers, body.timeTaken);
+  if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+  return outcome;
+}

@@ -160,8 +160,12 @@ test.describe("live simulation", () => {
     const requests: string[] = [];
     page.on("request", (request) => {
       const url = new URL(request.url());
-      // Every call to the API (the page-view beacon of the consent script aside); the socket is not a request.
-      if (url.pathname.startsWith("/api/") && url.pathname !== "/api/page-view") requests.push(`${request.method()} ${url.pathname}`);
+      // Every call to the API (the page-view beacon of the consent script aside) and to the page's own data and
+      // action (/simulazione.data); the socket is not a request.
+      const own = url.pathname === "/simulazione.data";
+      if ((url.pathname.startsWith("/api/") && url.pathname !== "/api/page-view") || own) {
+        requests.push(`${request.method()} ${url.pathname}`);
+      }
     });
     await page.goto(`/simulazione?id=${simId}`);
     await expect(page.getByTestId("sim-waiting")).toBeVisible();
@@ -178,8 +182,9 @@ test.describe("live simulation", () => {
     await expect(page.getByTestId("sim-rank")).toHaveText("#1");
     await expect(page.getByText("Risposte date")).toHaveCount(0);
     const base = `/api/simulations/${simId}`;
-    // The flow on load, each subject's questions once it opens, the attempt once, the ranking.
-    expect(requests).toEqual([`GET ${base}`, `GET ${base}`, `GET ${base}`, `POST ${base}/attempt`, `GET ${base}/ranking`]);
+    // The flow on load, each subject's questions once it opens, the attempt once (the page's action: no data
+    // reload after it), the ranking.
+    expect(requests).toEqual([`GET ${base}`, `GET ${base}`, `GET ${base}`, "POST /simulazione.data", `GET ${base}/ranking`]);
     await adminContext.close();
   });
 

@@ -202,7 +202,11 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   tentativi: () => [get("/tentativi")],
   segnalato: () => [get("/segnalato")],
   "test/riepilogo/:attemptId?": async (ctx) => [get("/test/riepilogo"), ...(await ctx.attempts()).map((id) => get(`/test/riepilogo/${id}`))],
-  simulazione: () => [get(`/simulazione?id=${simId}`)],
+  simulazione: () => [
+    get(`/simulazione?id=${simId}`),
+    // The runner's autosave / attempt through the screen's action, while the room is running: no key comes back.
+    { method: "POST", path: `/simulazione?id=${simId}`, json: { answers: {}, timeTaken: 0 } },
+  ],
   "simulazione/riepilogo/:simulationId/:attemptId": () => [get(`/simulazione/riepilogo/${simId}/999999`)],
 
   "api/auth/google": () => [get("/api/auth/google")],

@@ -5,6 +5,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, apiFetch } from "~/lib/api-client";
 import { SIMULATION_POLL_MS } from "~/lib/constants";
+import { formError } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 import { reportSessionProblem } from "~/lib/session-events";
 import { flowEnd, phaseAt, subjectWindows, type FlowPhase } from "~/lib/simulation";
 import { CircularCountdown, formatClock } from "./CircularCountdown";
@@ -25,6 +27,9 @@ const resultKey = (id: string) => `simResult_${id}`;
 const QUESTIONS_AFTER_OPEN_MS = 250;
 /** Retries of a failed attempt submission: 1 s, 2 s, 4 s, 8 s, then the 'Riprova' button. */
 const SUBMIT_RETRIES = 4;
+
+/** The action's answer to an attempt: the stored result once the room has graded, or pending. */
+type AttemptReply = { attemptId?: number; result?: StoredResult; pending?: boolean };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -85,19 +90,19 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const [seed] = useState(() => (typeof window === "undefined" ? 1 : sessionSeed(simulationId)));
   const checkedStored = useRef(false);
 
+  // Writes post to the /simulazione route's action (the same service as POST /api/simulations/{id}/attempt):
+  // the attempt through one fetcher, the autosave over HTTP (socket blocked) through another, one save at a time.
+  const action = `/simulazione?id=${encodeURIComponent(simulationId)}`;
+  const attemptCall = useFormAction<AttemptReply>(action).call;
+  const saveCall = useFormAction<AttemptReply>(action).call;
+  const saves = useRef<Promise<unknown>>(Promise.resolve());
   const httpSave = useCallback(
-    async (subjectId: number, questionId: number, value: string) => {
-      try {
-        await apiFetch(`/api/simulations/${encodeURIComponent(simulationId)}/attempt`, {
-          method: "POST",
-          json: { answers: { [subjectId]: { [questionId]: value } }, timeTaken: 0 },
-        });
-        return true;
-      } catch {
-        return false;
-      }
+    (subjectId: number, questionId: number, value: string) => {
+      const saved = saves.current.then(() => saveCall({ answers: { [subjectId]: { [questionId]: value } }, timeTaken: 0 }));
+      saves.current = saved;
+      return saved.then((reply) => reply.result.status === "success");
     },
-    [simulationId],
+    [saveCall],
   );
 
   const room = useSimulationRoom(
@@ -241,25 +246,21 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     // on the way (network, 5xx) or the room has not finished yet; a refusal (4xx) is final.
     try {
       for (let attempt = 0; ; attempt++) {
-        try {
-          const r = await apiFetch<{ attemptId?: number; result?: StoredResult; pending?: boolean }>(
-            `/api/simulations/${encodeURIComponent(simulationId)}/attempt`,
-            { method: "POST", json: { answers: payload, timeTaken } },
-          );
-          if (r.result) {
-            const stored = { ...r.result, attemptId: r.attemptId };
-            try {
-              localStorage.setItem(resultKey(simulationId), JSON.stringify(stored));
-            } catch {
-              // storage full or blocked: the server keeps the result anyway
-            }
-            setResult(stored);
-            void fetchRanking();
-            return;
+        const reply = await attemptCall({ answers: payload, timeTaken });
+        const r = reply.value;
+        if (r?.result) {
+          const stored = { ...r.result, attemptId: r.attemptId };
+          try {
+            localStorage.setItem(resultKey(simulationId), JSON.stringify(stored));
+          } catch {
+            // storage full or blocked: the server keeps the result anyway
           }
-        } catch (error) {
-          if (error instanceof ApiError && error.status < 500) throw error;
+          setResult(stored);
+          void fetchRanking();
+          return;
         }
+        // A refusal (4xx) is final; a failure on the way (0, 5xx) or a room still grading is retried.
+        if (reply.status && reply.status < 500) throw new Error(formError(reply) ?? "attempt refused");
         if (attempt >= SUBMIT_RETRIES) throw new Error("attempt not stored");
         await sleep(1000 * 2 ** attempt);
       }
@@ -268,7 +269,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     } finally {
       setSubmitting(false);
     }
-  }, [answers, now, startTime, flow, simulationId, fetchRanking]);
+  }, [answers, now, startTime, flow, simulationId, fetchRanking, attemptCall]);
 
   const finished = phase?.kind === "finished" || ended;
   useEffect(() => {
