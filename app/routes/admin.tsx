@@ -1,14 +1,6 @@
-import { useLoaderData, useSearchParams } from "react-router";
+import { Outlet, useLoaderData, useLocation, useNavigate } from "react-router";
 import { AdminSearch } from "~/components/admin/AdminSearch";
-import { AnalyticsTab } from "~/components/admin/AnalyticsTab";
-import { ClassiTab } from "~/components/admin/ClassiTab";
-import { DatabaseTab } from "~/components/admin/DatabaseTab";
-import { RushTab } from "~/components/admin/RushTab";
-import { SegnalazioniTab } from "~/components/admin/SegnalazioniTab";
-import { SimulazioniTab } from "~/components/admin/SimulazioniTab";
-import { tabsFor, type AdminTabKey } from "~/components/admin/tabs";
-import { TentativiTab } from "~/components/admin/TentativiTab";
-import { UtentiTab } from "~/components/admin/UtentiTab";
+import { tabsFor } from "~/components/admin/tabs";
 import { requirePageUser } from "~/server/page-guard.server";
 import type { Route } from "./+types/admin";
 
@@ -18,25 +10,17 @@ export async function loader(args: Route.LoaderArgs) {
   return { role: user.effectiveRole };
 }
 
-// Each tab loads its own data through the admin JSON calls, which check the role on the server.
-const PANELS: Record<AdminTabKey, () => React.ReactNode> = {
-  analytics: () => <AnalyticsTab />,
-  utenti: () => <UtentiTab />,
-  tentativi: () => <TentativiTab />,
-  segnalazioni: () => <SegnalazioniTab />,
-  database: () => <DatabaseTab />,
-  classi: () => <ClassiTab />,
-  simulazioni: () => <SimulazioniTab />,
-  rush: () => <RushTab />,
-};
-
+// The console's frame: title, search, and the tab bar. Each tab is its own route (/admin/utenti, …), so a tab has
+// a URL and the back button returns to the previous one; the tab's module is in app/routes/admin.<tab>.tsx.
 export default function Admin() {
   const { role } = useLoaderData<typeof loader>();
   const tabs = tabsFor(role);
-  const [params, setParams] = useSearchParams();
-  const requested = params.get("tab");
-  const active = tabs.find((t) => t.key === requested) ?? tabs[0]!;
-  const select = (key: string) => setParams({ tab: key }, { replace: true });
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const active = tabs.find((t) => pathname === `/admin/${t.key}` || pathname.startsWith(`/admin/${t.key}/`)) ?? tabs[0]!;
+  const select = (key: string) => {
+    if (key !== active.key) navigate(`/admin/${key}`);
+  };
   const onKeyDown = (event: React.KeyboardEvent) => {
     const index = tabs.findIndex((t) => t.key === active.key);
     const delta = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
@@ -67,7 +51,7 @@ export default function Admin() {
         ))}
       </div>
       <div id={`admin-panel-${active.key}`} role="tabpanel" aria-labelledby={`admin-tab-${active.key}`}>
-        {PANELS[active.key]()}
+        <Outlet />
       </div>
     </section>
   );

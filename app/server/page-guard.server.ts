@@ -9,8 +9,11 @@ import { checkAccess, clearSessionCookie, type Access, type SessionUser } from "
 // session read the root middleware put in the request context (app/server/request-context.server.ts). An action
 // and the loaders that revalidate after it are separate requests, so they read the session afresh.
 
+/** What a screen's loader or action is given (the parts the guard reads). */
+export type PageArgs = { request: Request; context: Readonly<RouterContextProvider> };
+
 export async function requirePageUser(
-  args: { request: Request; context: Readonly<RouterContextProvider> },
+  args: PageArgs,
   access: Exclude<Access, "public"> = "user",
 ): Promise<SessionUser> {
   try {

@@ -257,4 +257,17 @@ test.describe("admin console", () => {
     await expect(page.locator(`tr[data-report-id="${id}"]`)).toContainText("In revisione");
     await admin.delete(`/api/admin/reports/${id}`);
   });
+
+  test("each tab has its own address: the back button returns to the previous tab", async ({ page }) => {
+    await login(page, "admin@example.com");
+    await page.goto("/admin");
+    await expect(page).toHaveURL(/\/admin\/analytics$/);
+    await page.getByRole("tab", { name: "Utenti" }).click();
+    await expect(page).toHaveURL(/\/admin\/utenti$/);
+    await page.getByRole("tab", { name: "Database" }).click();
+    await expect(page).toHaveURL(/\/admin\/database$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/admin\/utenti$/);
+    await expect(page.getByRole("tab", { name: "Utenti" })).toHaveAttribute("aria-selected", "true");
+  });
 });

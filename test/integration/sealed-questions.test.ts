@@ -190,6 +190,14 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   rush: () => [get("/rush")],
   "quiz-rush/start": () => [get("/quiz-rush/start?subject=4"), get("/quiz-rush/start?subject=2")],
   admin: () => [get("/admin")],
+  // The console's tabs (issue 19): a student is sent away from each before any data is read.
+  "admin/(index)": () => [get("/admin?index&tab=utenti")],
+  ...Object.fromEntries(
+    ["analytics", "utenti", "tentativi", "segnalazioni", "database", "classi", "simulazioni", "rush"].map((tab) => [
+      `admin/${tab}`,
+      () => [get(`/admin/${tab}`)],
+    ]),
+  ),
   "test/nuovo": () => [get("/test/nuovo")],
   test: () => [
     get(`/test?id=${rushQuiz.quizId}`),
@@ -267,11 +275,12 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
 
 type TableRoute = { key: string; file: string };
 
-function tableRoutes(entries: RouteEntry[], out: TableRoute[] = []): TableRoute[] {
+function tableRoutes(entries: RouteEntry[], out: TableRoute[] = [], parent = ""): TableRoute[] {
   for (const entry of entries) {
-    const key = entry.index ? "(index)" : entry.path ?? `layout:${entry.file}`;
+    const own = entry.index ? "(index)" : entry.path ?? `layout:${entry.file}`;
+    const key = parent && (entry.index || entry.path) ? `${parent}/${own}` : own;
     out.push({ key, file: entry.file });
-    if (entry.children) tableRoutes(entry.children, out);
+    if (entry.children) tableRoutes(entry.children, out, entry.path ? (parent ? `${parent}/${entry.path}` : entry.path) : parent);
   }
   return out;
 }

@@ -18,7 +18,7 @@ export function TentativiTab() {
     <div>
       {userId ? (
         <p className="muted">
-          Tentativi dell'utente #{userId}. <Link to="/admin?tab=tentativi">Mostra tutti</Link>
+          Tentativi dell'utente #{userId}. <Link to="/admin/tentativi">Mostra tutti</Link>
         </p>
       ) : null}
       {loading && !state ? <Loading /> : null}

@@ -103,7 +103,7 @@ export function UserDetailDialog({ userId, onClose }: { userId: number; onClose:
             ))}
           </dl>
           <p>
-            <a href={`/admin?tab=tentativi&userId=${data.id}`}>Vedi i tentativi di questo utente</a>
+            <a href={`/admin/tentativi?userId=${data.id}`}>Vedi i tentativi di questo utente</a>
           </p>
         </>
       ) : null}
