@@ -37,7 +37,12 @@ const CLIENT_DEPS = [
 // gzipped size of every module, to see what a page ships. Off by default: it slows the build down.
 function bundleReport(): PluginOption {
   if (!process.env.BUNDLE_REPORT) return null;
-  const plugin = visualizer({ filename: "build/bundle-report.html", template: "treemap", gzipSize: true, title: "Unicum: browser bundle" });
+  const plugin = visualizer({
+    filename: "build/bundle-report.html",
+    template: "treemap",
+    gzipSize: true,
+    title: "Unicum: browser bundle",
+  });
   return { ...plugin, applyToEnvironment: (environment) => environment.name === "client" };
 }
 

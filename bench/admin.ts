@@ -9,8 +9,25 @@ const BANK_SIZE = 3500;
 function bank(size: number, offset: number) {
   return Array.from({ length: size }, (_, i) =>
     i % 2
-      ? { subjectId: 2, topicId: 204, type: "gap", stem: `Bench ${offset + i}: il pH neutro a 25 °C vale ____.`, accepted: ["7", "sette"], explanation: "A 25 °C il pH neutro è 7.", difficulty: 1 + (i % 5) }
-      : { subjectId: 1, topicId: 101, type: "mc", stem: `Bench ${offset + i}: quale organulo produce ATP?`, options: ["Il mitocondrio", "Il ribosoma", "Il lisosoma", "Il nucleolo", "Il centriolo"], correct: 0, explanation: "La fosforilazione ossidativa avviene nei mitocondri.", difficulty: 3 },
+      ? {
+          subjectId: 2,
+          topicId: 204,
+          type: "gap",
+          stem: `Bench ${offset + i}: il pH neutro a 25 °C vale ____.`,
+          accepted: ["7", "sette"],
+          explanation: "A 25 °C il pH neutro è 7.",
+          difficulty: 1 + (i % 5),
+        }
+      : {
+          subjectId: 1,
+          topicId: 101,
+          type: "mc",
+          stem: `Bench ${offset + i}: quale organulo produce ATP?`,
+          options: ["Il mitocondrio", "Il ribosoma", "Il lisosoma", "Il nucleolo", "Il centriolo"],
+          correct: 0,
+          explanation: "La fosforilazione ossidativa avviene nei mitocondri.",
+          difficulty: 3,
+        },
   );
 }
 
@@ -36,11 +53,18 @@ export async function benchAdmin(server: LocalServer) {
   for (let run = 0; run < 3; run++) {
     const body = JSON.stringify({ questions: bank(BANK_SIZE, run * BANK_SIZE) });
     const start = performance.now();
-    const response = await fetch(`${baseUrl}/api/admin/import`, { method: "POST", headers: { cookie, "Content-Type": "application/json" }, body });
+    const response = await fetch(`${baseUrl}/api/admin/import`, {
+      method: "POST",
+      headers: { cookie, "Content-Type": "application/json" },
+      body,
+    });
     const answer = (await response.json()) as { importedQuestions?: number; error?: string };
-    if (!response.ok || answer.importedQuestions !== BANK_SIZE) throw new Error(`import failed: ${response.status} ${answer.error}`);
+    if (!response.ok || answer.importedQuestions !== BANK_SIZE)
+      throw new Error(`import failed: ${response.status} ${answer.error}`);
     imports.push(performance.now() - start);
   }
-  console.log(`Import of ${BANK_SIZE} questions (JSON, all-or-nothing), 3 runs: ${imports.map((t) => ms(t)).join(", ")} (limit 10 s)`);
+  console.log(
+    `Import of ${BANK_SIZE} questions (JSON, all-or-nothing), 3 runs: ${imports.map((t) => ms(t)).join(", ")} (limit 10 s)`,
+  );
   return { latency: results, importMs: imports };
 }

@@ -10,7 +10,11 @@ const CREATE_RUNS = 5;
 const REQUESTS = 100;
 
 async function post(baseUrl: string, path: string, cookie: string, body: unknown) {
-  const response = await fetch(`${baseUrl}${path}`, { method: "POST", headers: { cookie, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: { cookie, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const answer = (await response.json()) as Record<string, unknown>;
   if (!response.ok) throw new Error(`${path}: ${response.status} ${String(answer.error)}`);
   return answer;
@@ -23,7 +27,10 @@ export async function benchClasses(server: LocalServer) {
   const teacher = await devCookie(baseUrl, "docente@example.com");
 
   // Students with accounts (the pasted e-mails must exist), imported in one call.
-  const emails = Array.from({ length: BIG_CLASS + CLASS_OF * CREATE_RUNS }, (_, i) => `bench-${stamp}-${i}@bench.unicum.it`);
+  const emails = Array.from(
+    { length: BIG_CLASS + CLASS_OF * CREATE_RUNS },
+    (_, i) => `bench-${stamp}-${i}@bench.unicum.it`,
+  );
   const users = emails.map((email, i) => ({ email, name: `Studente Bench ${i}` }));
   for (let i = 0; i < users.length; i += 1000) {
     await post(baseUrl, "/api/admin/import-users", admin, { users: users.slice(i, i + 1000) });
@@ -39,16 +46,28 @@ export async function benchClasses(server: LocalServer) {
     createTimes.push(performance.now() - start);
     if (added.added !== CLASS_OF) throw new Error(`added ${String(added.added)} of ${CLASS_OF}`);
   }
-  console.log(`\nClass of ${CLASS_OF} created by pasting e-mails (POST /api/classes + POST …/members), ${CREATE_RUNS} runs: ${createTimes.map(ms).join(", ")}; p50 ${ms(percentile(createTimes, 50))}`);
+  console.log(
+    `\nClass of ${CLASS_OF} created by pasting e-mails (POST /api/classes + POST …/members), ${CREATE_RUNS} runs: ${createTimes.map(ms).join(", ")}; p50 ${ms(percentile(createTimes, 50))}`,
+  );
 
   // A class of 1,000 and its member list.
   const big = await post(baseUrl, "/api/classes", teacher, { name: `Bench ${stamp} grande` });
   const start = performance.now();
-  const added = await post(baseUrl, `/api/classes/${big.id}/members`, teacher, { emails: emails.slice(0, BIG_CLASS).join("\n") });
+  const added = await post(baseUrl, `/api/classes/${big.id}/members`, teacher, {
+    emails: emails.slice(0, BIG_CLASS).join("\n"),
+  });
   const bigPasteMs = performance.now() - start;
   if (added.added !== BIG_CLASS) throw new Error(`added ${String(added.added)} of ${BIG_CLASS}`);
   console.log(`Class of ${BIG_CLASS} filled by one paste: ${ms(bigPasteMs)}`);
-  const latency = await latencyAgainstAsset(baseUrl, REQUESTS, [[`GET /api/classes/:id/members (${BIG_CLASS} members)`, `/api/classes/${big.id}/members`], ["GET /api/classes (teacher)", "/api/classes"]], teacher);
+  const latency = await latencyAgainstAsset(
+    baseUrl,
+    REQUESTS,
+    [
+      [`GET /api/classes/:id/members (${BIG_CLASS} members)`, `/api/classes/${big.id}/members`],
+      ["GET /api/classes (teacher)", "/api/classes"],
+    ],
+    teacher,
+  );
   console.log("\nClasses, server time over loopback (sequential requests):");
   console.table(latencyRows(latency, REQUESTS));
   return { createClassOf200Ms: createTimes, fillClassOf1000Ms: bigPasteMs, latency };

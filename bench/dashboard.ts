@@ -67,13 +67,17 @@ function loadSyntheticAttempts(file: string): { attempts: number; answers: numbe
   const started = performance.now();
   const db = new DatabaseSync(file);
   const rand = prng(42);
-  const questions = db.prepare("SELECT id, subject_id AS subjectId FROM questions WHERE active = 1").all() as { id: number; subjectId: number }[];
+  const questions = db.prepare("SELECT id, subject_id AS subjectId FROM questions WHERE active = 1").all() as {
+    id: number;
+    subjectId: number;
+  }[];
   const bySubject = new Map<number, number[]>();
   for (const q of questions) bySubject.set(q.subjectId, [...(bySubject.get(q.subjectId) ?? []), q.id]);
   const subjects = [...bySubject.keys()];
   const now = Date.now();
   const firstAttempt = (db.prepare("SELECT coalesce(max(id), 0) + 1 AS n FROM attempts").get() as { n: number }).n;
-  const firstAnswer = (db.prepare("SELECT coalesce(max(id), 0) + 1 AS n FROM attempt_answers").get() as { n: number }).n;
+  const firstAnswer = (db.prepare("SELECT coalesce(max(id), 0) + 1 AS n FROM attempt_answers").get() as { n: number })
+    .n;
   const insertUser = db.prepare(
     "INSERT INTO users (id, email, name, username, role, status, share_code, created_at) VALUES (?, ?, ?, ?, 'studente', 'attivo', ?, ?)",
   );
@@ -93,7 +97,14 @@ function loadSyntheticAttempts(file: string): { attempts: number; answers: numbe
   db.exec("BEGIN");
   for (let s = 0; s < STUDENTS; s++) {
     const userId = FIRST_USER_ID + s;
-    insertUser.run(userId, `bench${s}@bench.unicum.it`, `Studente Bench ${s}`, `bench${s}`, `B${userId}`, now - 90 * DAY);
+    insertUser.run(
+      userId,
+      `bench${s}@bench.unicum.it`,
+      `Studente Bench ${s}`,
+      `bench${s}`,
+      `B${userId}`,
+      now - 90 * DAY,
+    );
     const ability = 0.3 + rand() * 0.6;
     const reviews = new Map<number, ReviewInput[]>();
     for (let k = 0; k < ATTEMPTS_PER_STUDENT; k++) {
@@ -120,7 +131,20 @@ function loadSyntheticAttempts(file: string): { attempts: number; answers: numbe
     // The learning engine's memories, replayed as recalc-stats does.
     for (const [questionId, list] of reviews) {
       const m = replayMemory(list)!;
-      insertMemory.run(userId, questionId, m.due, m.stability, m.difficulty, m.scheduledDays, m.learningSteps, m.reps, m.lapses, m.state, m.lastReview, m.lastCorrect ? 1 : 0);
+      insertMemory.run(
+        userId,
+        questionId,
+        m.due,
+        m.stability,
+        m.difficulty,
+        m.scheduledDays,
+        m.learningSteps,
+        m.reps,
+        m.lapses,
+        m.state,
+        m.lastReview,
+        m.lastCorrect ? 1 : 0,
+      );
       memories++;
     }
   }
@@ -128,7 +152,12 @@ function loadSyntheticAttempts(file: string): { attempts: number; answers: numbe
   // Bulk refresh of the site aggregates (what recalc-stats does after an import).
   for (const statement of REBUILD_AGGREGATES_SQL) db.exec(statement);
   db.close();
-  return { attempts: attemptId - firstAttempt, answers: answerId - firstAnswer, memories, seconds: (performance.now() - started) / 1000 };
+  return {
+    attempts: attemptId - firstAttempt,
+    answers: answerId - firstAnswer,
+    memories,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 /** Runs last: it stops `server` and serves the same build on the seed and on the enlarged database. */
@@ -176,7 +205,16 @@ export async function benchDashboard(server: LocalServer) {
       "p50 ratio": (a.p50 / b.p50).toFixed(2),
     };
   });
-  console.log("Server time, seed data vs +200,000 attempts from 5,000 students, alternating phases (goal: p95 ratio ≤ 1.5):");
+  console.log(
+    "Server time, seed data vs +200,000 attempts from 5,000 students, alternating phases (goal: p95 ratio ≤ 1.5):",
+  );
   console.table(rows);
-  return { students: STUDENTS, attempts: load.attempts, answers: load.answers, before, after, ratioP95: rows.map((r) => ({ what: r.what, ratio: Number(r["p95 ratio"]) })) };
+  return {
+    students: STUDENTS,
+    attempts: load.attempts,
+    answers: load.answers,
+    before,
+    after,
+    ratioP95: rows.map((r) => ({ what: r.what, ratio: Number(r["p95 ratio"]) })),
+  };
 }

@@ -15,7 +15,15 @@ type Sample = { inp: number; charts: number };
 export async function benchInteraction(server: LocalServer) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   const cookie = await devCookie(server.baseUrl, "studente@example.com");
   const [name, value] = cookie.split("=");
@@ -24,13 +32,18 @@ export async function benchInteraction(server: LocalServer) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([
       { name: name!, value: value!, url: server.baseUrl },
-      { name: "unicum_consent", value: encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000"), url: server.baseUrl },
+      {
+        name: "unicum_consent",
+        value: encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000"),
+        url: server.baseUrl,
+      },
     ]);
     const page = await context.newPage();
     await page.goto(`${server.baseUrl}/dashboard`, { waitUntil: "load" });
     await page.waitForSelector("html[data-hydrated]");
     // Every chart drawn (they may arrive in a lazily loaded chunk) before the clock starts.
-    for (const id of ["chart-trend", "chart-compare", "chart-topics"]) await page.waitForSelector(`[data-testid="${id}"] svg`);
+    for (const id of ["chart-trend", "chart-compare", "chart-topics"])
+      await page.waitForSelector(`[data-testid="${id}"] svg`);
     const cdp = await context.newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
     await page.evaluate(() => {
@@ -41,7 +54,9 @@ export async function benchInteraction(server: LocalServer) {
       }).observe({ type: "event", durationThreshold: 16, buffered: false } as PerformanceObserverInit);
       // The frame after each change to the chart panels, once painted (a task queued from its rAF runs after the
       // paint). Not the rAF argument: that is the frame's begin time, which can precede the task that made the change.
-      new MutationObserver(() => requestAnimationFrame(() => setTimeout(() => w.__ix.frames.push(performance.now())))).observe(document.querySelector(".dash__panels")!, {
+      new MutationObserver(() =>
+        requestAnimationFrame(() => setTimeout(() => w.__ix.frames.push(performance.now()))),
+      ).observe(document.querySelector(".dash__panels")!, {
         subtree: true,
         childList: true,
         attributes: true,
@@ -67,12 +82,17 @@ export async function benchInteraction(server: LocalServer) {
       });
       await page.keyboard.press(down ? "ArrowDown" : "ArrowUp");
       index += down ? 1 : -1;
-      await page.waitForFunction(([id, want]) => (document.getElementById(id as string) as HTMLSelectElement).selectedIndex === want, [selectId, index] as const);
+      await page.waitForFunction(
+        ([id, want]) => (document.getElementById(id as string) as HTMLSelectElement).selectedIndex === want,
+        [selectId, index] as const,
+      );
       // Settled: the interaction has its Event Timing entry and no chart changed for 300 ms.
       const sample = await page.evaluate(
         () =>
           new Promise<Sample>((resolve) => {
-            const w = window as unknown as { __ix: { events: PerformanceEventTiming[]; frames: number[]; start: number } };
+            const w = window as unknown as {
+              __ix: { events: PerformanceEventTiming[]; frames: number[]; start: number };
+            };
             let last = -1;
             let quiet = 0;
             const tick = () => {
@@ -99,9 +119,18 @@ export async function benchInteraction(server: LocalServer) {
   console.log(`Changing 'Materia' on /dashboard (Chromium, CPU ${CPU_SLOWDOWN}x slower, ${CHANGES} changes):`);
   console.table([
     { figure: "interaction to next paint (Event Timing)", p50: ms(percentile(inp, 50)), max: ms(Math.max(...inp)) },
-    { figure: "key press to charts updated (next frame)", p50: ms(percentile(charts, 50)), max: ms(Math.max(...charts)) },
+    {
+      figure: "key press to charts updated (next frame)",
+      p50: ms(percentile(charts, 50)),
+      max: ms(Math.max(...charts)),
+    },
   ]);
   const worst = percentile(charts, 50);
   console.log(`Goal: charts updated within ${GOAL_MS} ms (p50): ${worst <= GOAL_MS ? "met" : "MISSED"} (${ms(worst)})`);
-  return { inpP50: percentile(inp, 50), inpMax: Math.max(...inp), chartsP50: percentile(charts, 50), chartsMax: Math.max(...charts) };
+  return {
+    inpP50: percentile(inp, 50),
+    inpMax: Math.max(...inp),
+    chartsP50: percentile(charts, 50),
+    chartsMax: Math.max(...charts),
+  };
 }

@@ -8,7 +8,15 @@ const RUNS = 7;
 export async function benchLcp(server: LocalServer) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   const cookie = await devCookie(server.baseUrl, "studente@example.com");
   const [name, value] = cookie.split("=");
@@ -22,7 +30,11 @@ export async function benchLcp(server: LocalServer) {
         await context.addCookies([
           { name: name!, value: value!, url: server.baseUrl },
           // A decided consent, so the banner is not the largest paint.
-          { name: "unicum_consent", value: encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000"), url: server.baseUrl },
+          {
+            name: "unicum_consent",
+            value: encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000"),
+            url: server.baseUrl,
+          },
         ]);
         const page = await context.newPage();
         await page.goto(`${server.baseUrl}${path}`, { waitUntil: "load" });
@@ -40,7 +52,12 @@ export async function benchLcp(server: LocalServer) {
         await context.close();
       }
       results[path] = percentile(samples, 50);
-      rows.push({ page: path, runs: RUNS, "LCP p50": ms(percentile(samples, 50)), "LCP max": ms(Math.max(...samples)) });
+      rows.push({
+        page: path,
+        runs: RUNS,
+        "LCP p50": ms(percentile(samples, 50)),
+        "LCP max": ms(Math.max(...samples)),
+      });
     }
   } finally {
     await browser.close();

@@ -37,15 +37,23 @@ async function prepareStudents(count: number): Promise<Users> {
   const statements: string[] = [];
   for (let i = 0; i < count; i += 500) {
     const part = ids.slice(i, i + 500);
-    statements.push(`INSERT OR IGNORE INTO users (id, email, name) VALUES ${part.map((id) => `(${id}, 'naz-${id}@example.com', 'Naz ${id}')`).join(", ")};`);
-    statements.push(`INSERT OR IGNORE INTO sessions (id, user_id, created_at, expires_at) VALUES ${part.map((id) => `('naz-${id}', ${id}, ${now}, ${expires})`).join(", ")};`);
+    statements.push(
+      `INSERT OR IGNORE INTO users (id, email, name) VALUES ${part.map((id) => `(${id}, 'naz-${id}@example.com', 'Naz ${id}')`).join(", ")};`,
+    );
+    statements.push(
+      `INSERT OR IGNORE INTO sessions (id, user_id, created_at, expires_at) VALUES ${part.map((id) => `('naz-${id}', ${id}, ${now}, ${expires})`).join(", ")};`,
+    );
   }
   const file = join(tmpdir(), `unicum-national-${process.pid}.sql`);
   writeFileSync(file, statements.join("\n"));
-  execFileSync(join("node_modules", ".bin", "wrangler"), ["d1", "execute", "DB", "--local", "--persist-to", join(".wrangler", "bench-state"), "--file", file], {
-    stdio: "ignore",
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-  });
+  execFileSync(
+    join("node_modules", ".bin", "wrangler"),
+    ["d1", "execute", "DB", "--local", "--persist-to", join(".wrangler", "bench-state"), "--file", file],
+    {
+      stdio: "ignore",
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    },
+  );
   rmSync(file, { force: true });
   return Promise.all(
     ids.map(async (id) => {
@@ -79,14 +87,21 @@ const f1 = (n: number) => (Number.isFinite(n) ? Math.round(n * 10) / 10 : null);
 
 export async function benchNational(server: LocalServer) {
   const { baseUrl } = server;
-  console.log(`\nNational sitting: ${CLIENTS} students in rooms of at most ${ROOM_CAPACITY}, ${THREADS} client threads`);
+  console.log(
+    `\nNational sitting: ${CLIENTS} students in rooms of at most ${ROOM_CAPACITY}, ${THREADS} client threads`,
+  );
   const users = await prepareStudents(CLIENTS);
   const admin = await devCookie(baseUrl, "admin@example.com");
   const simId = `national-${Date.now()}`;
   const created = await fetch(`${baseUrl}/api/admin/simulations`, {
     method: "POST",
     headers: { "Content-Type": "application/json", cookie: admin },
-    body: JSON.stringify({ id: simId, title: "Simulazione nazionale", subjects: [{ subjectId: SUBJECT_ID, timeMin: 1, questions: [QUESTION_ID] }], allowedUsers: users.map((u) => u.id) }),
+    body: JSON.stringify({
+      id: simId,
+      title: "Simulazione nazionale",
+      subjects: [{ subjectId: SUBJECT_ID, timeMin: 1, questions: [QUESTION_ID] }],
+      allowedUsers: users.map((u) => u.id),
+    }),
   });
   if (!created.ok) throw new Error(`create simulation: ${created.status} ${await created.text()}`);
   const wsUrl = `${baseUrl.replace(/^http/, "ws")}/api/simulations/${simId}/ws`;
@@ -94,7 +109,14 @@ export async function benchNational(server: LocalServer) {
   const workers = Array.from({ length: THREADS }, (_, t) => {
     const slice = users.filter((_, i) => i % THREADS === t);
     return new Worker(new URL("./lib/national-client.ts", import.meta.url), {
-      workerData: { wsUrl, users: slice, questionId: QUESTION_ID, subjectId: SUBJECT_ID, value: VALUE, answerWindowMs: ANSWER_WINDOW_MS },
+      workerData: {
+        wsUrl,
+        users: slice,
+        questionId: QUESTION_ID,
+        subjectId: SUBJECT_ID,
+        value: VALUE,
+        answerWindowMs: ANSWER_WINDOW_MS,
+      },
     });
   });
   try {
@@ -104,11 +126,16 @@ export async function benchNational(server: LocalServer) {
     const connectSec = (performance.now() - t0) / 1000;
     console.log(`connected ${connected.reduce((n, r) => n + Number(r.connected), 0)} in ${connectSec.toFixed(1)} s`);
     // The browser's 30-second re-sync, once every student is in (offset from the fastest of both rounds).
-    const offsetErrors = (await Promise.all(workers.map((w) => ask(w, "resync", "resynced")))).flatMap((r) => r.offsetErrors as number[]);
+    const offsetErrors = (await Promise.all(workers.map((w) => ask(w, "resync", "resynced")))).flatMap(
+      (r) => r.offsetErrors as number[],
+    );
 
     // 2. Avvia: one start fanned out to every room; 3. every student answers once within 10 s.
     const answering = Promise.all(workers.map((w) => ask(w, "answer", "answered")));
-    const startResponse = await fetch(`${baseUrl}/api/admin/simulations/${simId}/start`, { method: "POST", headers: { cookie: admin } });
+    const startResponse = await fetch(`${baseUrl}/api/admin/simulations/${simId}/start`, {
+      method: "POST",
+      headers: { cookie: admin },
+    });
     if (!startResponse.ok) throw new Error(`start: ${startResponse.status} ${await startResponse.text()}`);
     const start = (await startResponse.json()) as { startTime: number; endsAt: number; shards: number };
     // 5. Grading, watched from now on (it may overlap the read-back): from the last deadline (the subject's
@@ -116,7 +143,9 @@ export async function benchNational(server: LocalServer) {
     const deadline = start.endsAt + SIMULATION_GRACE_MS;
     const grading = (async () => {
       for (;;) {
-        const live = (await (await fetch(`${baseUrl}/api/admin/simulations/${simId}/live`, { headers: { cookie: admin } })).json()) as {
+        const live = (await (
+          await fetch(`${baseUrl}/api/admin/simulations/${simId}/live`, { headers: { cookie: admin } })
+        ).json()) as {
           total: { gradedRooms: number; attempts: number };
         };
         if (live.total.gradedRooms >= start.shards) return { at: Date.now(), attempts: live.total.attempts };
@@ -129,7 +158,10 @@ export async function benchNational(server: LocalServer) {
     const ackLatencies = answered.flatMap((r) => r.ackLatencies as number[]);
 
     // 4. Everyone reconnects and reads the answer back from the room.
-    const readBack = (await Promise.all(workers.map((w) => ask(w, "read-back", "read-back")))).reduce((n, r) => n + Number(r.readBack), 0);
+    const readBack = (await Promise.all(workers.map((w) => ask(w, "read-back", "read-back")))).reduce(
+      (n, r) => n + Number(r.readBack),
+      0,
+    );
 
     const { at: gradedAt, attempts } = await grading;
     const result = {

@@ -40,13 +40,25 @@ export async function benchPages(server: LocalServer) {
   const cookie = await devCookie(baseUrl, "studente@example.com");
   const rows: Record<string, string | number>[] = [];
   const measure = async (label: string, path: string, withCookie: boolean) => {
-    const times = await timeRequests(REQUESTS, () => fetch(`${baseUrl}${path}`, { headers: withCookie ? { cookie } : {} }));
+    const times = await timeRequests(REQUESTS, () =>
+      fetch(`${baseUrl}${path}`, { headers: withCookie ? { cookie } : {} }),
+    );
     return { label, p50: percentile(times, 50), p95: percentile(times, 95) };
   };
   const asset = await measure("static asset /favicon.svg", "/favicon.svg", false);
-  const results = [asset, await measure("GET / (SSR)", "/", false), await measure("GET /dashboard (SSR, signed in)", "/dashboard", true)];
+  const results = [
+    asset,
+    await measure("GET / (SSR)", "/", false),
+    await measure("GET /dashboard (SSR, signed in)", "/dashboard", true),
+  ];
   for (const r of results) {
-    rows.push({ what: r.label, requests: REQUESTS, p50: ms(r.p50), p95: ms(r.p95), "p50 / asset p50": (r.p50 / asset.p50).toFixed(1) + "x" });
+    rows.push({
+      what: r.label,
+      requests: REQUESTS,
+      p50: ms(r.p50),
+      p95: ms(r.p95),
+      "p50 / asset p50": (r.p50 / asset.p50).toFixed(1) + "x",
+    });
   }
   console.log("\nServer time over loopback (sequential requests, after 20 warm-up):");
   console.table(rows);
@@ -62,12 +74,16 @@ export async function benchPages(server: LocalServer) {
   console.table(weights);
   const budget = (path: string, goalKb: number) => {
     const got = gzipByPage[path]! / 1024;
-    console.log(`Budget: ${path} ships ${got.toFixed(1)} KB of gzipped JS (goal: at most ${goalKb} KB): ${got <= goalKb ? "met" : "MISSED"}`);
+    console.log(
+      `Budget: ${path} ships ${got.toFixed(1)} KB of gzipped JS (goal: at most ${goalKb} KB): ${got <= goalKb ? "met" : "MISSED"}`,
+    );
   };
   budget("/", 50);
   budget("/dashboard", 100);
   const dashboardRatio = results[2]!.p50 / asset.p50;
-  console.log(`Goal: /dashboard p50 at most 3.0x the static asset: ${dashboardRatio <= 3 ? "met" : "MISSED"} (${dashboardRatio.toFixed(1)}x)`);
+  console.log(
+    `Goal: /dashboard p50 at most 3.0x the static asset: ${dashboardRatio <= 3 ? "met" : "MISSED"} (${dashboardRatio.toFixed(1)}x)`,
+  );
   const interaction = await benchInteraction(server);
   return { latency: results, weights, interaction };
 }

@@ -73,7 +73,9 @@ export async function benchPractice(server: LocalServer) {
   const quizzes: Quiz[] = [];
   for (let i = 0; i < CONCURRENT_ATTEMPTS; i++) quizzes.push(await drawQuiz(baseUrl, cookie));
   const bodies = quizzes.map(answerSheet);
-  const attemptsRun = await concurrently(CONCURRENT_ATTEMPTS, CONCURRENT_CLIENTS, (i) => submit(baseUrl, cookie, quizzes[i]!, bodies[i]!));
+  const attemptsRun = await concurrently(CONCURRENT_ATTEMPTS, CONCURRENT_CLIENTS, (i) =>
+    submit(baseUrl, cookie, quizzes[i]!, bodies[i]!),
+  );
   const meRun = await concurrently(CONCURRENT_ATTEMPTS, CONCURRENT_CLIENTS, async () => {
     const start = performance.now();
     const response = await fetch(`${baseUrl}/api/me`, { headers: { cookie } });
@@ -96,7 +98,9 @@ export async function benchPractice(server: LocalServer) {
     p99: ms(percentile(run.times, 99)),
   }));
   console.log("\nGrading a 31-question attempt (sequential, fresh quiz each time, after 5 warm-up):");
-  console.table([{ what: "POST /api/quiz/{id}/attempt", requests: grading.requests, p50: ms(grading.p50), p99: ms(grading.p99) }]);
+  console.table([
+    { what: "POST /api/quiz/{id}/attempt", requests: grading.requests, p50: ms(grading.p50), p99: ms(grading.p99) },
+  ]);
   console.log(`Throughput at ${CONCURRENT_CLIENTS} concurrent clients (same run):`);
   console.table(throughput);
   console.log(`Attempts/s ÷ GET /api/me per second: ${(perSecond(attemptsRun) / perSecond(meRun)).toFixed(2)}`);

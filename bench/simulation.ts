@@ -11,7 +11,10 @@ import { estimateClockOffset, type ClockSample } from "../app/lib/simulation.ts"
 import { devCookie, type LocalServer } from "./lib/server.ts";
 import { percentile } from "./lib/stats.ts";
 
-const SIZES = (process.env.SIM_BENCH_SIZES ?? "500,2000").split(",").map(Number).filter((n) => n > 0 && n <= 5000);
+const SIZES = (process.env.SIM_BENCH_SIZES ?? "500,2000")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0 && n <= 5000);
 const PHASE_DEADLINE_MS = 120_000;
 const LOGIN_CONCURRENCY = 8;
 const PINGS = 5;
@@ -55,10 +58,14 @@ async function prepareUsers(baseUrl: string, count: number) {
   const values = Array.from({ length: count }, (_, i) => `('bench-${i}@example.com', 'Bench ${i}')`).join(",\n");
   const file = join(tmpdir(), `unicum-bench-users-${process.pid}.sql`);
   writeFileSync(file, `INSERT OR IGNORE INTO users (email, name) VALUES\n${values};`);
-  execFileSync(join("node_modules", ".bin", "wrangler"), ["d1", "execute", "DB", "--local", "--persist-to", state, "--file", file], {
-    stdio: "ignore",
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-  });
+  execFileSync(
+    join("node_modules", ".bin", "wrangler"),
+    ["d1", "execute", "DB", "--local", "--persist-to", state, "--file", file],
+    {
+      stdio: "ignore",
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    },
+  );
   rmSync(file, { force: true });
   const users: { id: number; cookie: string }[] = new Array(count);
   let next = 0;
@@ -163,7 +170,12 @@ export async function benchSimulation(server: LocalServer) {
     const created = await fetch(`${baseUrl}/api/admin/simulations`, {
       method: "POST",
       headers: { "Content-Type": "application/json", cookie: admin },
-      body: JSON.stringify({ id: simId, title: `Bench ${n}`, subjects: [{ subjectId: 2, timeMin: 1, questions: [QUESTION_ID] }], allowedUsers: users.slice(0, n).map((u) => u.id) }),
+      body: JSON.stringify({
+        id: simId,
+        title: `Bench ${n}`,
+        subjects: [{ subjectId: 2, timeMin: 1, questions: [QUESTION_ID] }],
+        allowedUsers: users.slice(0, n).map((u) => u.id),
+      }),
     });
     if (!created.ok) throw new Error(`create simulation: ${created.status} ${await created.text()}`);
     const wsUrl = `${baseUrl.replace(/^http/, "ws")}/api/simulations/${simId}/ws`;
@@ -184,13 +196,18 @@ export async function benchSimulation(server: LocalServer) {
 
     // 3. Start: receipt of simulation-start relative to the announced startTime.
     const starts = clients.map((c) => waitFor(c, "simulation-start", 30_000));
-    const startResponse = await fetch(`${baseUrl}/api/admin/simulations/${simId}/start`, { method: "POST", headers: { cookie: admin } });
+    const startResponse = await fetch(`${baseUrl}/api/admin/simulations/${simId}/start`, {
+      method: "POST",
+      headers: { cookie: admin },
+    });
     if (!startResponse.ok) throw new Error(`start: ${startResponse.status}`);
     await Promise.all(starts);
     const got = clients.filter((c) => c.startReceivedAt !== undefined);
     const receipt = got.map((c) => c.startReceivedAt! - c.startTime!);
     const startTime = got[0]?.startTime ?? Date.now();
-    const spread = got.length ? Math.max(...got.map((c) => c.startReceivedAt!)) - Math.min(...got.map((c) => c.startReceivedAt!)) : NaN;
+    const spread = got.length
+      ? Math.max(...got.map((c) => c.startReceivedAt!)) - Math.min(...got.map((c) => c.startReceivedAt!))
+      : NaN;
 
     // 4. Autosave: after the start, every client sends one answer at once; count acknowledgements.
     await sleep(Math.max(0, startTime - Date.now() + 200));
@@ -244,7 +261,9 @@ export async function benchSimulation(server: LocalServer) {
     console.log(rows[rows.length - 1]);
     await sleep(2000);
   }
-  console.log("\nSimulation room over loopback (one room, N clients; start receipt is negative when it arrives before the start):");
+  console.log(
+    "\nSimulation room over loopback (one room, N clients; start receipt is negative when it arrives before the start):",
+  );
   console.table(rows);
   return rows;
 }

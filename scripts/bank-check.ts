@@ -18,7 +18,9 @@ for (const name of FILES) {
     problems.push(`${path}: JSON non leggibile (${(error as Error).message})`);
   }
 }
-const syllabusPath = existsSync(join(dir, "SYLLABUS.md")) ? join(dir, "SYLLABUS.md") : join("seed", "bank", "SYLLABUS.md");
+const syllabusPath = existsSync(join(dir, "SYLLABUS.md"))
+  ? join(dir, "SYLLABUS.md")
+  : join("seed", "bank", "SYLLABUS.md");
 const syllabus = parseSyllabus(readFileSync(syllabusPath, "utf8"));
 const issues = checkBank(files, { syllabus, idRanges: true });
 problems.push(...issues.map((i) => i.message));

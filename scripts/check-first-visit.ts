@@ -22,8 +22,14 @@ const env = {
 };
 
 const PAGES: { email: string; paths: string[] }[] = [
-  { email: "studente@example.com", paths: ["/dashboard", "/test/nuovo", "/tentativi", "/ripasso/errori", "/profilo", "/segnalato", "/rush"] },
-  { email: "admin@example.com", paths: ["/admin", "/admin?tab=utenti", "/admin?tab=database", "/admin?tab=simulazioni", "/admin?tab=rush"] },
+  {
+    email: "studente@example.com",
+    paths: ["/dashboard", "/test/nuovo", "/tentativi", "/ripasso/errori", "/profilo", "/segnalato", "/rush"],
+  },
+  {
+    email: "admin@example.com",
+    paths: ["/admin", "/admin?tab=utenti", "/admin?tab=database", "/admin?tab=simulazioni", "/admin?tab=rush"],
+  },
 ];
 
 execFileSync(process.execPath, ["scripts/db-setup.ts", "--persist-to", state], { stdio: "inherit", env });
@@ -52,11 +58,25 @@ try {
   await serving();
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   for (const { email, paths } of PAGES) {
     const context = await browser.newContext({ baseURL: base });
-    await context.addCookies([{ name: "unicum_consent", value: encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000"), url: base }]);
+    await context.addCookies([
+      {
+        name: "unicum_consent",
+        value: encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000"),
+        url: base,
+      },
+    ]);
     const signIn = await context.request.post("/api/auth/dev", { data: { email } });
     if (signIn.status() !== 200) throw new Error(`dev sign-in ${email}: ${signIn.status()}`);
     const page = await context.newPage();
@@ -67,7 +87,8 @@ try {
       if (r.status() === 504) outdated++;
       if (process.env.FIRST_VISIT_DEBUG && r.status() >= 400) console.log(r.status(), r.url());
     });
-    if (process.env.FIRST_VISIT_DEBUG) page.on("console", (m) => console.log("console:", m.type(), m.text().slice(0, 200)));
+    if (process.env.FIRST_VISIT_DEBUG)
+      page.on("console", (m) => console.log("console:", m.type(), m.text().slice(0, 200)));
     for (const path of paths) {
       loads = 0;
       outdated = 0;
@@ -98,7 +119,9 @@ try {
 console.table(rows);
 const bad = rows.filter((r) => r.loads !== 1 || r.outdated > 0 || !r.hydrated);
 if (bad.length) {
-  console.error(`First visit reloaded or hit 504 on: ${bad.map((r) => r.page).join(", ")}. Add the late client dependency to CLIENT_DEPS in vite.config.ts.`);
+  console.error(
+    `First visit reloaded or hit 504 on: ${bad.map((r) => r.page).join(", ")}. Add the late client dependency to CLIENT_DEPS in vite.config.ts.`,
+  );
   process.exit(1);
 }
 console.log(`Every page loaded once on a fresh dev server (${rows.length} pages).`);

@@ -34,7 +34,16 @@ if (reset) {
 wrangler("d1", "migrations", "apply", "DB", "--local", ...persistArgs);
 console.log("Migrations applied.");
 
-const out = wrangler("d1", "execute", "DB", "--local", ...persistArgs, "--json", "--command", "SELECT count(*) AS n FROM subjects");
+const out = wrangler(
+  "d1",
+  "execute",
+  "DB",
+  "--local",
+  ...persistArgs,
+  "--json",
+  "--command",
+  "SELECT count(*) AS n FROM subjects",
+);
 const count = Number(JSON.parse(out)[0]?.results?.[0]?.n ?? 0);
 if (count > 0) {
   console.log("Database already seeded.");

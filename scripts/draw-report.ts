@@ -12,7 +12,12 @@ let failed = false;
 for (const name of ["chimica", "fisica", "biologia"]) {
   const bank = JSON.parse(readFileSync(join(dir, `${name}.json`), "utf8")) as BankFile;
   const units = bank.units ?? [];
-  const candidates = bank.questions.map((q) => ({ id: q.id, type: q.type, unit: q.unit ?? null, legacy: q.legacy === true }));
+  const candidates = bank.questions.map((q) => ({
+    id: q.id,
+    type: q.type,
+    unit: q.unit ?? null,
+    legacy: q.legacy === true,
+  }));
   const legacy = new Set(candidates.filter((c) => c.legacy).map((c) => c.id));
   const sums = new Map(units.map((u) => [u.number, 0]));
   let legacySeen = 0;

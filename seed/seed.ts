@@ -19,12 +19,72 @@ export type { BankFile, BankQuestion } from "../app/lib/bank-rules.ts";
 export const BANK: BankFile[] = [biologia, chimica, matematica, fisica, ragionamento] as BankFile[];
 
 export const DEMO_USERS = [
-  { id: 1, email: "studente@example.com", name: "Giulia Rossi", firstName: "Giulia", lastName: "Rossi", username: "giulia.rossi", role: "studente", status: "attivo", reason: null },
-  { id: 2, email: "amico@example.com", name: "Marco Bianchi", firstName: "Marco", lastName: "Bianchi", username: "marco.bianchi", role: "studente", status: "attivo", reason: null },
-  { id: 3, email: "moderatore@example.com", name: "Sara Conti", firstName: "Sara", lastName: "Conti", username: "sara.conti", role: "moderator", status: "attivo", reason: null },
-  { id: 4, email: "admin@example.com", name: "Luca Ferri", firstName: "Luca", lastName: "Ferri", username: "luca.ferri", role: "admin", status: "attivo", reason: null },
-  { id: 5, email: "sospeso@example.com", name: "Paolo Greco", firstName: "Paolo", lastName: "Greco", username: "paolo.greco", role: "studente", status: "sospeso", reason: "Violazione del regolamento" },
-  { id: 6, email: "docente@example.com", name: "Anna Moretti", firstName: "Anna", lastName: "Moretti", username: "anna.moretti", role: "docente", status: "attivo", reason: null },
+  {
+    id: 1,
+    email: "studente@example.com",
+    name: "Giulia Rossi",
+    firstName: "Giulia",
+    lastName: "Rossi",
+    username: "giulia.rossi",
+    role: "studente",
+    status: "attivo",
+    reason: null,
+  },
+  {
+    id: 2,
+    email: "amico@example.com",
+    name: "Marco Bianchi",
+    firstName: "Marco",
+    lastName: "Bianchi",
+    username: "marco.bianchi",
+    role: "studente",
+    status: "attivo",
+    reason: null,
+  },
+  {
+    id: 3,
+    email: "moderatore@example.com",
+    name: "Sara Conti",
+    firstName: "Sara",
+    lastName: "Conti",
+    username: "sara.conti",
+    role: "moderator",
+    status: "attivo",
+    reason: null,
+  },
+  {
+    id: 4,
+    email: "admin@example.com",
+    name: "Luca Ferri",
+    firstName: "Luca",
+    lastName: "Ferri",
+    username: "luca.ferri",
+    role: "admin",
+    status: "attivo",
+    reason: null,
+  },
+  {
+    id: 5,
+    email: "sospeso@example.com",
+    name: "Paolo Greco",
+    firstName: "Paolo",
+    lastName: "Greco",
+    username: "paolo.greco",
+    role: "studente",
+    status: "sospeso",
+    reason: "Violazione del regolamento",
+  },
+  {
+    id: 6,
+    email: "docente@example.com",
+    name: "Anna Moretti",
+    firstName: "Anna",
+    lastName: "Moretti",
+    username: "anna.moretti",
+    role: "docente",
+    status: "attivo",
+    reason: null,
+  },
 ] as const;
 
 /**
@@ -48,8 +108,55 @@ export const SYNTHETIC_STUDENTS = 50;
 const SYNTHETIC_FIRST_ID = 100;
 const DAY = 24 * 60 * 60 * 1000;
 
-const FIRST_NAMES = ["Alessia", "Andrea", "Beatrice", "Chiara", "Davide", "Elena", "Federico", "Francesca", "Gabriele", "Giorgia", "Leonardo", "Lorenzo", "Martina", "Matteo", "Noemi", "Pietro", "Riccardo", "Sofia", "Tommaso", "Valentina", "Vittoria", "Emma", "Filippo", "Aurora", "Simone"];
-const LAST_NAMES = ["Esposito", "Romano", "Colombo", "Ricci", "Marino", "Bruno", "Gallo", "Costa", "Fontana", "Caruso", "Mancini", "Rizzo", "Lombardi", "Moretti", "Barbieri", "De Luca", "Santoro", "Mariani", "Rinaldi", "Ferrara"];
+const FIRST_NAMES = [
+  "Alessia",
+  "Andrea",
+  "Beatrice",
+  "Chiara",
+  "Davide",
+  "Elena",
+  "Federico",
+  "Francesca",
+  "Gabriele",
+  "Giorgia",
+  "Leonardo",
+  "Lorenzo",
+  "Martina",
+  "Matteo",
+  "Noemi",
+  "Pietro",
+  "Riccardo",
+  "Sofia",
+  "Tommaso",
+  "Valentina",
+  "Vittoria",
+  "Emma",
+  "Filippo",
+  "Aurora",
+  "Simone",
+];
+const LAST_NAMES = [
+  "Esposito",
+  "Romano",
+  "Colombo",
+  "Ricci",
+  "Marino",
+  "Bruno",
+  "Gallo",
+  "Costa",
+  "Fontana",
+  "Caruso",
+  "Mancini",
+  "Rizzo",
+  "Lombardi",
+  "Moretti",
+  "Barbieri",
+  "De Luca",
+  "Santoro",
+  "Mariani",
+  "Rinaldi",
+  "Ferrara",
+];
 const CITIES = ["Milano", "Roma", "Napoli", "Torino", "Bologna", "Firenze", "Bari", "Palermo", "Padova", "Verona"];
 
 export function sqlValue(value: unknown): string {
@@ -77,9 +184,9 @@ function inserts(table: string, columns: string[], rows: unknown[][], chunk = 20
 export function buildSeedStatements(now: number = Date.now()): string[] {
   const out: string[] = [];
   const rand = prng(20251125);
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
   const int = (min: number, max: number) => min + Math.floor(rand() * (max - min + 1));
-  const shuffle = <T,>(list: T[], r: () => number = rand): T[] => {
+  const shuffle = <T>(list: T[], r: () => number = rand): T[] => {
     for (let i = list.length - 1; i > 0; i--) {
       const j = Math.floor(r() * (i + 1));
       [list[i], list[j]] = [list[j]!, list[i]!];
@@ -88,7 +195,13 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   };
 
   // The bank
-  out.push(...inserts("subjects", ["id", "name"], BANK.map((b) => [b.subject.id, b.subject.name])));
+  out.push(
+    ...inserts(
+      "subjects",
+      ["id", "name"],
+      BANK.map((b) => [b.subject.id, b.subject.name]),
+    ),
+  );
   out.push(
     ...inserts(
       "units",
@@ -100,14 +213,33 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
     ...inserts(
       "topics",
       ["id", "subject_id", "parent_id", "name", "unit", "legacy"],
-      BANK.flatMap((b) => b.topics.map((t) => [t.id, b.subject.id, t.parent ?? null, t.name, t.unit ?? null, t.legacy === true])),
+      BANK.flatMap((b) =>
+        b.topics.map((t) => [t.id, b.subject.id, t.parent ?? null, t.name, t.unit ?? null, t.legacy === true]),
+      ),
     ),
   );
   const bankCreated = now - 90 * DAY;
   out.push(
     ...inserts(
       "questions",
-      ["id", "subject_id", "topic_id", "type", "stem", "options", "correct_index", "accepted_answers", "explanation", "difficulty", "active", "created_at", "unit", "legacy", "measure", "tolerance"],
+      [
+        "id",
+        "subject_id",
+        "topic_id",
+        "type",
+        "stem",
+        "options",
+        "correct_index",
+        "accepted_answers",
+        "explanation",
+        "difficulty",
+        "active",
+        "created_at",
+        "unit",
+        "legacy",
+        "measure",
+        "tolerance",
+      ],
       BANK.flatMap((b) =>
         b.questions.map((q) => [
           q.id,
@@ -132,7 +264,19 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   );
 
   // Accounts
-  type SeedUser = { id: number; email: string; name: string; firstName: string; lastName: string; username: string; role: string; status: string; reason: string | null; city: string | null; createdAt: number };
+  type SeedUser = {
+    id: number;
+    email: string;
+    name: string;
+    firstName: string;
+    lastName: string;
+    username: string;
+    role: string;
+    status: string;
+    reason: string | null;
+    city: string | null;
+    createdAt: number;
+  };
   const people: SeedUser[] = DEMO_USERS.map((u) => ({ ...u, city: "Milano", createdAt: now - 75 * DAY }));
   for (let i = 0; i < SYNTHETIC_STUDENTS; i++) {
     const firstName = pick(FIRST_NAMES);
@@ -155,8 +299,40 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   out.push(
     ...inserts(
       "users",
-      ["id", "email", "name", "first_name", "last_name", "username", "role", "status", "suspension_reason", "city", "verified", "theme", "share_code", "created_at", "last_login"],
-      people.map((p) => [p.id, p.email, p.name, p.firstName, p.lastName, p.username, p.role, p.status, p.reason, p.city, true, "dark", `U${String(p.id).padStart(5, "0")}`, p.createdAt, null]),
+      [
+        "id",
+        "email",
+        "name",
+        "first_name",
+        "last_name",
+        "username",
+        "role",
+        "status",
+        "suspension_reason",
+        "city",
+        "verified",
+        "theme",
+        "share_code",
+        "created_at",
+        "last_login",
+      ],
+      people.map((p) => [
+        p.id,
+        p.email,
+        p.name,
+        p.firstName,
+        p.lastName,
+        p.username,
+        p.role,
+        p.status,
+        p.reason,
+        p.city,
+        true,
+        "dark",
+        `U${String(p.id).padStart(5, "0")}`,
+        p.createdAt,
+        null,
+      ]),
     ),
   );
 
@@ -210,7 +386,17 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
           if (q.type === "mc") optionId = (q.correct! + answerInt(1, 4)) % 5;
           else text = "non so";
         }
-        answerRows.push([answerId++, id, position, q.id, optionId, text, isCorrect, timeSec, startedAt + seconds * 1000]);
+        answerRows.push([
+          answerId++,
+          id,
+          position,
+          q.id,
+          optionId,
+          text,
+          isCorrect,
+          timeSec,
+          startedAt + seconds * 1000,
+        ]);
       });
       const abandoned = rand() < 0.06;
       attemptRows.push([
@@ -245,7 +431,20 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   out.push(
     ...inserts(
       "attempts",
-      ["id", "user_id", "subject_id", "status", "started_at", "finished_at", "time_taken", "total", "correct", "wrong", "blank", "score"],
+      [
+        "id",
+        "user_id",
+        "subject_id",
+        "status",
+        "started_at",
+        "finished_at",
+        "time_taken",
+        "total",
+        "correct",
+        "wrong",
+        "blank",
+        "score",
+      ],
       attemptRows,
     ),
   );
@@ -259,9 +458,21 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   );
   // The learning engine's memory of every student, replayed from the completed attempts' answers with
   // the same rule as the grading write (recalc-stats rebuilds it the same way).
-  const completedBy = new Map(attemptRows.filter((a) => a[3] === "completed").map((a) => [a[0] as number, a[1] as number]));
+  const completedBy = new Map(
+    attemptRows.filter((a) => a[3] === "completed").map((a) => [a[0] as number, a[1] as number]),
+  );
   const reviews = new Map<string, { userId: number; questionId: number; list: ReviewInput[] }>();
-  for (const [, attempt, , questionId, , , correct, timeSec, at] of answerRows as [number, number, number, number, unknown, unknown, boolean | null, number, number][]) {
+  for (const [, attempt, , questionId, , , correct, timeSec, at] of answerRows as [
+    number,
+    number,
+    number,
+    number,
+    unknown,
+    unknown,
+    boolean | null,
+    number,
+    number,
+  ][]) {
     const userId = completedBy.get(attempt);
     if (userId == null) continue;
     const key = `${userId}:${questionId}`;
@@ -272,12 +483,38 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   const memoryRows: unknown[][] = [];
   for (const { userId, questionId, list } of reviews.values()) {
     const m = replayMemory(list)!;
-    memoryRows.push([userId, questionId, m.due, m.stability, m.difficulty, m.scheduledDays, m.learningSteps, m.reps, m.lapses, m.state, m.lastReview, m.lastCorrect]);
+    memoryRows.push([
+      userId,
+      questionId,
+      m.due,
+      m.stability,
+      m.difficulty,
+      m.scheduledDays,
+      m.learningSteps,
+      m.reps,
+      m.lapses,
+      m.state,
+      m.lastReview,
+      m.lastCorrect,
+    ]);
   }
   out.push(
     ...inserts(
       "question_memory",
-      ["user_id", "question_id", "due", "stability", "difficulty", "scheduled_days", "learning_steps", "reps", "lapses", "state", "last_review", "last_correct"],
+      [
+        "user_id",
+        "question_id",
+        "due",
+        "stability",
+        "difficulty",
+        "scheduled_days",
+        "learning_steps",
+        "reps",
+        "lapses",
+        "state",
+        "last_review",
+        "last_correct",
+      ],
       memoryRows,
       400,
     ),
@@ -285,24 +522,72 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   out.push(...inserts("login_events", ["id", "user_id", "at", "is_new_user", "method"], loginRows, 400));
 
   // The demo student and the friend are friends; two reports in different states.
-  out.push(...inserts("friendships", ["id", "requester_id", "addressee_id", "status", "created_at", "responded_at"], [[1, 1, 2, "accepted", now - 40 * DAY, now - 39 * DAY]]));
+  out.push(
+    ...inserts(
+      "friendships",
+      ["id", "requester_id", "addressee_id", "status", "created_at", "responded_at"],
+      [[1, 1, 2, "accepted", now - 40 * DAY, now - 39 * DAY]],
+    ),
+  );
   out.push(
     ...inserts(
       "reports",
-      ["id", "user_id", "question_id", "status", "message", "user_answer_key", "admin_notes", "created_at", "updated_at"],
+      [
+        "id",
+        "user_id",
+        "question_id",
+        "status",
+        "message",
+        "user_answer_key",
+        "admin_notes",
+        "created_at",
+        "updated_at",
+      ],
       [
         [1, 1, 1001, "open", "La spiegazione non mi è chiara.", "B", null, now - 6 * DAY, null],
-        [2, 1, 2003, "resolved", "Credo che ci sia un errore di battitura nel testo.", "A", "Corretto il testo, grazie!", now - 20 * DAY, now - 18 * DAY],
+        [
+          2,
+          1,
+          2003,
+          "resolved",
+          "Credo che ci sia un errore di battitura nel testo.",
+          "A",
+          "Corretto il testo, grazie!",
+          now - 20 * DAY,
+          now - 18 * DAY,
+        ],
       ],
     ),
   );
   // The demo teacher's class and its not-yet-started simulation.
   const classCreated = now - 12 * DAY;
-  out.push(...inserts("classes", ["id", "name", "code", "owner_id", "created_at"], [[DEMO_CLASS.id, DEMO_CLASS.name, DEMO_CLASS.code, DEMO_CLASS.ownerId, classCreated]]));
-  const classMemberIds = [1, 2, ...Array.from({ length: DEMO_CLASS.syntheticMembers }, (_, i) => SYNTHETIC_FIRST_ID + i)];
-  out.push(...inserts("class_members", ["class_id", "user_id", "joined_at"], classMemberIds.map((userId, i) => [DEMO_CLASS.id, userId, classCreated + (i + 1) * 60_000])));
+  out.push(
+    ...inserts(
+      "classes",
+      ["id", "name", "code", "owner_id", "created_at"],
+      [[DEMO_CLASS.id, DEMO_CLASS.name, DEMO_CLASS.code, DEMO_CLASS.ownerId, classCreated]],
+    ),
+  );
+  const classMemberIds = [
+    1,
+    2,
+    ...Array.from({ length: DEMO_CLASS.syntheticMembers }, (_, i) => SYNTHETIC_FIRST_ID + i),
+  ];
+  out.push(
+    ...inserts(
+      "class_members",
+      ["class_id", "user_id", "joined_at"],
+      classMemberIds.map((userId, i) => [DEMO_CLASS.id, userId, classCreated + (i + 1) * 60_000]),
+    ),
+  );
   const sim = DEMO_CLASS_SIMULATION;
-  out.push(...inserts("simulations", ["id", "title", "started", "start_time", "graded_at", "created_by", "created_at"], [[sim.id, sim.title, false, null, null, DEMO_CLASS.ownerId, classCreated]]));
+  out.push(
+    ...inserts(
+      "simulations",
+      ["id", "title", "started", "start_time", "graded_at", "created_by", "created_at"],
+      [[sim.id, sim.title, false, null, null, DEMO_CLASS.ownerId, classCreated]],
+    ),
+  );
   out.push(
     ...inserts(
       "simulation_subjects",
@@ -316,7 +601,10 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
       "simulation_questions",
       ["simulation_id", "subject_position", "position", "question_id"],
       sim.flow.flatMap((f, subjectPosition) =>
-        bankBySubject.get(f.subjectId)!.questions.slice(0, f.questions).map((q, position) => [sim.id, subjectPosition, position, q.id]),
+        bankBySubject
+          .get(f.subjectId)!
+          .questions.slice(0, f.questions)
+          .map((q, position) => [sim.id, subjectPosition, position, q.id]),
       ),
     ),
   );

@@ -3,16 +3,19 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, nonceContext } from "../app/server/context";
 import { assertValidEnv } from "../app/server/env.server";
-import { newNonce, rateLimitRefusal, refuseEarly, withApiErrorShape, withSecurityHeaders } from "../app/server/security.server";
+import {
+  newNonce,
+  rateLimitRefusal,
+  refuseEarly,
+  withApiErrorShape,
+  withSecurityHeaders,
+} from "../app/server/security.server";
 import { drain, spareBody } from "./drain";
 import { routeSimulationSocket } from "./simulation-socket";
 
 export { SimulationRoom } from "./simulation-room";
 
-const requestHandler = createRequestHandler(
-  () => import("virtual:react-router/server-build"),
-  import.meta.env.MODE,
-);
+const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
 /** The environment is checked once (app/server/env.server.ts); a bad one answers every request with the reason. */
 function configurationError(env: Env): Response | null {

@@ -8,7 +8,14 @@
 // types are the zod schemas of app/lib/simulation-protocol.ts, shared with the browser.
 import { DurableObject } from "cloudflare:workers";
 import { SIMULATION_GRACE_MS } from "../app/lib/constants";
-import { flowEnd, gradeSimulation, subjectWindows, type AnswerKey, type FlowSubject, type SimulationResult } from "../app/lib/simulation";
+import {
+  flowEnd,
+  gradeSimulation,
+  subjectWindows,
+  type AnswerKey,
+  type FlowSubject,
+  type SimulationResult,
+} from "../app/lib/simulation";
 import {
   ClientMessage,
   encodeServerMessage,
@@ -95,7 +102,11 @@ export class SimulationRoom extends DurableObject<Env> {
   }
 
   private setMeta(key: string, value: string) {
-    this.ctx.storage.sql.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value);
+    this.ctx.storage.sql.exec(
+      `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      key,
+      value,
+    );
   }
 
   private get closedThrough(): number {
@@ -116,7 +127,12 @@ export class SimulationRoom extends DurableObject<Env> {
     config.subjects.forEach((s, subjectIndex) => {
       for (const key of s.keys) questions.set(key.id, { subjectIndex, subjectId: s.id, key });
     });
-    return { config, windows: subjectWindows(config.flow, config.startTime), end: flowEnd(config.flow, config.startTime), questions };
+    return {
+      config,
+      windows: subjectWindows(config.flow, config.startTime),
+      end: flowEnd(config.flow, config.startTime),
+      questions,
+    };
   }
 
   /** The stored config, parsed once per wake-up (every answer needs it). */
@@ -140,7 +156,11 @@ export class SimulationRoom extends DurableObject<Env> {
   }
 
   /** The room's plan, loaded from D1 the first time the simulation is seen started. */
-  private async ensurePlan(known?: { simulationId: string; shard: number; startTime?: number }): Promise<RoomPlan | null> {
+  private async ensurePlan(known?: {
+    simulationId: string;
+    shard: number;
+    startTime?: number;
+  }): Promise<RoomPlan | null> {
     const cached = this.currentPlan();
     if (cached) return cached;
     const simulationId = known?.simulationId ?? this.meta("simulationId");
@@ -278,22 +298,33 @@ export class SimulationRoom extends DurableObject<Env> {
    * Stores one answer (empty = cleared) if its subject is open at `now` (plus the grace); else the
    * refusal text. The hot path: map lookups on the in-memory plan and exactly one SQLite write.
    */
-  private saveAnswer(plan: RoomPlan, userId: number, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">, now: number): true | string {
+  private saveAnswer(
+    plan: RoomPlan,
+    userId: number,
+    answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">,
+    now: number,
+  ): true | string {
     const outcome = this.checkAnswer(plan, answer, now);
     if (outcome === true) this.writeAnswer(userId, answer, now);
     return outcome;
   }
 
   /** Whether an answer arriving at `now` may be stored: its subject is open (plus the grace), its value valid. */
-  private checkAnswer(plan: RoomPlan, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">, now: number): true | string {
+  private checkAnswer(
+    plan: RoomPlan,
+    answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">,
+    now: number,
+  ): true | string {
     const { value } = answer;
     if (value.length > MAX_ANSWER_CHARS) return ROOM_TEXT.badValue;
     const question = plan.questions.get(answer.questionId);
     if (!question || question.subjectId !== answer.subjectId) return ROOM_TEXT.unknownQuestion;
     const window = plan.windows[question.subjectIndex]!;
     if (now < window.startsAt) return ROOM_TEXT.notYet;
-    if (question.subjectIndex < this.closedThrough || now > window.endsAt + SIMULATION_GRACE_MS) return ROOM_TEXT.closed;
-    if (value.trim() !== "" && question.key.type === "mc" && !(question.key.options ?? []).includes(value)) return ROOM_TEXT.badValue;
+    if (question.subjectIndex < this.closedThrough || now > window.endsAt + SIMULATION_GRACE_MS)
+      return ROOM_TEXT.closed;
+    if (value.trim() !== "" && question.key.type === "mc" && !(question.key.options ?? []).includes(value))
+      return ROOM_TEXT.badValue;
     return true;
   }
 
@@ -361,7 +392,15 @@ export class SimulationRoom extends DurableObject<Env> {
     let saved = 0;
     for (const [subjectId, byQuestion] of Object.entries(answers)) {
       for (const [questionId, value] of Object.entries(byQuestion)) {
-        if (this.saveAnswer(plan, userId, { subjectId: Number(subjectId), questionId: Number(questionId), value }, now) === true) saved++;
+        if (
+          this.saveAnswer(
+            plan,
+            userId,
+            { subjectId: Number(subjectId), questionId: Number(questionId), value },
+            now,
+          ) === true
+        )
+          saved++;
       }
     }
     // Mid-exam this call is the HTTP autosave (no WebSocket): it must not set the time taken.
@@ -382,8 +421,14 @@ export class SimulationRoom extends DurableObject<Env> {
 
   /** Who is here and how far they are, for the admin's live summary across rooms. */
   async stats(): Promise<RoomStats> {
-    const connected = this.ctx.getWebSockets().filter((ws) => (ws.deserializeAttachment() as SocketData).role !== "admin").length;
-    const row = this.ctx.storage.sql.exec<{ users: number; answers: number }>(`SELECT count(DISTINCT user_id) AS users, count(*) AS answers FROM answers`).one();
+    const connected = this.ctx
+      .getWebSockets()
+      .filter((ws) => (ws.deserializeAttachment() as SocketData).role !== "admin").length;
+    const row = this.ctx.storage.sql
+      .exec<{ users: number; answers: number }>(
+        `SELECT count(DISTINCT user_id) AS users, count(*) AS answers FROM answers`,
+      )
+      .one();
     return { shard: this.shard(), connected, answered: row.users, answers: row.answers, graded: this.graded };
   }
 
@@ -450,12 +495,24 @@ export class SimulationRoom extends DurableObject<Env> {
       const durationSec = Math.round((plan.end - config.startTime) / 1000);
       const graded = participants.map((p) => {
         const answers = this.answersOf(p.user_id);
-        return { userId: p.user_id, answers, result: gradeSimulation(config.subjects, answers), timeSec: Math.min(p.time_sec ?? durationSec, durationSec) };
+        return {
+          userId: p.user_id,
+          answers,
+          result: gradeSimulation(config.subjects, answers),
+          timeSec: Math.min(p.time_sec ?? durationSec, durationSec),
+        };
       });
       // A small per-room delay so that 60 rooms do not all write in the same instant.
       const stagger = Math.min((config.shard ?? 0) * GRADE_STAGGER_MS, GRADE_STAGGER_MAX_MS);
       if (stagger > 0) await new Promise((r) => setTimeout(r, stagger));
-      await writeGradedAttempts(this.env.DB, config.simulationId, config.shard ?? 0, graded, Date.now(), config.subjects);
+      await writeGradedAttempts(
+        this.env.DB,
+        config.simulationId,
+        config.shard ?? 0,
+        graded,
+        Date.now(),
+        config.subjects,
+      );
       this.closedThrough = config.flow.length;
       this.setMeta("graded", String(Date.now()));
       this.gradedCache = true;

@@ -24,7 +24,12 @@ export function SubjectTopicPicker(props: {
     <>
       <div className="field">
         <label htmlFor={subjectField}>{T.subject}</label>
-        <select id={subjectField} className="select" value={props.subjectId ?? ""} onChange={(e) => props.onChange(toId(e.target.value), null)}>
+        <select
+          id={subjectField}
+          className="select"
+          value={props.subjectId ?? ""}
+          onChange={(e) => props.onChange(toId(e.target.value), null)}
+        >
           {props.noSubject !== undefined ? <option value="">{props.noSubject}</option> : null}
           {props.subjects.map((s) => (
             <option key={s.id} value={s.id}>

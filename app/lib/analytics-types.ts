@@ -55,4 +55,3 @@ export type StudentAnalytics = {
   improvementLastMonthPct: number | null;
   subjects: SubjectAnalytics[];
 };
-

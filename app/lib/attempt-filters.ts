@@ -17,7 +17,14 @@ export const SORTS: { value: Sort; label: string }[] = [
   { value: "time", label: "Tempo (più breve)" },
 ];
 
-export type AttemptFilters = { search: string; from: string; to: string; completed: boolean; abandoned: boolean; sort: Sort };
+export type AttemptFilters = {
+  search: string;
+  from: string;
+  to: string;
+  completed: boolean;
+  abandoned: boolean;
+  sort: Sort;
+};
 
 /** 'YYYY-MM-DD' from a date input as the local start of that day, or its last millisecond (inclusive). */
 export function dayBound(value: string, end: boolean): number | null {

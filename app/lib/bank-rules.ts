@@ -74,40 +74,68 @@ const q = (id: number) => `domanda ${id}`;
 /** The problems of one question on its own (row rules): schema, options, accepted forms, explanation. */
 export function questionIssues(question: BankQuestion, subjectId: number): BankIssue[] {
   const out: BankIssue[] = [];
-  const add = (code: string, message: string) => out.push({ key: `${code}:${question.id}`, subjectId, questionId: question.id, message: `${q(question.id)}: ${message}` });
+  const add = (code: string, message: string) =>
+    out.push({
+      key: `${code}:${question.id}`,
+      subjectId,
+      questionId: question.id,
+      message: `${q(question.id)}: ${message}`,
+    });
   if (!Number.isInteger(question.id) || question.id <= 0) add("id", "id non valido");
   if (typeof question.stem !== "string" || !question.stem.trim()) add("stem", "testo mancante");
-  if (!Number.isInteger(question.difficulty) || question.difficulty < 1 || question.difficulty > 5) add("difficulty", "difficoltà da 1 a 5");
-  if (typeof question.explanation !== "string" || !question.explanation.trim()) add("explanation", "spiegazione mancante");
+  if (!Number.isInteger(question.difficulty) || question.difficulty < 1 || question.difficulty > 5)
+    add("difficulty", "difficoltà da 1 a 5");
+  if (typeof question.explanation !== "string" || !question.explanation.trim())
+    add("explanation", "spiegazione mancante");
   if (question.type === "mc") {
     const options = question.options ?? [];
-    if (!Array.isArray(options) || options.length !== MC_OPTIONS) add("options", `servono esattamente ${MC_OPTIONS} opzioni (ce ne sono ${Array.isArray(options) ? options.length : 0})`);
+    if (!Array.isArray(options) || options.length !== MC_OPTIONS)
+      add(
+        "options",
+        `servono esattamente ${MC_OPTIONS} opzioni (ce ne sono ${Array.isArray(options) ? options.length : 0})`,
+      );
     else if (options.some((o) => typeof o !== "string" || !o.trim())) add("options", "opzione vuota");
     else if (new Set(options.map(optionKey)).size !== options.length) add("options-distinct", "opzioni ripetute");
-    if (!Number.isInteger(question.correct) || question.correct! < 0 || question.correct! >= MC_OPTIONS) add("correct", `"correct" deve essere l'indice (0-${MC_OPTIONS - 1}) della risposta corretta`);
-    if (question.accepted?.length || question.measure) add("mc-fields", "una domanda a scelta multipla non ha risposte accettate né unità di misura");
+    if (!Number.isInteger(question.correct) || question.correct! < 0 || question.correct! >= MC_OPTIONS)
+      add("correct", `"correct" deve essere l'indice (0-${MC_OPTIONS - 1}) della risposta corretta`);
+    if (question.accepted?.length || question.measure)
+      add("mc-fields", "una domanda a scelta multipla non ha risposte accettate né unità di misura");
   } else if (question.type === "gap") {
     const blanks = typeof question.stem === "string" ? question.stem.split(GAP_BLANK).length - 1 : 0;
-    if (blanks !== 1) add("blank", `il testo di una domanda di completamento deve contenere uno spazio "${GAP_BLANK}" (ne ha ${blanks})`);
+    if (blanks !== 1)
+      add(
+        "blank",
+        `il testo di una domanda di completamento deve contenere uno spazio "${GAP_BLANK}" (ne ha ${blanks})`,
+      );
     const accepted = question.accepted ?? [];
     if (!Array.isArray(accepted) || !accepted.length || accepted.some((a) => typeof a !== "string" || !a.trim())) {
       add("accepted", "mancano le risposte accettate");
     } else {
       const long = accepted.filter((a) => a.trim().length > GAP_MAX_CHARS);
-      if (long.length) add("accepted-length", `risposta accettata più lunga di ${GAP_MAX_CHARS} caratteri: ${long.map((a) => `"${a}"`).join(", ")}`);
+      if (long.length)
+        add(
+          "accepted-length",
+          `risposta accettata più lunga di ${GAP_MAX_CHARS} caratteri: ${long.map((a) => `"${a}"`).join(", ")}`,
+        );
       const readsAsNumber = (a: string) => parseGapNumber(a.replace(/[%°]\s*$/, "")) !== null;
       const bad = accepted.filter((a) => NUMBER_LIKE.test(a) && !readsAsNumber(a));
-      if (bad.length) add("numeric", `risposta numerica che non si legge come numero: ${bad.map((a) => `"${a}"`).join(", ")}`);
+      if (bad.length)
+        add("numeric", `risposta numerica che non si legge come numero: ${bad.map((a) => `"${a}"`).join(", ")}`);
       // A question with a unit of measure or a tolerance has a numeric key (number words may be listed too).
       if ((question.measure != null || question.tolerance != null) && !accepted.some(readsAsNumber)) {
         add("numeric", "ha unità di misura o tolleranza ma nessuna risposta accettata è un numero");
       }
     }
-    if (question.tolerance != null && (typeof question.tolerance !== "number" || !Number.isFinite(question.tolerance) || question.tolerance < 0)) {
+    if (
+      question.tolerance != null &&
+      (typeof question.tolerance !== "number" || !Number.isFinite(question.tolerance) || question.tolerance < 0)
+    ) {
       add("tolerance", "la tolleranza deve essere un numero non negativo");
     }
-    if (question.measure != null && (typeof question.measure !== "string" || !question.measure.trim())) add("measure", "unità di misura vuota");
-    if (question.options?.length || question.correct != null) add("gap-fields", "una domanda di completamento non ha opzioni");
+    if (question.measure != null && (typeof question.measure !== "string" || !question.measure.trim()))
+      add("measure", "unità di misura vuota");
+    if (question.options?.length || question.correct != null)
+      add("gap-fields", "una domanda di completamento non ha opzioni");
   } else {
     add("type", 'tipo non valido: usa "mc" o "gap"');
   }
@@ -115,25 +143,39 @@ export function questionIssues(question: BankQuestion, subjectId: number): BankI
 }
 
 /** Unit rules of one question against its subject and topic (row rules for the semestre filtro subjects). */
-export function questionUnitIssues(question: BankQuestion, subjectId: number, topic: BankTopic | undefined, units: readonly BankUnit[]): BankIssue[] {
+export function questionUnitIssues(
+  question: BankQuestion,
+  subjectId: number,
+  topic: BankTopic | undefined,
+  units: readonly BankUnit[],
+): BankIssue[] {
   const out: BankIssue[] = [];
-  const add = (code: string, message: string) => out.push({ key: `${code}:${question.id}`, subjectId, questionId: question.id, message: `${q(question.id)}: ${message}` });
+  const add = (code: string, message: string) =>
+    out.push({
+      key: `${code}:${question.id}`,
+      subjectId,
+      questionId: question.id,
+      message: `${q(question.id)}: ${message}`,
+    });
   if (!UNIT_SUBJECT_IDS.includes(subjectId)) {
     if (question.unit != null) add("unit-none", "Matematica e Ragionamento Logico non hanno unità del syllabus");
     return out;
   }
   if (question.legacy) {
     if (question.unit != null) add("unit-legacy", "una domanda del vecchio test (legacy) non ha unità");
-    if (topic && !topic.legacy) add("unit-topic", `è legacy ma il suo argomento ${topic.id} appartiene all'unità ${topic.unit ?? "?"}`);
+    if (topic && !topic.legacy)
+      add("unit-topic", `è legacy ma il suo argomento ${topic.id} appartiene all'unità ${topic.unit ?? "?"}`);
     return out;
   }
   if (question.unit == null) {
-    add("unit-missing", "manca l'unità del syllabus (oppure \"legacy\": true per il vecchio test)");
+    add("unit-missing", 'manca l\'unità del syllabus (oppure "legacy": true per il vecchio test)');
     return out;
   }
-  if (!units.some((u) => u.number === question.unit)) add("unit-unknown", `unità ${question.unit} inesistente per questa materia`);
+  if (!units.some((u) => u.number === question.unit))
+    add("unit-unknown", `unità ${question.unit} inesistente per questa materia`);
   if (topic?.legacy) add("unit-topic", `il suo argomento ${topic.id} è legacy: la domanda deve essere "legacy": true`);
-  else if (topic && topic.unit != null && topic.unit !== question.unit) add("unit-topic", `unità ${question.unit} diversa da quella del suo argomento ${topic.id} (unità ${topic.unit})`);
+  else if (topic && topic.unit != null && topic.unit !== question.unit)
+    add("unit-topic", `unità ${question.unit} diversa da quella del suo argomento ${topic.id} (unità ${topic.unit})`);
   return out;
 }
 
@@ -145,7 +187,8 @@ export function checkBank(files: readonly BankFile[], options: CheckOptions = {}
   const stems = new Map<string, number>();
   for (const file of files) {
     const sid = file.subject?.id;
-    const add = (key: string, message: string, questionId?: number) => out.push({ key, subjectId: sid, questionId, message });
+    const add = (key: string, message: string, questionId?: number) =>
+      out.push({ key, subjectId: sid, questionId, message });
     if (!Number.isInteger(sid) || !file.subject?.name) {
       add(`subject:${sid}`, "materia senza id o nome");
       continue;
@@ -159,8 +202,14 @@ export function checkBank(files: readonly BankFile[], options: CheckOptions = {}
       if (expected) {
         const same =
           expected.length === units.length &&
-          expected.every((e, i) => units[i]?.number === e.number && units[i]?.title === e.title && units[i]?.credits === e.credits);
-        if (!same) add(`units-syllabus:${sid}`, `${file.subject.name}: le unità non coincidono con SYLLABUS.md (numero, titolo e crediti)`);
+          expected.every(
+            (e, i) => units[i]?.number === e.number && units[i]?.title === e.title && units[i]?.credits === e.credits,
+          );
+        if (!same)
+          add(
+            `units-syllabus:${sid}`,
+            `${file.subject.name}: le unità non coincidono con SYLLABUS.md (numero, titolo e crediti)`,
+          );
       }
     } else if (units.length) {
       add(`units:${sid}`, `${file.subject.name}: non è una materia del semestre filtro e non ha unità`);
@@ -171,12 +220,16 @@ export function checkBank(files: readonly BankFile[], options: CheckOptions = {}
       if (topicIds.has(t.id)) add(`topic-dup:${t.id}`, `argomento ${t.id} ripetuto`);
       topicIds.set(t.id, sid);
       topics.set(t.id, t);
-      if (options.idRanges && (Math.floor(t.id / 100) !== sid || t.id % 100 === 0)) add(`topic-range:${t.id}`, `argomento ${t.id}: l'id deve essere ${sid * 100 + 1}-${sid * 100 + 99}`);
-      if (t.parent != null && !(file.topics ?? []).some((p) => p.id === t.parent)) add(`topic-parent:${t.id}`, `argomento ${t.id}: l'argomento padre ${t.parent} non esiste`);
+      if (options.idRanges && (Math.floor(t.id / 100) !== sid || t.id % 100 === 0))
+        add(`topic-range:${t.id}`, `argomento ${t.id}: l'id deve essere ${sid * 100 + 1}-${sid * 100 + 99}`);
+      if (t.parent != null && !(file.topics ?? []).some((p) => p.id === t.parent))
+        add(`topic-parent:${t.id}`, `argomento ${t.id}: l'argomento padre ${t.parent} non esiste`);
       if (isUnitSubject) {
         if (t.legacy && t.unit != null) add(`topic-unit:${t.id}`, `argomento ${t.id}: legacy e con unità insieme`);
-        else if (!t.legacy && t.unit == null) add(`topic-unit:${t.id}`, `argomento ${t.id} (${t.name}): manca l'unità (oppure "legacy": true)`);
-        else if (t.unit != null && !units.some((u) => u.number === t.unit)) add(`topic-unit:${t.id}`, `argomento ${t.id}: unità ${t.unit} inesistente`);
+        else if (!t.legacy && t.unit == null)
+          add(`topic-unit:${t.id}`, `argomento ${t.id} (${t.name}): manca l'unità (oppure "legacy": true)`);
+        else if (t.unit != null && !units.some((u) => u.number === t.unit))
+          add(`topic-unit:${t.id}`, `argomento ${t.id}: unità ${t.unit} inesistente`);
       } else if (t.unit != null) {
         add(`topic-unit:${t.id}`, `argomento ${t.id}: la materia non ha unità`);
       }
@@ -191,32 +244,56 @@ export function checkBank(files: readonly BankFile[], options: CheckOptions = {}
       if (questionIds.has(question.id)) add(`id-dup:${question.id}`, `${q(question.id)}: id ripetuto`, question.id);
       questionIds.set(question.id, sid);
       if (options.idRanges && (Math.floor(question.id / 1000) !== sid || question.id % 1000 === 0)) {
-        add(`id-range:${question.id}`, `${q(question.id)}: l'id deve essere ${sid * 1000 + 1}-${sid * 1000 + 999}`, question.id);
+        add(
+          `id-range:${question.id}`,
+          `${q(question.id)}: l'id deve essere ${sid * 1000 + 1}-${sid * 1000 + 999}`,
+          question.id,
+        );
       }
       if (typeof question.stem === "string" && question.stem.trim()) {
         const key = stemKey(question.stem);
         const twin = stems.get(key);
-        if (twin !== undefined) add(`stem-dup:${question.id}`, `${q(question.id)}: stesso testo della domanda ${twin}`, question.id);
+        if (twin !== undefined)
+          add(`stem-dup:${question.id}`, `${q(question.id)}: stesso testo della domanda ${twin}`, question.id);
         else stems.set(key, question.id);
       }
       const topic = question.topic != null ? topics.get(question.topic) : undefined;
-      if (question.topic != null && !topic) add(`topic-missing:${question.id}`, `${q(question.id)}: argomento ${question.topic} inesistente in ${file.subject.name}`, question.id);
+      if (question.topic != null && !topic)
+        add(
+          `topic-missing:${question.id}`,
+          `${q(question.id)}: argomento ${question.topic} inesistente in ${file.subject.name}`,
+          question.id,
+        );
       if (question.topic != null) perTopic.set(question.topic, (perTopic.get(question.topic) ?? 0) + 1);
       out.push(...questionUnitIssues(question, sid, topic, units));
-      if (isUnitSubject && !question.legacy && question.unit != null) perUnit.set(question.unit, (perUnit.get(question.unit) ?? 0) + 1);
-      if (question.type === "mc" && Number.isInteger(question.correct) && question.correct! >= 0 && question.correct! < MC_OPTIONS) {
+      if (isUnitSubject && !question.legacy && question.unit != null)
+        perUnit.set(question.unit, (perUnit.get(question.unit) ?? 0) + 1);
+      if (
+        question.type === "mc" &&
+        Number.isInteger(question.correct) &&
+        question.correct! >= 0 &&
+        question.correct! < MC_OPTIONS
+      ) {
         positions[question.correct!]!++;
         mcCount++;
       }
     }
     for (const t of topics.values()) {
       const n = perTopic.get(t.id) ?? 0;
-      if (n < MIN_PER_TOPIC) add(`topic-min:${t.id}`, `${file.subject.name}, argomento ${t.id} (${t.name}): ${n} domande, ne servono almeno ${MIN_PER_TOPIC}`);
+      if (n < MIN_PER_TOPIC)
+        add(
+          `topic-min:${t.id}`,
+          `${file.subject.name}, argomento ${t.id} (${t.name}): ${n} domande, ne servono almeno ${MIN_PER_TOPIC}`,
+        );
     }
     if (isUnitSubject) {
       for (const u of units) {
         const n = perUnit.get(u.number) ?? 0;
-        if (n < MIN_PER_UNIT) add(`unit-min:${sid}:${u.number}`, `${file.subject.name}, unità ${u.number} (${u.title}): ${n} domande, ne servono almeno ${MIN_PER_UNIT}`);
+        if (n < MIN_PER_UNIT)
+          add(
+            `unit-min:${sid}:${u.number}`,
+            `${file.subject.name}, unità ${u.number} (${u.title}): ${n} domande, ne servono almeno ${MIN_PER_UNIT}`,
+          );
       }
     }
     if (mcCount >= POSITION_SHARE.from) {
@@ -247,7 +324,8 @@ export function parseSyllabus(markdown: string): Map<number, BankUnit[]> {
     }
     if (/^##\s/.test(line)) subject = null;
     const row = /^\|\s*(\d+)\s*\|\s*([^|]+?)\s*\|\s*([\d.]+)\s*\|/.exec(line);
-    if (subject !== null && row) out.get(subject)!.push({ number: Number(row[1]), title: row[2]!, credits: Number(row[3]) });
+    if (subject !== null && row)
+      out.get(subject)!.push({ number: Number(row[1]), title: row[2]!, credits: Number(row[3]) });
   }
   return out;
 }
@@ -258,23 +336,36 @@ export function bankTable(files: readonly BankFile[]): string {
   const pad = (s: string | number, n: number) => String(s).padEnd(n);
   const num = (s: string | number, n: number) => String(s).padStart(n);
   const row = (label: string, qs: readonly BankQuestion[], extra = "") =>
-    lines.push(`${pad(label, 66)}${num(qs.filter((x) => x.type === "mc").length, 5)}${num(qs.filter((x) => x.type === "gap").length, 5)}${num(qs.length, 6)}${extra}`);
+    lines.push(
+      `${pad(label, 66)}${num(qs.filter((x) => x.type === "mc").length, 5)}${num(qs.filter((x) => x.type === "gap").length, 5)}${num(qs.length, 6)}${extra}`,
+    );
   lines.push(`${pad("Materia / unità / argomento", 66)}${num("mc", 5)}${num("gap", 5)}${num("tot", 6)}   target/31`);
   for (const file of files) {
     const qs = file.questions ?? [];
     row(`${file.subject.name} (${file.subject.id})`, qs);
     const topicRows = (topics: readonly BankTopic[]) => {
-      for (const t of topics) row(`    ${t.id} ${t.name}`.slice(0, 64), qs.filter((x) => x.topic === t.id));
+      for (const t of topics)
+        row(
+          `    ${t.id} ${t.name}`.slice(0, 64),
+          qs.filter((x) => x.topic === t.id),
+        );
     };
     const units = file.units ?? [];
     const total = units.reduce((s, u) => s + u.credits, 0);
     for (const u of units) {
-      row(`  U${u.number} ${u.title}`.slice(0, 64), qs.filter((x) => !x.legacy && x.unit === u.number), `   ${((u.credits / total) * 31).toFixed(1)}`);
+      row(
+        `  U${u.number} ${u.title}`.slice(0, 64),
+        qs.filter((x) => !x.legacy && x.unit === u.number),
+        `   ${((u.credits / total) * 31).toFixed(1)}`,
+      );
       topicRows((file.topics ?? []).filter((t) => t.unit === u.number));
     }
     const rest = (file.topics ?? []).filter((t) => t.unit == null || !units.some((u) => u.number === t.unit));
     if (units.length && rest.length) {
-      row("  legacy (vecchio test)", qs.filter((x) => x.legacy));
+      row(
+        "  legacy (vecchio test)",
+        qs.filter((x) => x.legacy),
+      );
     }
     topicRows(rest);
   }

@@ -35,7 +35,12 @@ export function subjectAverages(results: readonly (readonly SubjectScore[])[]) {
       acc.set(s.id, row);
     }
   }
-  return [...acc].map(([id, r]) => ({ subjectId: id, name: r.name, average: Math.round((r.sum / r.n) * 10) / 10, count: r.n }));
+  return [...acc].map(([id, r]) => ({
+    subjectId: id,
+    name: r.name,
+    average: Math.round((r.sum / r.n) * 10) / 10,
+    count: r.n,
+  }));
 }
 
 export type ClassResult = {
@@ -43,7 +48,16 @@ export type ClassResult = {
   name: string;
   members: number;
   participants: number;
-  ranking: { pos: number; userId: number; name: string; email: string; score: number; perc: number; timeSec: number; subjects: { subjectId: number; name: string; score31: number }[] }[];
+  ranking: {
+    pos: number;
+    userId: number;
+    name: string;
+    email: string;
+    score: number;
+    perc: number;
+    timeSec: number;
+    subjects: { subjectId: number; name: string; score31: number }[];
+  }[];
   subjectAverages: { subjectId: number; name: string; average: number; count: number }[];
   distribution: { label: string; count: number }[];
   absent: { userId: number; name: string; email: string }[];
@@ -62,9 +76,19 @@ export function classResultsCsv(result: ClassResult): string {
       score: r.score,
       perc: r.perc,
       timeSec: r.timeSec,
-      ...Object.fromEntries(subjects.map((s) => [`s${s.id}`, r.subjects.find((x) => x.subjectId === s.id)?.score31 ?? null])),
+      ...Object.fromEntries(
+        subjects.map((s) => [`s${s.id}`, r.subjects.find((x) => x.subjectId === s.id)?.score31 ?? null]),
+      ),
     })),
-    ...result.absent.map((a) => ({ pos: null, name: a.name, email: a.email, present: "no", score: null, perc: null, timeSec: null })),
+    ...result.absent.map((a) => ({
+      pos: null,
+      name: a.name,
+      email: a.email,
+      present: "no",
+      score: null,
+      perc: null,
+      timeSec: null,
+    })),
   ];
   return toCsv(rows, [
     { key: "pos", label: "Posizione" },
@@ -77,4 +101,3 @@ export function classResultsCsv(result: ClassResult): string {
     ...subjects.map((s) => ({ key: `s${s.id}`, label: `${s.name} (0-31)` })),
   ]);
 }
-

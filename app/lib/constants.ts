@@ -67,7 +67,12 @@ export const DIFFICULTY_LABELS: Record<number, string> = {
 };
 export const DEFAULT_DIFFICULTY = 3;
 
-export const ROLE_LABELS = { admin: "Admin", moderator: "Moderatore", docente: "Docente", studente: "Studente" } as const;
+export const ROLE_LABELS = {
+  admin: "Admin",
+  moderator: "Moderatore",
+  docente: "Docente",
+  studente: "Studente",
+} as const;
 
 export const PRIVACY = {
   policyDate: "2025-08-19",

@@ -5,7 +5,10 @@ import Papa from "papaparse";
 export const BOM = "\uFEFF";
 
 /** A CSV file's text: BOM, header row, then one row per record, in the order of `columns`. */
-export function toCsv<T extends Record<string, unknown>>(rows: T[], columns: { key: keyof T & string; label: string }[]): string {
+export function toCsv<T extends Record<string, unknown>>(
+  rows: T[],
+  columns: { key: keyof T & string; label: string }[],
+): string {
   const data = rows.map((row) =>
     columns.map(({ key }) => {
       const value = row[key];
@@ -15,7 +18,10 @@ export function toCsv<T extends Record<string, unknown>>(rows: T[], columns: { k
       return String(value);
     }),
   );
-  const body = Papa.unparse({ fields: columns.map((c) => c.label), data }, { quotes: false, newline: "\r\n", escapeFormulae: true });
+  const body = Papa.unparse(
+    { fields: columns.map((c) => c.label), data },
+    { quotes: false, newline: "\r\n", escapeFormulae: true },
+  );
   return BOM + body + "\r\n";
 }
 

@@ -1,7 +1,7 @@
 // The device a session was opened on, in words, from the browser's User-Agent (parsed by bowser).
 import Bowser from "bowser";
 
-const OS_NAMES: Record<string, string> = { "macOS": "Mac", "iOS": "iPhone o iPad", "Chrome OS": "Chromebook" };
+const OS_NAMES: Record<string, string> = { macOS: "Mac", iOS: "iPhone o iPad", "Chrome OS": "Chromebook" };
 
 /** "Chrome su Windows", "Safari su iPhone", "Firefox su Linux"; "Dispositivo sconosciuto" when it says nothing. */
 export function describeDevice(userAgent: string | null | undefined): string {

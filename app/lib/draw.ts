@@ -26,7 +26,12 @@ export type DrawRequest = {
 };
 
 export type UnitShare = { unit: number; target: number; drawn: number };
-export type Shortfall = { unit: number; type: "mc" | "gap" | "any"; missing: number; movedTo: { unit: number | null; count: number }[] };
+export type Shortfall = {
+  unit: number;
+  type: "mc" | "gap" | "any";
+  missing: number;
+  movedTo: { unit: number | null; count: number }[];
+};
 
 export type DrawResult = {
   /** mc first, then gap (the paper's order), each in random order. */
@@ -92,7 +97,8 @@ export function drawQuestions(request: DrawRequest): DrawResult {
   // Buckets of still available questions: by unit (null = outside every unit) and type.
   const bucket = new Map<string, DrawCandidate[]>();
   const keyOf = (unit: number | null, type: "mc" | "gap" | "any") => `${unit ?? "-"}:${type}`;
-  const unitOf = (c: DrawCandidate) => (c.legacy || c.unit == null || !units.some((u) => u.number === c.unit) ? null : c.unit);
+  const unitOf = (c: DrawCandidate) =>
+    c.legacy || c.unit == null || !units.some((u) => u.number === c.unit) ? null : c.unit;
   for (const c of shuffle([...candidates], random)) {
     const k = keyOf(unitOf(c), typeCounts ? c.type : "any");
     (bucket.get(k) ?? bucket.set(k, []).get(k)!).push(c);
@@ -105,7 +111,13 @@ export function drawQuestions(request: DrawRequest): DrawResult {
   const picked: DrawCandidate[] = [];
   const drawnPerUnit = new Map<number, number>();
   const shortfalls: Shortfall[] = [];
-  const quotas = units.length ? apportion(count, units.map((u) => u.credits), random) : [];
+  const quotas = units.length
+    ? apportion(
+        count,
+        units.map((u) => u.credits),
+        random,
+      )
+    : [];
 
   // The plan: per unit and type, how many.
   const plan: { unit: number | null; type: "mc" | "gap" | "any"; n: number }[] = [];
@@ -166,8 +178,14 @@ export function drawQuestions(request: DrawRequest): DrawResult {
   }
 
   const targets = unitTargets(count, units);
-  const mc = shuffle(picked.filter((c) => c.type === "mc"), random);
-  const gap = shuffle(picked.filter((c) => c.type === "gap"), random);
+  const mc = shuffle(
+    picked.filter((c) => c.type === "mc"),
+    random,
+  );
+  const gap = shuffle(
+    picked.filter((c) => c.type === "gap"),
+    random,
+  );
   const ids = typeCounts ? [...mc, ...gap].map((c) => c.id) : shuffle(picked, random).map((c) => c.id);
   return {
     ids,

@@ -33,7 +33,10 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
 /** The accuracy posterior on the exam's topic mix: mean and standard deviation. */
-export function mixPosterior(groups: readonly TopicAnswers[], mix: ReadonlyMap<number, number>): { mean: number; sd: number } {
+export function mixPosterior(
+  groups: readonly TopicAnswers[],
+  mix: ReadonlyMap<number, number>,
+): { mean: number; sd: number } {
   const byTopic = new Map<number, { n: number; k: number }>();
   let n = 0;
   let k = 0;
@@ -89,7 +92,10 @@ export function forecastSubject(groups: readonly TopicAnswers[], mix: ReadonlyMa
 }
 
 /** Groups raw answers (time, topic, right or not) by topic and whole days of age at `now`. */
-export function groupAnswers(answers: readonly { topicId: number; at: number; correct: boolean }[], now: number): TopicAnswers[] {
+export function groupAnswers(
+  answers: readonly { topicId: number; at: number; correct: boolean }[],
+  now: number,
+): TopicAnswers[] {
   const groups = new Map<string, TopicAnswers>();
   for (const a of answers) {
     const ageDays = Math.max(0, Math.floor((now - a.at) / DAY));

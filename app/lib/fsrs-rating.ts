@@ -59,7 +59,11 @@ function cardOf(memory: MemoryState | null | undefined, at: number): Card {
  */
 export function reviewMemory(memory: MemoryState | null | undefined, review: ReviewInput): MemoryState {
   if (memory && review.at < memory.lastReview) return memory;
-  const { card } = scheduler.next(cardOf(memory, review.at), new Date(review.at), ratingFor(review.correct, review.timeSec));
+  const { card } = scheduler.next(
+    cardOf(memory, review.at),
+    new Date(review.at),
+    ratingFor(review.correct, review.timeSec),
+  );
   // Again (wrong or blank) comes back exactly after the spec's 24 h pause: never earlier (the floor of
   // /ripasso/errori), never later (a mistake is reviewed the next day, whatever the old stability).
   const due = review.correct === true ? card.due.getTime() : review.at + REVIEW_COOLDOWN_MS;

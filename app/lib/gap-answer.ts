@@ -34,8 +34,30 @@ export function normaliseGapAnswer(text: string): string {
 }
 
 const SUB_SUPER: Record<string, string> = {
-  "₀": "0", "₁": "1", "₂": "2", "₃": "3", "₄": "4", "₅": "5", "₆": "6", "₇": "7", "₈": "8", "₉": "9", "₊": "+", "₋": "-",
-  "⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8", "⁹": "9", "⁺": "+", "⁻": "-",
+  "₀": "0",
+  "₁": "1",
+  "₂": "2",
+  "₃": "3",
+  "₄": "4",
+  "₅": "5",
+  "₆": "6",
+  "₇": "7",
+  "₈": "8",
+  "₉": "9",
+  "₊": "+",
+  "₋": "-",
+  "⁰": "0",
+  "¹": "1",
+  "²": "2",
+  "³": "3",
+  "⁴": "4",
+  "⁵": "5",
+  "⁶": "6",
+  "⁷": "7",
+  "⁸": "8",
+  "⁹": "9",
+  "⁺": "+",
+  "⁻": "-",
 };
 const SUB_SUPER_RE = /[₀-₉₊₋⁰¹²³⁴-⁹⁺⁻]/g;
 const SUPER_RUN_RE = /[⁻⁺]?[⁰¹²³⁴-⁹]+/g;
@@ -177,7 +199,9 @@ function withoutUnit(text: string, measure: string | null | undefined): string[]
   const out = new Set<string>([base]);
   const strip = (s: string, tail: string) => {
     const compact = unitKey(s);
-    return compact.endsWith(tail) && compact.length > tail.length ? s.slice(0, s.length - rawTailLength(s, tail)).trim() : null;
+    return compact.endsWith(tail) && compact.length > tail.length
+      ? s.slice(0, s.length - rawTailLength(s, tail)).trim()
+      : null;
   };
   const tails = ["%", "°", ...(measure ? [unitKey(measure)] : [])].filter(Boolean);
   // Units may combine once: "109,5 °", "25 °c" (measure "°C"), "45 m".
@@ -207,8 +231,10 @@ function numbersMatch(given: ParsedNumber, key: ParsedNumber, tolerance: number)
       const scale = Math.max(1, Math.abs(g), Math.abs(k));
       if (Math.abs(g - k) <= tolerance + EPSILON * scale) return true;
       // A fraction against a decimal of at least three decimals, truncated or rounded (2/3 = 0,666 = 0,667).
-      const decimalSide = given.fraction && key.decimals !== null ? key : key.fraction && given.decimals !== null ? given : null;
-      if (decimalSide && decimalSide.decimals! >= 3 && Math.abs(g - k) < 10 ** -decimalSide.decimals! + EPSILON * scale) return true;
+      const decimalSide =
+        given.fraction && key.decimals !== null ? key : key.fraction && given.decimals !== null ? given : null;
+      if (decimalSide && decimalSide.decimals! >= 3 && Math.abs(g - k) < 10 ** -decimalSide.decimals! + EPSILON * scale)
+        return true;
     }
   }
   return false;
@@ -234,7 +260,9 @@ export function gradeGapAnswer(text: string, key: GapKey): GapGrade {
     .filter((c): c is { t: string; n: ParsedNumber } => c.n !== null);
   if (!candidates.length) return { correct: false, sheetForm: null };
   for (const a of accepted) {
-    const keyNumbers = withoutUnit(a, key.measure).map(parseGapNumber).filter((n): n is ParsedNumber => n !== null);
+    const keyNumbers = withoutUnit(a, key.measure)
+      .map(parseGapNumber)
+      .filter((n): n is ParsedNumber => n !== null);
     if (!keyNumbers.length) continue;
     const hit = candidates.find((c) => keyNumbers.some((k) => numbersMatch(c.n, k, tolerance)));
     if (hit) {
@@ -251,6 +279,10 @@ function sheetFormOf(accepted: readonly string[]): string {
 }
 
 /** True when the typed answer is right for the question (see gradeGapAnswer). */
-export function gapAnswerMatches(text: string, accepted: readonly string[], options: Omit<GapKey, "accepted"> = {}): boolean {
+export function gapAnswerMatches(
+  text: string,
+  accepted: readonly string[],
+  options: Omit<GapKey, "accepted"> = {},
+): boolean {
   return gradeGapAnswer(text, { accepted, ...options }).correct;
 }

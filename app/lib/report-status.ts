@@ -4,7 +4,13 @@ export type UserReportStatus = "resolved" | "in_review";
 const RESOLVED = new Set(["resolved", "risolta", "rejected", "respinta", "chiusa"]);
 
 export function normaliseReportStatus(status: string | null | undefined): UserReportStatus {
-  return RESOLVED.has(String(status ?? "").trim().toLowerCase()) ? "resolved" : "in_review";
+  return RESOLVED.has(
+    String(status ?? "")
+      .trim()
+      .toLowerCase(),
+  )
+    ? "resolved"
+    : "in_review";
 }
 
 export const REPORT_STATUS_LABELS: Record<UserReportStatus, string> = {

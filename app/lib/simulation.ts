@@ -14,7 +14,10 @@ export type FlowPhase =
 const MINUTE = 60_000;
 
 /** Start and end instants (ms) of every subject; breaks sit between one end and the next start. */
-export function subjectWindows(flow: readonly FlowSubject[], startTime: number): { startsAt: number; endsAt: number }[] {
+export function subjectWindows(
+  flow: readonly FlowSubject[],
+  startTime: number,
+): { startsAt: number; endsAt: number }[] {
   let t = startTime;
   return flow.map((s, i) => {
     const startsAt = t;
@@ -63,7 +66,9 @@ export type ClockSample = { sentAt: number; receivedAt: number; serverTime: numb
 export function estimateClockOffset(samples: readonly ClockSample[], keep = 3): { offset: number; rtt: number } | null {
   const valid = samples.filter((s) => s.receivedAt >= s.sentAt && Number.isFinite(s.serverTime));
   if (valid.length === 0) return null;
-  const fastest = [...valid].sort((a, b) => a.receivedAt - a.sentAt - (b.receivedAt - b.sentAt)).slice(0, Math.max(1, keep));
+  const fastest = [...valid]
+    .sort((a, b) => a.receivedAt - a.sentAt - (b.receivedAt - b.sentAt))
+    .slice(0, Math.max(1, keep));
   const offsets = fastest.map((s) => s.serverTime - (s.sentAt + s.receivedAt) / 2).sort((a, b) => a - b);
   const mid = Math.floor(offsets.length / 2);
   const offset = offsets.length % 2 ? offsets[mid]! : (offsets[mid - 1]! + offsets[mid]!) / 2;
@@ -106,7 +111,15 @@ export function simulationAccuracy(correct: number, total: number): number {
   return Math.round((correct / total) * 100);
 }
 
-export type SubjectResult = { id: number; name: string; score31: number; perc: number; correct: number; wrong: number; total: number };
+export type SubjectResult = {
+  id: number;
+  name: string;
+  score31: number;
+  perc: number;
+  correct: number;
+  wrong: number;
+  total: number;
+};
 export type SimulationResult = { totale: number; percTot: number; subjects: SubjectResult[] };
 
 export function gradeSimulation(
@@ -123,14 +136,24 @@ export function gradeSimulation(
       else if (verdict === false) wrong++;
     }
     const total = s.keys.length;
-    return { id: s.id, name: s.name, score31: simulationSubjectScore(correct, wrong, total), perc: simulationAccuracy(correct, total), correct, wrong, total };
+    return {
+      id: s.id,
+      name: s.name,
+      score31: simulationSubjectScore(correct, wrong, total),
+      perc: simulationAccuracy(correct, total),
+      correct,
+      wrong,
+      total,
+    };
   });
   const avg = (xs: number[]) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : 0);
   return { totale: avg(results.map((r) => r.score31)), percTot: avg(results.map((r) => r.perc)), subjects: results };
 }
 
 /** Competition ranking (ties share a position), best score first, then the shorter time. */
-export function rankScores<T extends { userId: number; score: number; timeSec: number }>(rows: readonly T[]): (T & { pos: number })[] {
+export function rankScores<T extends { userId: number; score: number; timeSec: number }>(
+  rows: readonly T[],
+): (T & { pos: number })[] {
   const sorted = [...rows].sort((a, b) => b.score - a.score || a.timeSec - b.timeSec || a.userId - b.userId);
   let pos = 0;
   return sorted.map((row, i) => {

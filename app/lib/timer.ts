@@ -55,7 +55,12 @@ export function attemptDeadline(startedAtMs: number, timeLimitSec: number | null
 }
 
 /** Whether an attempt can still be submitted at `now` (in progress and before attemptDeadline). */
-export function attemptOpen(status: string, startedAtMs: number, timeLimitSec: number | null | undefined, now: number): boolean {
+export function attemptOpen(
+  status: string,
+  startedAtMs: number,
+  timeLimitSec: number | null | undefined,
+  now: number,
+): boolean {
   return status === "in_progress" && now <= attemptDeadline(startedAtMs, timeLimitSec);
 }
 

@@ -36,7 +36,12 @@ export function unitStats(subject: SubjectAnalytics | undefined): UnitStat[] {
   return subject.units.map((u) => {
     const topicsOfUnit: TopicStat[] = Object.entries(subject.topics)
       .filter(([id]) => topicUnits[id] === u.number)
-      .map(([id, name]) => ({ topicId: Number(id), name, answered: subject.studentTopicAccuracy[id]?.answered ?? 0, correct: subject.studentTopicAccuracy[id]?.correct ?? 0 }));
+      .map(([id, name]) => ({
+        topicId: Number(id),
+        name,
+        answered: subject.studentTopicAccuracy[id]?.answered ?? 0,
+        correct: subject.studentTopicAccuracy[id]?.correct ?? 0,
+      }));
     const weakest = weakestTopics(topicsOfUnit, 1)[0] ?? topicsOfUnit[0];
     const counts = sums.get(u.number);
     return {

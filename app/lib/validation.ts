@@ -43,7 +43,9 @@ function genericMessage(issue: ZodIssueLike, field: string | null): string {
   switch (issue.code) {
     case "invalid_type":
       // zod leaves the input out of an issue; its English message says "received undefined" for a missing field.
-      return /received undefined/.test(issue.message) ? `${subject} è obbligatorio.` : `${subject} ha un tipo di valore non valido.`;
+      return /received undefined/.test(issue.message)
+        ? `${subject} è obbligatorio.`
+        : `${subject} ha un tipo di valore non valido.`;
     case "too_big": {
       const max = Number(issue.maximum);
       if (issue.origin === "string") return `${subject} è troppo lungo (massimo ${max} caratteri).`;
@@ -52,8 +54,10 @@ function genericMessage(issue: ZodIssueLike, field: string | null): string {
     }
     case "too_small": {
       const min = Number(issue.minimum);
-      if (issue.origin === "string") return min <= 1 ? `${subject} non può essere vuoto.` : `${subject} è troppo corto (minimo ${min} caratteri).`;
-      if (issue.origin === "array" || issue.origin === "set") return `${subject} ha troppo pochi elementi (minimo ${min}).`;
+      if (issue.origin === "string")
+        return min <= 1 ? `${subject} non può essere vuoto.` : `${subject} è troppo corto (minimo ${min} caratteri).`;
+      if (issue.origin === "array" || issue.origin === "set")
+        return `${subject} ha troppo pochi elementi (minimo ${min}).`;
       return `${subject} deve essere almeno ${min}.`;
     }
     case "invalid_value":
@@ -75,7 +79,8 @@ export function zodMessage(error: ZodError, labels: FieldLabels = {}): string {
 export function issueMessage(issue: ZodIssueLike, labels: FieldLabels = {}): string {
   const field = fieldLabel(issue.path, labels);
   // Schemas carry Italian messages; zod's own English defaults are replaced by a generic one.
-  const own = issue.message && !/^(Invalid|Expected|Too|Unrecognized|Required)/i.test(issue.message) ? issue.message : null;
+  const own =
+    issue.message && !/^(Invalid|Expected|Too|Unrecognized|Required)/i.test(issue.message) ? issue.message : null;
   if (!own) return genericMessage(issue, field);
   return field && !own.toLowerCase().includes(field.toLowerCase()) ? `${own} (campo: ${field})` : own;
 }

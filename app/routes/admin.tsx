@@ -17,7 +17,8 @@ export default function Admin() {
   const tabs = tabsFor(role);
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const active = tabs.find((t) => pathname === `/admin/${t.key}` || pathname.startsWith(`/admin/${t.key}/`)) ?? tabs[0]!;
+  const active =
+    tabs.find((t) => pathname === `/admin/${t.key}` || pathname.startsWith(`/admin/${t.key}/`)) ?? tabs[0]!;
   const select = (key: string) => {
     if (key !== active.key) navigate(`/admin/${key}`);
   };

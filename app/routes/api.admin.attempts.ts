@@ -8,7 +8,11 @@ export const loader = api({
   async handler({ request, db }) {
     const page = await listAdminAttempts(db, readQuery(request, adminAttemptsQuery));
     return Response.json(page.items, {
-      headers: { "X-Total-Count": String(page.total), "X-Page": String(page.page), "X-Page-Size": String(page.pageSize) },
+      headers: {
+        "X-Total-Count": String(page.total),
+        "X-Page": String(page.page),
+        "X-Page-Size": String(page.pageSize),
+      },
     });
   },
 });

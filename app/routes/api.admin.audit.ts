@@ -6,7 +6,9 @@ import { listAudit } from "~/server/audit.server";
 import { withLabels } from "~/server/errors.server";
 
 const query = withLabels(
-  z.object({ limit: z.coerce.number().int().min(1, "Limite da 1 a 500").max(500, "Limite da 1 a 500").optional().default(100) }),
+  z.object({
+    limit: z.coerce.number().int().min(1, "Limite da 1 a 500").max(500, "Limite da 1 a 500").optional().default(100),
+  }),
   { limit: "Limite" },
 );
 

@@ -8,7 +8,11 @@ export const loader = api({
   async handler({ request, db }) {
     const list = await listUsers(db, readQuery(request, userListQuery));
     return Response.json(list.items, {
-      headers: { "X-Total-Count": String(list.total), "X-Page": String(list.page), "X-Page-Size": String(list.pageSize) },
+      headers: {
+        "X-Total-Count": String(list.total),
+        "X-Page": String(list.page),
+        "X-Page-Size": String(list.pageSize),
+      },
     });
   },
 });

@@ -4,7 +4,6 @@ import { devSignInSchema } from "~/lib/forms/sign-in";
 import { HttpError } from "~/server/errors.server";
 import { sessionCookie } from "~/server/session.server";
 
-
 // Development sign-in: exists only when DEV_LOGIN=1 (local dev, tests); otherwise it is a 404.
 export const action = api({
   access: "public",

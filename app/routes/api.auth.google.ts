@@ -3,7 +3,6 @@ import { signIn, verifyGoogleCredential } from "~/server/auth.server";
 import { sessionCookie } from "~/server/session.server";
 import { googleSignInSchema } from "~/lib/forms/sign-in";
 
-
 export const action = api({
   access: "public",
   async handler({ request, env }) {

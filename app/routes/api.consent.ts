@@ -11,7 +11,12 @@ const Consent = withLabels(
     marketing: z.boolean({ error: "Scelta non valida per i cookie di marketing." }),
     visitorId: z.uuid({ error: "Identificativo del visitatore non valido." }),
   }),
-  { preferences: "Cookie di preferenza", analytics: "Cookie statistici", marketing: "Cookie di marketing", visitorId: "Identificativo del visitatore" },
+  {
+    preferences: "Cookie di preferenza",
+    analytics: "Cookie statistici",
+    marketing: "Cookie di marketing",
+    visitorId: "Identificativo del visitatore",
+  },
 );
 
 // Proof of the choice (kept up to 10 years); the cookie itself is written by the browser.

@@ -2,7 +2,6 @@ import { api, methods, readJson } from "~/server/api.server";
 import { friendsOverview, inviteFriend } from "~/server/friends.server";
 import { inviteSchema } from "~/lib/forms/friends";
 
-
 // GET /api/friends: your share code, friends, invitations received and sent.
 export const loader = api({
   access: "user",

@@ -6,7 +6,10 @@ import { withLabels } from "~/server/errors.server";
 
 const PageView = withLabels(
   z.object({
-    path: z.string({ error: "Percorso mancante." }).startsWith("/", "Il percorso deve iniziare con /.").max(300, "Percorso troppo lungo."),
+    path: z
+      .string({ error: "Percorso mancante." })
+      .startsWith("/", "Il percorso deve iniziare con /.")
+      .max(300, "Percorso troppo lungo."),
     referrer: z.string().max(500).nullish(),
   }),
   { path: "Percorso", referrer: "Pagina di provenienza" },
@@ -17,7 +20,12 @@ export const action = api({
   async handler({ request, env, db }) {
     const view = await readJson(request, PageView);
     const user = await getSessionUser(request, env);
-    const stored = await recordPageView(db, request, { path: view.path, referrer: view.referrer ?? null }, user?.id ?? null);
+    const stored = await recordPageView(
+      db,
+      request,
+      { path: view.path, referrer: view.referrer ?? null },
+      user?.id ?? null,
+    );
     return { stored, path: view.path };
   },
 });

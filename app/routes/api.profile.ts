@@ -9,7 +9,6 @@ export const loader = api({
   handler: ({ db, user }) => getProfile(db, user.id),
 });
 
-
 export const action = methods({
   // POST /api/profile: the profile fields; invalid input is a 400 and nothing is written.
   POST: api({

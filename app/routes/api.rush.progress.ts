@@ -11,7 +11,12 @@ export const loader = api({
     const progress = await rushProgressFor(db, user.id, event.id);
     return {
       eventId: event.id,
-      items: progress.items.map((i) => ({ subjectId: i.subjectId, score: i.score, at: new Date(i.at).toISOString(), timeSec: i.timeSec })),
+      items: progress.items.map((i) => ({
+        subjectId: i.subjectId,
+        score: i.score,
+        at: new Date(i.at).toISOString(),
+        timeSec: i.timeSec,
+      })),
       pending: progress.pending,
     };
   },

@@ -40,7 +40,11 @@ export default function JoinClass() {
   const { cls, error } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
-  const message = result?.joined ? (result.joined.joined ? T.joined(result.joined.name) : T.alreadyMember(result.joined.name)) : null;
+  const message = result?.joined
+    ? result.joined.joined
+      ? T.joined(result.joined.name)
+      : T.alreadyMember(result.joined.name)
+    : null;
   return (
     <section className="page">
       <h1 className="page__title">{T.joinTitle}</h1>

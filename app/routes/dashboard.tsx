@@ -17,15 +17,18 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = dbOf(args.context);
   // Streamed: the greeting renders at once, the panels when the data arrives ('Caricamento dati…').
-  const data = Promise.all([studentAnalytics(db, user.id), acceptedFriends(db, user.id), dueCount(db, user.id), scoreForecast(db, user.id)]).then(
-    ([analytics, friends, due, forecast]) => ({
-      analytics,
-      friends: friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
-      dueCount: due,
-      forecast: forecast.subjects,
-      now: Date.now(),
-    }),
-  );
+  const data = Promise.all([
+    studentAnalytics(db, user.id),
+    acceptedFriends(db, user.id),
+    dueCount(db, user.id),
+    scoreForecast(db, user.id),
+  ]).then(([analytics, friends, due, forecast]) => ({
+    analytics,
+    friends: friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
+    dueCount: due,
+    forecast: forecast.subjects,
+    now: Date.now(),
+  }));
   return { name: user.firstName || user.name, data };
 }
 
@@ -63,7 +66,13 @@ export default function DashboardScreen() {
   return (
     <section className="page dash">
       <h1 className="page__title">Ciao, {name}</h1>
-      <Suspense fallback={<p className="muted" role="status">Caricamento dati…</p>}>
+      <Suspense
+        fallback={
+          <p className="muted" role="status">
+            Caricamento dati…
+          </p>
+        }
+      >
         <Await resolve={data} errorElement={<CachedFallback />}>
           {(loaded) => (
             <>

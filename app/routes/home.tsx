@@ -99,7 +99,9 @@ export default function Home() {
             <div className="cards">
               <article className="card">
                 <h3>Quiz su misura</h3>
-                <p>Scegli materia, argomento, numero di domande e timer. Il punteggio è calcolato sul server, in 31esimi.</p>
+                <p>
+                  Scegli materia, argomento, numero di domande e timer. Il punteggio è calcolato sul server, in 31esimi.
+                </p>
               </article>
               <article className="card">
                 <h3>Ripasso degli errori</h3>
@@ -107,7 +109,9 @@ export default function Home() {
               </article>
               <article className="card">
                 <h3>Statistiche vere</h3>
-                <p>Accuratezza per argomento, andamento nel tempo e confronto con gli altri studenti, senza ritocchi.</p>
+                <p>
+                  Accuratezza per argomento, andamento nel tempo e confronto con gli altri studenti, senza ritocchi.
+                </p>
               </article>
             </div>
           </div>
@@ -136,7 +140,9 @@ export default function Home() {
         <section id="community" className="band" aria-labelledby="community-title">
           <div className="wrap">
             <h2 id="community-title">Una community che studia insieme</h2>
-            <p className="section-lead">Non prepari il test da solo: ci sono altri studenti che stanno facendo la stessa strada.</p>
+            <p className="section-lead">
+              Non prepari il test da solo: ci sono altri studenti che stanno facendo la stessa strada.
+            </p>
             <ul className="tags" aria-label="Attività della community">
               <li className="tag">Gruppi di studio</li>
               <li className="tag">Q&amp;A settimanali</li>
@@ -151,17 +157,23 @@ export default function Home() {
             <p className="section-lead">Tre persone che hanno fatto il test e vogliono renderlo meno solitario.</p>
             <div className="cards">
               <article className="card card--person">
-                <span className="avatar" aria-hidden="true">F</span>
+                <span className="avatar" aria-hidden="true">
+                  F
+                </span>
                 <h3>Fondatore</h3>
                 <p>Ha avuto l'idea dopo il proprio test di ammissione e cura i contenuti delle domande.</p>
               </article>
               <article className="card card--person">
-                <span className="avatar" aria-hidden="true">T</span>
+                <span className="avatar" aria-hidden="true">
+                  T
+                </span>
                 <h3>Responsabile tecnico</h3>
                 <p>Costruisce la piattaforma e si assicura che simulazioni e punteggi siano giusti per tutti.</p>
               </article>
               <article className="card card--person">
-                <span className="avatar" aria-hidden="true">C</span>
+                <span className="avatar" aria-hidden="true">
+                  C
+                </span>
                 <h3>Community manager</h3>
                 <p>Anima i gruppi di studio, organizza le Q&amp;A e raccoglie le vostre segnalazioni.</p>
               </article>
@@ -243,8 +255,8 @@ export default function Home() {
               serve, la domanda viene sistemata per tutti.
             </p>
             <p>
-              Organizziamo simulazioni di gruppo che partono nello stesso istante per tutta la classe, gruppi di
-              studio e sessioni di domande e risposte ogni settimana.
+              Organizziamo simulazioni di gruppo che partono nello stesso istante per tutta la classe, gruppi di studio
+              e sessioni di domande e risposte ogni settimana.
             </p>
           </section>
           <section id="manifesto-promessa" aria-labelledby="mf-3">

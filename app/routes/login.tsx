@@ -63,9 +63,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         : refusal(400, "Metodo di accesso non disponibile.");
   const value = reply.data.value;
   if (!value) return reply;
-  return data<FormReply<SignedIn>>({ result: reply.data.result, value: { user: value.user } }, {
-    headers: { "Set-Cookie": sessionCookie(request, value.token) },
-  });
+  return data<FormReply<SignedIn>>(
+    { result: reply.data.result, value: { user: value.user } },
+    {
+      headers: { "Set-Cookie": sessionCookie(request, value.token) },
+    },
+  );
 }
 
 /** A suspended account is refused with its reason, as the screen shows it ("Account sospeso: …"). */
@@ -119,7 +122,10 @@ export default function Login() {
     <main className="login">
       <div className="login__card">
         <a href="/" className="login__brand">
-          <span className="logo-mark" aria-hidden="true">U</span> {PRODUCT_NAME}
+          <span className="logo-mark" aria-hidden="true">
+            U
+          </span>{" "}
+          {PRODUCT_NAME}
         </a>
         <h1>Accedi</h1>
         <p className="muted">Accedi per esercitarti, vedere le tue statistiche e partecipare alle simulazioni.</p>
@@ -129,7 +135,10 @@ export default function Login() {
           </p>
         ) : null}
         {googleClientId ? (
-          <GoogleSignInButton clientId={googleClientId} onCredential={(credential) => signInWith({ intent: "google", credential }, "google")} />
+          <GoogleSignInButton
+            clientId={googleClientId}
+            onCredential={(credential) => signInWith({ intent: "google", credential }, "google")}
+          />
         ) : null}
         {devLogin ? (
           <section className="login__dev" aria-labelledby="dev-login-title">
@@ -153,7 +162,9 @@ export default function Login() {
           </section>
         ) : null}
         {!googleClientId && !devLogin ? (
-          <p className="alert" role="status">L'accesso non è ancora configurato su questo server.</p>
+          <p className="alert" role="status">
+            L'accesso non è ancora configurato su questo server.
+          </p>
         ) : null}
       </div>
     </main>

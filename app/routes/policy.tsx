@@ -37,8 +37,8 @@ export default function Policy() {
       <section id="titolare">
         <h2>Titolare del trattamento</h2>
         <p>
-          Il titolare del trattamento è il team di {PRODUCT_NAME}. Per qualsiasi richiesta sulla privacy puoi
-          scriverci dalla pagina del tuo profilo o all'indirizzo indicato nei termini d'uso.
+          Il titolare del trattamento è il team di {PRODUCT_NAME}. Per qualsiasi richiesta sulla privacy puoi scriverci
+          dalla pagina del tuo profilo o all'indirizzo indicato nei termini d'uso.
         </p>
       </section>
 
@@ -78,8 +78,7 @@ export default function Policy() {
         <p>Usiamo solo cookie di prima parte, divisi in quattro categorie:</p>
         <ul>
           <li>
-            <strong>Necessari</strong> (sempre attivi): la sessione di accesso e la memoria della tua scelta sui
-            cookie.
+            <strong>Necessari</strong> (sempre attivi): la sessione di accesso e la memoria della tua scelta sui cookie.
           </li>
           <li>
             <strong>Preferenze</strong>: ricordano impostazioni come il menu ridotto.
@@ -100,10 +99,9 @@ export default function Policy() {
       <section id="diritti">
         <h2>I tuoi diritti</h2>
         <p>
-          Puoi chiedere accesso, rettifica, cancellazione, limitazione, portabilità dei dati e opporti al
-          trattamento. Dal profilo puoi scaricare una copia dei tuoi dati ed eliminare l'account. Rispondiamo alle
-          richieste entro {PRIVACY.rightsReplyDays} giorni. Puoi anche rivolgerti al Garante per la protezione dei
-          dati personali.
+          Puoi chiedere accesso, rettifica, cancellazione, limitazione, portabilità dei dati e opporti al trattamento.
+          Dal profilo puoi scaricare una copia dei tuoi dati ed eliminare l'account. Rispondiamo alle richieste entro{" "}
+          {PRIVACY.rightsReplyDays} giorni. Puoi anche rivolgerti al Garante per la protezione dei dati personali.
         </p>
       </section>
 

@@ -70,7 +70,10 @@ export async function action(args: Route.ActionArgs) {
       return handleValue(body, classSchema, ({ classId }) => removeMember(db, user, classId, user.id));
     case "sign-out-everywhere": {
       await endAllSessions(db, user.id);
-      return data<FormReply<{ signedOut: boolean }>>({ result: { status: "success" }, value: { signedOut: true } }, signedOut);
+      return data<FormReply<{ signedOut: boolean }>>(
+        { result: { status: "success" }, value: { signedOut: true } },
+        signedOut,
+      );
     }
     case "delete-account": {
       const reply = await handleValue(body, deleteAccountSchema, async ({ confirm }) => {
@@ -87,7 +90,9 @@ export async function action(args: Route.ActionArgs) {
 const friendshipSchema = withLabels(z.object({ friendshipId: z.number("Invito non valido").int().positive() }), {
   friendshipId: "Invito",
 });
-const classSchema = withLabels(z.object({ classId: z.number("Classe non valida").int().positive() }), { classId: "Classe" });
+const classSchema = withLabels(z.object({ classId: z.number("Classe non valida").int().positive() }), {
+  classId: "Classe",
+});
 
 export const shouldRevalidate = keepsSession;
 

@@ -29,7 +29,8 @@ export async function loader(args: Route.LoaderArgs) {
     return { target: `/test?${query}`, subjectId, eventId: event.id };
   } catch (error) {
     // Spec: any failure goes back to /rush; a repeated subject says why there.
-    if (error instanceof HttpError && error.message === RUSH_DUPLICATE_MESSAGE) throw redirect("/rush?errore=duplicato");
+    if (error instanceof HttpError && error.message === RUSH_DUPLICATE_MESSAGE)
+      throw redirect("/rush?errore=duplicato");
     if (error instanceof HttpError) throw redirect("/rush");
     throw error;
   }

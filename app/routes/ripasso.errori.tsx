@@ -136,7 +136,12 @@ export default function ReviewMistakes() {
             />
             <div className="field">
               <label htmlFor={ids.state}>Stato</label>
-              <select id={ids.state} className="select" value={state} onChange={(e) => setState(e.target.value as StateFilter)}>
+              <select
+                id={ids.state}
+                className="select"
+                value={state}
+                onChange={(e) => setState(e.target.value as StateFilter)}
+              >
                 <option value="all">Tutte</option>
                 <option value="ready">Pronte</option>
                 <option value="paused">In pausa</option>
@@ -165,7 +170,11 @@ export default function ReviewMistakes() {
               {T.reviewStart}
             </button>
           </div>
-          {subjectId == null ? <p className="muted small" style={{ margin: 0 }}>Scegli una materia per avviare il ripasso.</p> : null}
+          {subjectId == null ? (
+            <p className="muted small" style={{ margin: 0 }}>
+              Scegli una materia per avviare il ripasso.
+            </p>
+          ) : null}
           {filtered.length === 0 ? (
             <p className="practice-card">{T.reviewEmptyFilters}</p>
           ) : (
@@ -203,14 +212,17 @@ export default function ReviewMistakes() {
                           <h3>{i.questionText}</h3>
                           <p className="muted small" style={{ margin: 0 }}>
                             {i.subjectName}
-                            {i.topicName ? ` · ${i.topicName}` : ""} · pronta tra {formatCountdown(Date.parse(i.readyAt) - now)}
+                            {i.topicName ? ` · ${i.topicName}` : ""} · pronta tra{" "}
+                            {formatCountdown(Date.parse(i.readyAt) - now)}
                           </p>
                         </div>
                         <span className="chip chip--warn">{T.paused}</span>
                       </li>
                     ))}
                   </ul>
-                  {paused.length > REVIEW_PAUSED_SHOWN ? <p className="muted">e altre {paused.length - REVIEW_PAUSED_SHOWN}</p> : null}
+                  {paused.length > REVIEW_PAUSED_SHOWN ? (
+                    <p className="muted">e altre {paused.length - REVIEW_PAUSED_SHOWN}</p>
+                  ) : null}
                 </section>
               ) : null}
             </>

@@ -175,7 +175,8 @@ export default function Rush() {
           <p className="muted small rush-window">
             {event ? (
               <>
-                {event.title}: dal {formatRomeDateTime(event.startsAt)} al {formatRomeDateTime(event.endsAt)} (ora di Roma)
+                {event.title}: dal {formatRomeDateTime(event.startsAt)} al {formatRomeDateTime(event.endsAt)} (ora di
+                Roma)
               </>
             ) : (
               RUSH_TEXT.noEvent

@@ -53,7 +53,12 @@ export default function MyReports() {
               </div>
               <div className="row">
                 <span className={`chip ${r.status === "resolved" ? "chip--ok" : "chip--warn"}`}>{r.statusLabel}</span>
-                <button type="button" className="btn btn--small" onClick={() => setOpen(r)} aria-label={`Dettagli della segnalazione ${r.id}`}>
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  onClick={() => setOpen(r)}
+                  aria-label={`Dettagli della segnalazione ${r.id}`}
+                >
                   Dettagli
                 </button>
               </div>

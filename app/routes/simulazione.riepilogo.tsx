@@ -25,5 +25,7 @@ export default function Screen() {
     );
   }
   const r = result.ranking;
-  return <ResultView result={result} rank={{ status: "ok", pos: r.pos, percentile: r.percentile, ranking: r.ranking }} />;
+  return (
+    <ResultView result={result} rank={{ status: "ok", pos: r.pos, percentile: r.percentile, ranking: r.ranking }} />
+  );
 }

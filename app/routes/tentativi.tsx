@@ -65,7 +65,14 @@ export default function PastAttempts() {
       <div className="practice-card filters" role="search">
         <div className="field">
           <label htmlFor={ids.search}>{T.search}</label>
-          <input id={ids.search} className="input" type="search" placeholder={T.searchPlaceholder} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            id={ids.search}
+            className="input"
+            type="search"
+            placeholder={T.searchPlaceholder}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor={ids.from}>{T.from}</label>
@@ -135,11 +142,20 @@ export default function PastAttempts() {
               </div>
               <div className="row">
                 {a.status === "completed" ? (
-                  <Link className="btn btn--small" to={`/test/riepilogo/${a.id}`} aria-label={`Riepilogo del tentativo ${a.id}`}>
+                  <Link
+                    className="btn btn--small"
+                    to={`/test/riepilogo/${a.id}`}
+                    aria-label={`Riepilogo del tentativo ${a.id}`}
+                  >
                     Riepilogo
                   </Link>
                 ) : null}
-                <button type="button" className="btn btn--small" onClick={() => repeat(a)} aria-label={`${T.repeat} il tentativo ${a.id}`}>
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  onClick={() => repeat(a)}
+                  aria-label={`${T.repeat} il tentativo ${a.id}`}
+                >
                   {T.repeat}
                 </button>
               </div>
@@ -149,13 +165,23 @@ export default function PastAttempts() {
       )}
       {pages > 1 ? (
         <nav className="pager" aria-label="Pagine">
-          <button type="button" className="btn btn--small" disabled={current === 0} onClick={() => setPage(current - 1)}>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={current === 0}
+            onClick={() => setPage(current - 1)}
+          >
             Precedente
           </button>
           <span>
             Pagina {current + 1} di {pages}
           </span>
-          <button type="button" className="btn btn--small" disabled={current >= pages - 1} onClick={() => setPage(current + 1)}>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={current >= pages - 1}
+            onClick={() => setPage(current + 1)}
+          >
             Successiva
           </button>
         </nav>

@@ -6,7 +6,14 @@ import { StaleNotice } from "~/components/quiz/StaleNotice";
 import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
 import { MAX_QUESTIONS, MIN_QUESTIONS, QUESTION_PRESETS, TIMER_LEVELS } from "~/lib/constants";
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
-import { clampQuestionCount, formatClock, TIMER_CHOICES, timerChoiceFromTotal, timerTotalSeconds, type TimerChoice } from "~/lib/timer";
+import {
+  clampQuestionCount,
+  formatClock,
+  TIMER_CHOICES,
+  timerChoiceFromTotal,
+  timerTotalSeconds,
+  type TimerChoice,
+} from "~/lib/timer";
 import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import { catalogue } from "~/server/quiz.server";
@@ -31,10 +38,18 @@ type Subject = Awaited<ReturnType<typeof loader>>["subjects"][number];
 function prefill(params: URLSearchParams, subjects: Subject[]) {
   const subject = subjects.find((s) => String(s.id) === params.get("subject")) ?? null;
   const topicParam = params.get("topic")?.trim().toLowerCase() ?? "";
-  const topic = subject && topicParam ? subject.topics.find((t) => String(t.id) === topicParam || t.name.toLowerCase() === topicParam) : undefined;
+  const topic =
+    subject && topicParam
+      ? subject.topics.find((t) => String(t.id) === topicParam || t.name.toLowerCase() === topicParam)
+      : undefined;
   const q = params.has("q") ? clampQuestionCount(params.get("q"), DEFAULT_COUNT) : DEFAULT_COUNT;
   const time = Number(params.get("time"));
-  return { subjectId: subject?.id ?? null, topicId: topic?.id ?? null, count: q, timer: timerChoiceFromTotal(Number.isFinite(time) ? time : null, q) };
+  return {
+    subjectId: subject?.id ?? null,
+    topicId: topic?.id ?? null,
+    count: q,
+    timer: timerChoiceFromTotal(Number.isFinite(time) ? time : null, q),
+  };
 }
 
 export default function NewTest() {
@@ -115,7 +130,13 @@ export default function NewTest() {
         <div className="field">
           <label htmlFor={ids.count}>{T.questionCount}</label>
           <div className="stepper">
-            <button type="button" className="btn" aria-label={T.decrease} onClick={() => setCountClamped(count - 1)} disabled={count <= MIN_QUESTIONS}>
+            <button
+              type="button"
+              className="btn"
+              aria-label={T.decrease}
+              onClick={() => setCountClamped(count - 1)}
+              disabled={count <= MIN_QUESTIONS}
+            >
               −
             </button>
             <input
@@ -133,7 +154,13 @@ export default function NewTest() {
               }}
               onBlur={() => setCountClamped(countText === "" ? count : countText)}
             />
-            <button type="button" className="btn" aria-label={T.increase} onClick={() => setCountClamped(count + 1)} disabled={count >= MAX_QUESTIONS}>
+            <button
+              type="button"
+              className="btn"
+              aria-label={T.increase}
+              onClick={() => setCountClamped(count + 1)}
+              disabled={count >= MAX_QUESTIONS}
+            >
               +
             </button>
           </div>
@@ -148,7 +175,13 @@ export default function NewTest() {
           />
           <div className="row" role="group" aria-label="Scelte rapide">
             {QUESTION_PRESETS.map((n) => (
-              <button key={n} type="button" className="btn btn--small" aria-pressed={count === n} onClick={() => setCountClamped(n)}>
+              <button
+                key={n}
+                type="button"
+                className="btn btn--small"
+                aria-pressed={count === n}
+                onClick={() => setCountClamped(n)}
+              >
                 {n}
               </button>
             ))}
@@ -167,7 +200,13 @@ export default function NewTest() {
               ] as const
             ).map(([value, label]) => (
               <label key={value} className="timer-choice">
-                <input type="radio" name="mode" value={value} checked={mode === value} onChange={() => setMode(value)} />
+                <input
+                  type="radio"
+                  name="mode"
+                  value={value}
+                  checked={mode === value}
+                  onChange={() => setMode(value)}
+                />
                 <span>{label}</span>
               </label>
             ))}
@@ -181,7 +220,13 @@ export default function NewTest() {
           <div className="timer-choices">
             {TIMER_CHOICES.map((c) => (
               <label key={c.value} className="timer-choice">
-                <input type="radio" name="timer" value={c.value} checked={timer === c.value} onChange={() => setTimer(c.value)} />
+                <input
+                  type="radio"
+                  name="timer"
+                  value={c.value}
+                  checked={timer === c.value}
+                  onChange={() => setTimer(c.value)}
+                />
                 <span>
                   {c.label}
                   {c.value !== "nessuno" ? <span className="muted small"> · {TIMER_LEVELS[c.value]} s</span> : null}

@@ -3,7 +3,12 @@ import { Link, useLoaderData } from "react-router";
 import { formatDateTime, formatDuration, LETTERS, T, TYPE_LABELS } from "~/components/quiz/messages";
 import { ReportModal } from "~/components/quiz/ReportModal";
 import { DIFFICULTY_LABELS, SCORE_SCALE } from "~/lib/constants";
-import { ATTEMPT_NOT_FOUND, attemptSummary, latestCompletedAttemptId, type AttemptSummary } from "~/server/attempts.server";
+import {
+  ATTEMPT_NOT_FOUND,
+  attemptSummary,
+  latestCompletedAttemptId,
+  type AttemptSummary,
+} from "~/server/attempts.server";
 import { dbOf } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
 import { requirePageUser } from "~/server/page-guard.server";
@@ -72,7 +77,8 @@ function Summary({ summary }: { summary: AttemptSummary }) {
             {T.summaryTitle} #{summary.attemptId}
           </h1>
           <p className="muted" style={{ margin: 0 }}>
-            {summary.subjectName ?? "Materie miste"} · Iniziato {formatDateTime(summary.startedAt)} · Consegnato {formatDateTime(summary.finishedAt)}
+            {summary.subjectName ?? "Materie miste"} · Iniziato {formatDateTime(summary.startedAt)} · Consegnato{" "}
+            {formatDateTime(summary.finishedAt)}
           </p>
         </div>
         <div className="row">
@@ -93,12 +99,15 @@ function Summary({ summary }: { summary: AttemptSummary }) {
       <div className="score-grid" role="group" aria-label="Risultato">
         <div className="stat">
           <span className="stat__value" data-testid="summary-score">
-            {summary.score.toLocaleString("it-IT", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}/{SCORE_SCALE}
+            {summary.score.toLocaleString("it-IT", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}/
+            {SCORE_SCALE}
           </span>
           <span className="stat__label">Punteggio</span>
         </div>
         <div className="stat">
-          <span className="stat__value" data-testid="summary-percent">{summary.percentCorrect}%</span>
+          <span className="stat__value" data-testid="summary-percent">
+            {summary.percentCorrect}%
+          </span>
           <span className="stat__label">Risposte corrette</span>
         </div>
         <div className="stat">
@@ -111,15 +120,21 @@ function Summary({ summary }: { summary: AttemptSummary }) {
         </div>
       </div>
       <p className="muted" data-testid="summary-counts" style={{ margin: 0 }}>
-        {summary.correct} corrette · {summary.wrong} sbagliate · {summary.blank} senza risposta · {summary.total} domande. Ogni risposta
-        corretta vale {SCORE_SCALE}/{summary.total}, ogni risposta sbagliata toglie 0,1 punti, le domande senza risposta non tolgono nulla.
+        {summary.correct} corrette · {summary.wrong} sbagliate · {summary.blank} senza risposta · {summary.total}{" "}
+        domande. Ogni risposta corretta vale {SCORE_SCALE}/{summary.total}, ogni risposta sbagliata toglie 0,1 punti, le
+        domande senza risposta non tolgono nulla.
       </p>
 
       <ol className="list" aria-label="Domande">
         {summary.questions.map((q) => {
           const state = q.sealed ? "sealed" : q.correct == null ? "blank" : q.correct ? "correct" : "wrong";
           return (
-            <li key={q.id} className={`practice-card practice-stack review-q review-q--${state}`} data-testid="summary-question" data-state={state}>
+            <li
+              key={q.id}
+              className={`practice-card practice-stack review-q review-q--${state}`}
+              data-testid="summary-question"
+              data-state={state}
+            >
               <div className="question-card__head">
                 <div className="row">
                   <strong>Domanda {q.index}</strong>
@@ -130,7 +145,8 @@ function Summary({ summary }: { summary: AttemptSummary }) {
                     <span className="chip chip--warn">{T.sealedChip}</span>
                   ) : (
                     <span className={`chip ${state === "correct" ? "chip--ok" : state === "wrong" ? "chip--bad" : ""}`}>
-                      {state === "correct" ? "Corretta" : state === "wrong" ? "Sbagliata" : "Senza risposta"} · {signed(q.score)}
+                      {state === "correct" ? "Corretta" : state === "wrong" ? "Sbagliata" : "Senza risposta"} ·{" "}
+                      {signed(q.score)}
                     </span>
                   )}
                   <span className="chip">{formatDuration(q.timeSec)}</span>
@@ -152,7 +168,10 @@ function Summary({ summary }: { summary: AttemptSummary }) {
                     const isAnswer = i === q.answerIndex;
                     const isSelected = i === q.selectedIndex;
                     return (
-                      <li key={i} className={`option${isAnswer ? " option--correct" : isSelected && !q.sealed ? " option--wrong" : ""}`}>
+                      <li
+                        key={i}
+                        className={`option${isAnswer ? " option--correct" : isSelected && !q.sealed ? " option--wrong" : ""}`}
+                      >
                         <span className="option__letter" aria-hidden="true">
                           {LETTERS[i]}
                         </span>

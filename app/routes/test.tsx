@@ -76,9 +76,7 @@ function redoIds(): number[] {
   } catch {
     list = raw.split(",");
   }
-  return (Array.isArray(list) ? list : [])
-    .map((v) => Number(v))
-    .filter((n) => Number.isInteger(n) && n > 0);
+  return (Array.isArray(list) ? list : []).map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0);
 }
 
 /** The older /test?subject=… or ?redo=1 link as the fields of the draw request (newQuizSchema). */
@@ -101,7 +99,8 @@ function drawFields(params: URLSearchParams): { fields: Record<string, string>; 
   // The stored id is consumed by this one draw, whatever its outcome, so a leftover never turns a
   // later ordinary quiz into a rush.
   const qrSubject = sessionStorage.getItem("qr_subject");
-  const storedEvent = !qrSubject || qrSubject === String(subject) ? positiveInt(sessionStorage.getItem("qr_event")) : null;
+  const storedEvent =
+    !qrSubject || qrSubject === String(subject) ? positiveInt(sessionStorage.getItem("qr_event")) : null;
   if (storedEvent) sessionStorage.removeItem("qr_event");
   const rushEventId = positiveInt(params.get("rushEventId")) ?? storedEvent;
   if (rushEventId) fields.rushEventId = String(rushEventId);
@@ -136,7 +135,8 @@ export default function TestScreen() {
     submit(fields, { method: "post", action: `/test?${key}`, replace: true });
   }, [data.error, params, quiz, submit]);
 
-  const shownError = data.error ?? error ?? (navigation.state === "idle" && refused ? `${T.loadError}: ${refused}` : null);
+  const shownError =
+    data.error ?? error ?? (navigation.state === "idle" && refused ? `${T.loadError}: ${refused}` : null);
   if (shownError) {
     return (
       <section className="page practice-stack">

@@ -27,7 +27,11 @@ export function aggregateStatementsFor(db: Db, attempt: LandedAttempt) {
   const statements = [
     db
       .insert(statScoreHistogram)
-      .values({ subjectId: attempt.subjectId, score: scoreBin(attempt.score, attempt.correct, attempt.total), count: 1 })
+      .values({
+        subjectId: attempt.subjectId,
+        score: scoreBin(attempt.score, attempt.correct, attempt.total),
+        count: 1,
+      })
       .onConflictDoUpdate({
         target: [statScoreHistogram.subjectId, statScoreHistogram.score],
         set: { count: sql`${statScoreHistogram.count} + 1` },
@@ -37,7 +41,10 @@ export function aggregateStatementsFor(db: Db, attempt: LandedAttempt) {
       .values({ subjectId: attempt.subjectId, day, attempts: 1, scoreSum: attempt.score ?? 0 })
       .onConflictDoUpdate({
         target: [statDailyScores.subjectId, statDailyScores.day],
-        set: { attempts: sql`${statDailyScores.attempts} + 1`, scoreSum: sql`${statDailyScores.scoreSum} + excluded.score_sum` },
+        set: {
+          attempts: sql`${statDailyScores.attempts} + 1`,
+          scoreSum: sql`${statDailyScores.scoreSum} + excluded.score_sum`,
+        },
       }),
   ];
   const perTopic = new Map<number, { answered: number; correct: number }>();

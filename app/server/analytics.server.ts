@@ -3,13 +3,7 @@
 // their answers; site-wide data comes only from the small aggregate tables maintained as attempts
 // land (stat_*), so the cost of a dashboard does not grow with the number of students.
 import { and, asc, eq, gte, sql } from "drizzle-orm";
-import {
-  fullHistogram,
-  histogramMean,
-  histogramPercentile,
-  improvementLastMonthPct,
-  round1,
-} from "~/lib/analytics";
+import { fullHistogram, histogramMean, histogramPercentile, improvementLastMonthPct, round1 } from "~/lib/analytics";
 import type { StudentAnalytics, StudentAttempt, SubjectAnalytics, TopicCounts } from "~/lib/analytics-types";
 import { ANALYTICS_TREND_DAYS } from "~/lib/constants";
 import { addDays, italianDay } from "~/lib/days";
@@ -29,8 +23,13 @@ import {
 } from "./db/schema";
 import { HttpError } from "./errors.server";
 
-export type { SiteAggregate, StudentAnalytics, StudentAttempt, SubjectAnalytics, TopicCounts } from "~/lib/analytics-types";
-
+export type {
+  SiteAggregate,
+  StudentAnalytics,
+  StudentAttempt,
+  SubjectAnalytics,
+  TopicCounts,
+} from "~/lib/analytics-types";
 
 /** Everything the dashboard shows for one student, in five bounded reads sent as one batch. */
 export async function studentAnalytics(db: Db, userId: number, now = Date.now()): Promise<StudentAnalytics> {
@@ -41,7 +40,13 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
       db.select({ firstName: users.firstName, name: users.name }).from(users).where(eq(users.id, userId)),
       db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)),
       db
-        .select({ id: topics.id, subjectId: topics.subjectId, name: topics.name, unit: topics.unit, legacy: topics.legacy })
+        .select({
+          id: topics.id,
+          subjectId: topics.subjectId,
+          name: topics.name,
+          unit: topics.unit,
+          legacy: topics.legacy,
+        })
         .from(topics)
         .orderBy(asc(topics.subjectId), asc(topics.id)),
       db
@@ -72,11 +77,7 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
         .groupBy(attemptAnswers.attemptId, questions.topicId),
       db.select().from(statScoreHistogram),
       db.select().from(statTopicAccuracy),
-      db
-        .select()
-        .from(statDailyScores)
-        .where(gte(statDailyScores.day, since))
-        .orderBy(asc(statDailyScores.day)),
+      db.select().from(statDailyScores).where(gte(statDailyScores.day, since)).orderBy(asc(statDailyScores.day)),
       db.select().from(units).orderBy(asc(units.subjectId), asc(units.number)),
     ]);
 
@@ -121,17 +122,27 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
     const mean = histogramMean(bins);
     const topicAccuracy: Record<string, number> = {};
     for (const row of topicStatRows) {
-      if (row.subjectId === subject.id && row.answered > 0) topicAccuracy[row.topicId] = Math.round((row.correct / row.answered) * 1000) / 1000;
+      if (row.subjectId === subject.id && row.answered > 0)
+        topicAccuracy[row.topicId] = Math.round((row.correct / row.answered) * 1000) / 1000;
     }
     // By syllabus unit: topics are its sub-topics (legacy topics belong to none).
-    const subjectUnits = unitRows.filter((u) => u.subjectId === subject.id).map((u) => ({ number: u.number, title: u.title, credits: u.credits }));
-    const topicUnits: Record<string, number | null> = Object.fromEntries(subjectTopics.map((t) => [String(t.id), t.legacy ? null : t.unit]));
+    const subjectUnits = unitRows
+      .filter((u) => u.subjectId === subject.id)
+      .map((u) => ({ number: u.number, title: u.title, credits: u.credits }));
+    const topicUnits: Record<string, number | null> = Object.fromEntries(
+      subjectTopics.map((t) => [String(t.id), t.legacy ? null : t.unit]),
+    );
     const unitAccuracy: Record<string, number> = {};
     const siteByUnit = sumByUnit(
-      Object.fromEntries(topicStatRows.filter((r) => r.subjectId === subject.id).map((r) => [String(r.topicId), { answered: r.answered, correct: r.correct }])),
+      Object.fromEntries(
+        topicStatRows
+          .filter((r) => r.subjectId === subject.id)
+          .map((r) => [String(r.topicId), { answered: r.answered, correct: r.correct }]),
+      ),
       topicUnits,
     );
-    for (const [unit, c] of siteByUnit) if (c.answered > 0) unitAccuracy[unit] = Math.round((c.correct / c.answered) * 1000) / 1000;
+    for (const [unit, c] of siteByUnit)
+      if (c.answered > 0) unitAccuracy[unit] = Math.round((c.correct / c.answered) * 1000) / 1000;
     const studentTopicAccuracy: Record<string, TopicCounts> = {};
     for (const t of subjectTopics) {
       const counts = studentTopics.get(t.id);

@@ -8,7 +8,11 @@ import { errorResponse, HttpError, labelsOf, zodMessage } from "./errors.server"
 import { MAX_JSON_BYTES, TOO_LARGE_MESSAGE } from "./security.server";
 import { checkAccess, type Access, type SessionUser } from "./session.server";
 
-type RouteArgs = { request: Request; params: Record<string, string | undefined>; context: Readonly<RouterContextProvider> };
+type RouteArgs = {
+  request: Request;
+  params: Record<string, string | undefined>;
+  context: Readonly<RouterContextProvider>;
+};
 
 export type ApiContext<A extends Access> = RouteArgs & {
   env: Env;
@@ -25,7 +29,10 @@ export function api<A extends Access>(spec: {
   const run = async (args: RouteArgs): Promise<Response> => {
     try {
       const env = getEnv(args.context);
-      const user = spec.access === "public" ? null : await checkAccess(await sessionUserOf(args.context), spec.access, args.request, env);
+      const user =
+        spec.access === "public"
+          ? null
+          : await checkAccess(await sessionUserOf(args.context), spec.access, args.request, env);
       const result = await spec.handler({ ...args, env, db: dbOf(args.context), user } as ApiContext<A>);
       if (result instanceof Response) return result;
       return Response.json(result ?? { ok: true });
@@ -125,7 +132,10 @@ export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.i
 export function idParam(value: string | undefined, label?: string): number {
   const n = Number(value);
   if (!value || !Number.isInteger(n) || n <= 0) {
-    throw new HttpError(400, `Identificativo non valido nell'indirizzo${label ? ` (${label})` : ""}: è atteso un numero intero positivo.`);
+    throw new HttpError(
+      400,
+      `Identificativo non valido nell'indirizzo${label ? ` (${label})` : ""}: è atteso un numero intero positivo.`,
+    );
   }
   return n;
 }

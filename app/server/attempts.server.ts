@@ -11,7 +11,17 @@ import { attemptDeadlineSql, attemptOpen } from "~/lib/timer";
 import { aggregateStatementsFor } from "./aggregates.server";
 import { learningStatements, peerDifficulty, readMemory, readMemoryQuery } from "./learning.server";
 import type { Db } from "./db/client.server";
-import { attemptAnswers, attempts, questions, quizQuestions, quizzes, statQuestionAccuracy, subjects, topics, type Question } from "./db/schema";
+import {
+  attemptAnswers,
+  attempts,
+  questions,
+  quizQuestions,
+  quizzes,
+  statQuestionAccuracy,
+  subjects,
+  topics,
+  type Question,
+} from "./db/schema";
 import { canReadAttempt } from "./admin/access.server";
 import { HttpError, withLabels } from "./errors.server";
 import { recordRushResultStatement } from "./rush.server";
@@ -35,8 +45,10 @@ export function gradeAnswers(ordered: Question[], answers: Submission["answers"]
   const byQuestion = new Map<number, Submission["answers"][number]>();
   for (const answer of answers) {
     const position = index.get(answer.question_id);
-    if (position === undefined) throw new HttpError(400, `La domanda ${answer.question_id} non fa parte di questo quiz.`);
-    if (byQuestion.has(answer.question_id)) throw new HttpError(400, `Risposta ripetuta per la domanda ${answer.question_id}.`);
+    if (position === undefined)
+      throw new HttpError(400, `La domanda ${answer.question_id} non fa parte di questo quiz.`);
+    if (byQuestion.has(answer.question_id))
+      throw new HttpError(400, `Risposta ripetuta per la domanda ${answer.question_id}.`);
     const q = ordered[position]!;
     if (q.type === "mc" && answer.option_id != null && answer.option_id >= (q.options?.length ?? 0)) {
       throw new HttpError(400, `Opzione non valida per la domanda ${position + 1}.`);
@@ -51,11 +63,28 @@ export function gradeAnswers(ordered: Question[], answers: Submission["answers"]
     const timeSec = Math.round(answer?.time_sec ?? 0);
     if (question.type === "mc") {
       const optionId = answer?.option_id ?? null;
-      return { position, question, optionId, answerText: null, correct: optionId == null ? null : optionId === question.correctIndex, timeSec };
+      return {
+        position,
+        question,
+        optionId,
+        answerText: null,
+        correct: optionId == null ? null : optionId === question.correctIndex,
+        timeSec,
+      };
     }
     const text = answer?.answer_text != null ? normaliseGapAnswer(answer.answer_text) : "";
     if (!text) return { position, question, optionId: null, answerText: null, correct: null, timeSec };
-    return { position, question, optionId: null, answerText: text, correct: gapAnswerMatches(text, question.acceptedAnswers ?? [], { measure: question.measure, tolerance: question.tolerance }), timeSec };
+    return {
+      position,
+      question,
+      optionId: null,
+      answerText: text,
+      correct: gapAnswerMatches(text, question.acceptedAnswers ?? [], {
+        measure: question.measure,
+        tolerance: question.tolerance,
+      }),
+      timeSec,
+    };
   });
 }
 
@@ -76,19 +105,22 @@ const ANSWER_ROWS_PER_INSERT = 12;
 
 function answerRows(db: Db, attemptId: number | SQL<number>, graded: GradedAnswer[], answeredAt: number) {
   const chunks: GradedAnswer[][] = [];
-  for (let i = 0; i < graded.length; i += ANSWER_ROWS_PER_INSERT) chunks.push(graded.slice(i, i + ANSWER_ROWS_PER_INSERT));
-  return chunks.map((chunk) => db.insert(attemptAnswers).values(
-    chunk.map((g) => ({
-      attemptId,
-      position: g.position,
-      questionId: g.question.id,
-      optionId: g.optionId,
-      answerText: g.answerText,
-      correct: g.correct,
-      timeSec: g.timeSec,
-      answeredAt: new Date(answeredAt),
-    })),
-  ));
+  for (let i = 0; i < graded.length; i += ANSWER_ROWS_PER_INSERT)
+    chunks.push(graded.slice(i, i + ANSWER_ROWS_PER_INSERT));
+  return chunks.map((chunk) =>
+    db.insert(attemptAnswers).values(
+      chunk.map((g) => ({
+        attemptId,
+        position: g.position,
+        questionId: g.question.id,
+        optionId: g.optionId,
+        answerText: g.answerText,
+        correct: g.correct,
+        timeSec: g.timeSec,
+        answeredAt: new Date(answeredAt),
+      })),
+    ),
+  );
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -120,7 +152,11 @@ export async function submitQuizAttempt(
       .orderBy(asc(quizQuestions.position))
       .all(),
     sealedQuestionIds(db, userId, now, quizId),
-    readMemoryQuery(db, userId, db.select({ id: quizQuestions.questionId }).from(quizQuestions).where(eq(quizQuestions.quizId, quizId)).getSQL()),
+    readMemoryQuery(
+      db,
+      userId,
+      db.select({ id: quizQuestions.questionId }).from(quizQuestions).where(eq(quizQuestions.quizId, quizId)).getSQL(),
+    ),
   ]);
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
   if (!attempt) throw new HttpError(404, "Tentativo non trovato.");
@@ -129,7 +165,10 @@ export async function submitQuizAttempt(
     throw new HttpError(409, "Tempo scaduto: questo tentativo è stato interrotto e non può più essere consegnato.");
   }
   // Its graded result would tell whether a guess on a sealed question was right.
-  assertNoneSealed(ordered.map((r) => r.question.id), sealed);
+  assertNoneSealed(
+    ordered.map((r) => r.question.id),
+    sealed,
+  );
   const graded = gradeAnswers(
     ordered.map((r) => r.question),
     body.answers,
@@ -143,7 +182,13 @@ export async function submitQuizAttempt(
   const statements: Statement[] = [
     db
       .update(attempts)
-      .set({ status: "completed", finishedAt, timeTaken, ...totals, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) })
+      .set({
+        status: "completed",
+        finishedAt,
+        timeTaken,
+        ...totals,
+        ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      })
       .where(and(eq(attempts.id, attempt.id), eq(attempts.status, "in_progress"))),
     // A concurrent second submission fails here (unique attempt/position) and rolls back entirely.
     ...answerRows(db, attempt.id, graded, now),
@@ -153,7 +198,9 @@ export async function submitQuizAttempt(
       correct: totals.correct,
       total: totals.total,
       score: totals.score,
-      answers: graded.filter((g) => g.correct != null).map((g) => ({ topicId: g.question.topicId, correct: g.correct === true })),
+      answers: graded
+        .filter((g) => g.correct != null)
+        .map((g) => ({ topicId: g.question.topicId, correct: g.correct === true })),
     }),
     ...learningStatements(db, userId, learnedAnswers(graded), memory, now),
   ];
@@ -174,7 +221,11 @@ export async function submitQuizAttempt(
     await db.batch(statements as [Statement, ...Statement[]]);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const again = await db.select({ id: attempts.id, status: attempts.status }).from(attempts).where(eq(attempts.id, attempt.id)).get();
+    const again = await db
+      .select({ id: attempts.id, status: attempts.status })
+      .from(attempts)
+      .where(eq(attempts.id, attempt.id))
+      .get();
     if (again?.status === "completed") return { attemptId: again.id, alreadySubmitted: true };
     throw error;
   }
@@ -182,7 +233,10 @@ export async function submitQuizAttempt(
 }
 
 async function bodyKey(body: Submission): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify([body.answers, body.timeTaken])));
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(JSON.stringify([body.answers, body.timeTaken])),
+  );
   return "h:" + [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -200,7 +254,12 @@ export async function gradeServedQuiz(db: Db, userId: number, body: Submission, 
     .where(and(eq(attempts.userId, userId), eq(attempts.idempotencyKey, key)))
     .get();
   if (existing) return { attemptId: existing.id, alreadySubmitted: true };
-  const quizId = await openQuizServing(db, userId, body.answers.map((a) => a.question_id), now);
+  const quizId = await openQuizServing(
+    db,
+    userId,
+    body.answers.map((a) => a.question_id),
+    now,
+  );
   return submitQuizAttempt(db, userId, quizId, body, now, { idempotencyKey: key });
 }
 
@@ -275,8 +334,15 @@ export async function attemptSummary(
   const list = rows.map(({ answer, question, topicName, peer }, index): SummaryQuestion => {
     const options = question.type === "mc" ? (question.options ?? []) : [];
     const correctText =
-      question.type === "mc" ? (options[question.correctIndex ?? -1] ?? "") : (question.acceptedAnswers ?? []).join(" / ");
-    const userText = question.type === "mc" ? (answer.optionId != null ? (options[answer.optionId] ?? null) : null) : answer.answerText;
+      question.type === "mc"
+        ? (options[question.correctIndex ?? -1] ?? "")
+        : (question.acceptedAnswers ?? []).join(" / ");
+    const userText =
+      question.type === "mc"
+        ? answer.optionId != null
+          ? (options[answer.optionId] ?? null)
+          : null
+        : answer.answerText;
     const shown = canSeeKeys(keys, question.id);
     return {
       id: question.id,
@@ -297,7 +363,11 @@ export async function attemptSummary(
       sealed: !shown,
       sheetForm:
         shown && question.type === "gap" && answer.correct && answer.answerText
-          ? gradeGapAnswer(answer.answerText, { accepted: question.acceptedAnswers ?? [], measure: question.measure, tolerance: question.tolerance }).sheetForm
+          ? gradeGapAnswer(answer.answerText, {
+              accepted: question.acceptedAnswers ?? [],
+              measure: question.measure,
+              tolerance: question.tolerance,
+            }).sheetForm
           : null,
     };
   });
@@ -365,7 +435,12 @@ export type AttemptListItem = {
 };
 
 /** GET /api/attempts: completed and abandoned attempts, newest first (in-progress ones are still running). */
-export async function listAttempts(db: Db, userId: number, limit = ATTEMPT_LIST_LIMIT, now = Date.now()): Promise<AttemptListItem[]> {
+export async function listAttempts(
+  db: Db,
+  userId: number,
+  limit = ATTEMPT_LIST_LIMIT,
+  now = Date.now(),
+): Promise<AttemptListItem[]> {
   await abandonExpiredStatement(db, now, userId);
   const rows = await db
     .select({

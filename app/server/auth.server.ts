@@ -116,7 +116,12 @@ export type SignInResult = { token: string; user: PublicUser };
  * so taken candidates are skipped; after a few misses the suffix grows to six digits.
  */
 async function freeUsername(db: ReturnType<typeof getDb>, email: string): Promise<string> {
-  const base = email.split("@")[0]!.toLowerCase().replace(/[^a-z0-9._]/g, "").slice(0, 20) || "studente";
+  const base =
+    email
+      .split("@")[0]!
+      .toLowerCase()
+      .replace(/[^a-z0-9._]/g, "")
+      .slice(0, 20) || "studente";
   for (let attempt = 0; ; attempt++) {
     const digits = attempt < 5 ? 1000 + Math.floor(Math.random() * 9000) : 100000 + Math.floor(Math.random() * 900000);
     const candidate = `${base}${digits}`;

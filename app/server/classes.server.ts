@@ -50,9 +50,15 @@ export const JoinInput = z.object({
 
 export const AddMembersInput = z.object({
   /** Pasted text (one address per line, or separated by commas/semicolons) or a list. */
-  emails: z.union([z.string().max(200_000, { error: CLASS_TEXT.tooManyEmails }), z.array(z.string().max(320)).max(2000, { error: CLASS_TEXT.tooManyEmails })], {
-    error: CLASS_TEXT.noEmails,
-  }),
+  emails: z.union(
+    [
+      z.string().max(200_000, { error: CLASS_TEXT.tooManyEmails }),
+      z.array(z.string().max(320)).max(2000, { error: CLASS_TEXT.tooManyEmails }),
+    ],
+    {
+      error: CLASS_TEXT.noEmails,
+    },
+  ),
 });
 
 export function isJoinCode(raw: string): boolean {
@@ -68,7 +74,10 @@ export function newJoinCode(length = JOIN_CODE_LENGTH): string {
 type ClassRow = typeof classes.$inferSelect;
 
 /** The one ownership rule: the teacher who owns the class, or any admin. */
-export function canManageClass(user: Pick<SessionUser, "id" | "effectiveRole">, cls: Pick<ClassRow, "ownerId">): boolean {
+export function canManageClass(
+  user: Pick<SessionUser, "id" | "effectiveRole">,
+  cls: Pick<ClassRow, "ownerId">,
+): boolean {
   return user.effectiveRole === "admin" || (user.effectiveRole === "docente" && cls.ownerId === user.id);
 }
 
@@ -101,7 +110,15 @@ export async function createClass(db: Db, owner: SessionUser, name: string) {
   throw new Error("could not draw a free join code");
 }
 
-export type TeacherClass = { id: number; name: string; code: string; ownerId: number; ownerName: string; memberCount: number; createdAt: number };
+export type TeacherClass = {
+  id: number;
+  name: string;
+  code: string;
+  ownerId: number;
+  ownerName: string;
+  memberCount: number;
+  createdAt: number;
+};
 export type JoinedClass = { id: number; name: string; teacher: string; joinedAt: number };
 
 /** A teacher's own classes (an admin: every class) with member counts. */
@@ -129,14 +146,25 @@ export async function managedClasses(db: Db, user: SessionUser): Promise<Teacher
 /** The classes a user has joined (what a student sees in /profilo). */
 export async function joinedClasses(db: Db, userId: number): Promise<JoinedClass[]> {
   const rows = await db
-    .select({ id: classes.id, name: classes.name, teacher: users.name, teacherEmail: users.email, joinedAt: classMembers.joinedAt })
+    .select({
+      id: classes.id,
+      name: classes.name,
+      teacher: users.name,
+      teacherEmail: users.email,
+      joinedAt: classMembers.joinedAt,
+    })
     .from(classMembers)
     .innerJoin(classes, eq(classes.id, classMembers.classId))
     .innerJoin(users, eq(users.id, classes.ownerId))
     .where(eq(classMembers.userId, userId))
     .orderBy(asc(classes.name))
     .all();
-  return rows.map((r) => ({ id: r.id, name: r.name, teacher: r.teacher || r.teacherEmail, joinedAt: r.joinedAt.getTime() }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    teacher: r.teacher || r.teacherEmail,
+    joinedAt: r.joinedAt.getTime(),
+  }));
 }
 
 /** GET /api/classes: a teacher's (admin's) managed classes; anyone else's joined classes. */
@@ -153,7 +181,13 @@ export async function classMembersOf(db: Db, user: SessionUser, classId: number)
 
 export async function membersOf(db: Db, classId: number): Promise<ClassMember[]> {
   const rows = await db
-    .select({ userId: users.id, name: users.name, username: users.username, email: users.email, joinedAt: classMembers.joinedAt })
+    .select({
+      userId: users.id,
+      name: users.name,
+      username: users.username,
+      email: users.email,
+      joinedAt: classMembers.joinedAt,
+    })
     .from(classMembers)
     .innerJoin(users, eq(users.id, classMembers.userId))
     .where(eq(classMembers.classId, classId))
@@ -224,7 +258,11 @@ export async function classByCode(db: Db, code: string, userId: number) {
 
 /** Joins the class with this code; joining twice is harmless. Unknown code → 404. */
 export async function joinClass(db: Db, user: SessionUser, code: string) {
-  const cls = await db.select().from(classes).where(eq(classes.code, normalizeJoinCode(code))).get();
+  const cls = await db
+    .select()
+    .from(classes)
+    .where(eq(classes.code, normalizeJoinCode(code)))
+    .get();
   if (!cls) throw new HttpError(404, CLASS_TEXT.unknownCode);
   const inserted = await db
     .insert(classMembers)
@@ -252,7 +290,16 @@ export function parseEmailList(input: string | string[]): { emails: string[]; ma
   }
   const emails: string[] = [];
   const malformed: string[] = [];
-  for (const p of new Set(pieces.map((p) => p.trim().replace(/^["'<(]+|["'>)]+$/g, "").toLowerCase()).filter(Boolean))) {
+  for (const p of new Set(
+    pieces
+      .map((p) =>
+        p
+          .trim()
+          .replace(/^["'<(]+|["'>)]+$/g, "")
+          .toLowerCase(),
+      )
+      .filter(Boolean),
+  )) {
     (EMAIL.test(p) ? emails : malformed).push(p);
   }
   return { emails, malformed };
@@ -270,7 +317,13 @@ export async function addMembersByEmail(db: Db, user: SessionUser, classId: numb
   // D1 binds at most 100 values per statement: look addresses up in chunks.
   const found: { id: number; email: string }[] = [];
   for (const part of chunk(emails, 90)) {
-    found.push(...(await db.select({ id: users.id, email: users.email }).from(users).where(inArray(sql`lower(${users.email})`, part)).all()));
+    found.push(
+      ...(await db
+        .select({ id: users.id, email: users.email })
+        .from(users)
+        .where(inArray(sql`lower(${users.email})`, part))
+        .all()),
+    );
   }
   const foundEmails = new Set(found.map((f) => f.email.toLowerCase()));
   const notFound = [...emails.filter((e) => !foundEmails.has(e)), ...malformed];

@@ -63,8 +63,13 @@ export function shortfallNote(subjectName: string, draw: DrawResult): string | n
   if (!draw.shortfalls.length) return null;
   const typeName = (t: string) => (t === "mc" ? "a scelta multipla" : t === "gap" ? "di completamento" : "");
   const parts = draw.shortfalls.map((s) => {
-    const to = s.movedTo.map((m) => (m.unit == null ? `${m.count} senza unità` : `${m.count} all'unità ${m.unit}`)).join(", ");
-    return `unità ${s.unit}: mancano ${s.missing} domande ${typeName(s.type)}`.replace(/\s+$/, "") + (to ? ` (spostate: ${to})` : " (non recuperate)");
+    const to = s.movedTo
+      .map((m) => (m.unit == null ? `${m.count} senza unità` : `${m.count} all'unità ${m.unit}`))
+      .join(", ");
+    return (
+      `unità ${s.unit}: mancano ${s.missing} domande ${typeName(s.type)}`.replace(/\s+$/, "") +
+      (to ? ` (spostate: ${to})` : " (non recuperate)")
+    );
   });
   return `${subjectName}: ${parts.join("; ")}.`;
 }

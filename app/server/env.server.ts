@@ -8,8 +8,7 @@ const binding = (name: string, method: string) =>
     message: `il binding ${name} manca (wrangler.jsonc)`,
   });
 
-const flag = (name: string) =>
-  z.enum(["", "0", "1"], `${name} vale "1" (attivo) oppure resta vuoto`).optional();
+const flag = (name: string) => z.enum(["", "0", "1"], `${name} vale "1" (attivo) oppure resta vuoto`).optional();
 
 export const envSchema = z.object({
   DB: binding("D1 DB", "prepare"),

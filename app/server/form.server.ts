@@ -17,7 +17,8 @@ export async function handleForm<S extends ZodType, T>(
   options: { formData?: FormData; resetForm?: boolean } = {},
 ) {
   const formData = options.formData ?? (await readFormData(request));
-  if (!formData) return data<FormReply<T>>({ result: { status: "error", error: { "": [UNREADABLE] } } }, { status: 415 });
+  if (!formData)
+    return data<FormReply<T>>({ result: { status: "error", error: { "": [UNREADABLE] } } }, { status: 415 });
   const submission = parseForm(formData, schema);
   if (submission.status !== "success") return data<FormReply<T>>({ result: submission.reply() }, { status: 400 });
   try {
@@ -25,7 +26,10 @@ export async function handleForm<S extends ZodType, T>(
     return data<FormReply<T>>({ result: submission.reply({ resetForm: options.resetForm }), value });
   } catch (error) {
     if (error instanceof HttpError) {
-      return data<FormReply<T>>({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
+      return data<FormReply<T>>(
+        { result: submission.reply({ formErrors: [error.message] }) },
+        { status: error.status },
+      );
     }
     if (error instanceof ZodError) {
       return data<FormReply<T>>({ result: submission.reply({ formErrors: [zodMessage(error)] }) }, { status: 400 });
@@ -38,7 +42,11 @@ export async function handleForm<S extends ZodType, T>(
  * The same for a screen that posts JSON (`fetcher.submit(body, { encType: "application/json" })`): the quiz runner's
  * submission is a list of answers, not a form. Refusals come back as the form error of the reply.
  */
-export async function handleJson<S extends ZodType, T>(request: Request, schema: S, run: (value: output<S>) => Promise<T> | T) {
+export async function handleJson<S extends ZodType, T>(
+  request: Request,
+  schema: S,
+  run: (value: output<S>) => Promise<T> | T,
+) {
   let body: unknown;
   try {
     body = await readJsonBody(request);
@@ -60,7 +68,11 @@ export function refusal<T = undefined>(status: number, message: string) {
 }
 
 /** Validates an already read body with its schema, then runs the write (refusals as in handleJson). */
-export async function handleValue<S extends ZodType, T>(body: unknown, schema: S, run: (value: output<S>) => Promise<T> | T) {
+export async function handleValue<S extends ZodType, T>(
+  body: unknown,
+  schema: S,
+  run: (value: output<S>) => Promise<T> | T,
+) {
   const parsed = schema.safeParse(body);
   if (!parsed.success) return refusal<T>(400, zodMessage(parsed.error, labelsOf(schema)));
   try {

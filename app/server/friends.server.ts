@@ -84,7 +84,10 @@ export async function friendsOverview(db: Db, userId: number): Promise<FriendsOv
 /** The accepted friends only (what the dashboard compares with), most recent first: one read, nothing written. */
 export async function acceptedFriends(db: Db, userId: number): Promise<FriendshipView[]> {
   const rows = await friendshipRows(db, userId);
-  return rows.filter((r) => r.status === "accepted").map(toView).sort(byMostRecent);
+  return rows
+    .filter((r) => r.status === "accepted")
+    .map(toView)
+    .sort(byMostRecent);
 }
 
 /** The friend the dashboard compares with: the given one if accepted, else the most recent accepted. */
@@ -99,11 +102,16 @@ export async function inviteFriend(db: Db, userId: number, handle: string, now =
   const value = handle.trim();
   const target = SHARE_CODE.test(value)
     ? await db.select().from(users).where(sql`upper(${users.shareCode}) = ${value.toUpperCase()}`).get()
-    : await db.select().from(users).where(sql`lower(${users.username}) = ${value.replace(/^@/, "").toLowerCase()}`).get();
+    : await db
+        .select()
+        .from(users)
+        .where(sql`lower(${users.username}) = ${value.replace(/^@/, "").toLowerCase()}`)
+        .get();
   if (!target || target.status !== "attivo") {
     throw new HttpError(404, "Nessuno studente con questo nome utente o codice: controlla e riprova.");
   }
-  if (target.id === userId) throw new HttpError(400, "Non puoi invitare te stesso: usa il nome utente o il codice di un amico.");
+  if (target.id === userId)
+    throw new HttpError(400, "Non puoi invitare te stesso: usa il nome utente o il codice di un amico.");
   const existing = await db
     .select()
     .from(friendships)
@@ -115,14 +123,21 @@ export async function inviteFriend(db: Db, userId: number, handle: string, now =
     )
     .get();
   if (existing?.status === "accepted") throw new HttpError(409, "Siete già amici.");
-  if (existing && existing.requesterId === userId) throw new HttpError(409, "Hai già invitato questo studente: attendi che accetti.");
+  if (existing && existing.requesterId === userId)
+    throw new HttpError(409, "Hai già invitato questo studente: attendi che accetti.");
   if (existing) throw new HttpError(409, "Questo studente ti ha già invitato: accetta il suo invito qui sotto.");
   const row = (await db
     .insert(friendships)
     .values({ requesterId: userId, addresseeId: target.id, status: "pending", createdAt: new Date(now) })
     .returning()
     .get())!;
-  return { friendshipId: row.id, userId: target.id, name: target.name, username: target.username, since: row.createdAt.toISOString() };
+  return {
+    friendshipId: row.id,
+    userId: target.id,
+    name: target.name,
+    username: target.username,
+    since: row.createdAt.toISOString(),
+  };
 }
 
 /** The addressee accepts a pending invitation. */
@@ -130,7 +145,9 @@ export async function acceptFriend(db: Db, userId: number, friendshipId: number,
   const updated = await db
     .update(friendships)
     .set({ status: "accepted", respondedAt: new Date(now) })
-    .where(and(eq(friendships.id, friendshipId), eq(friendships.addresseeId, userId), eq(friendships.status, "pending")))
+    .where(
+      and(eq(friendships.id, friendshipId), eq(friendships.addresseeId, userId), eq(friendships.status, "pending")),
+    )
     .returning({ id: friendships.id });
   if (updated.length === 0) throw new HttpError(404, "Invito non trovato o già gestito.");
 }
@@ -139,7 +156,12 @@ export async function acceptFriend(db: Db, userId: number, friendshipId: number,
 export async function endFriendship(db: Db, userId: number, friendshipId: number): Promise<void> {
   const deleted = await db
     .delete(friendships)
-    .where(and(eq(friendships.id, friendshipId), or(eq(friendships.requesterId, userId), eq(friendships.addresseeId, userId))))
+    .where(
+      and(
+        eq(friendships.id, friendshipId),
+        or(eq(friendships.requesterId, userId), eq(friendships.addresseeId, userId)),
+      ),
+    )
     .returning({ id: friendships.id });
   if (deleted.length === 0) throw new HttpError(404, "Amicizia o invito non trovato.");
 }

@@ -51,13 +51,20 @@ function memoryRow(userId: number, questionId: number, m: MemoryState) {
 
 /** The stored memory of a user for some questions: a list of ids, or a subquery of ids. */
 export function readMemoryQuery(db: Db, userId: number, questionIds: number[] | SQL) {
-  const ids = Array.isArray(questionIds) ? inArray(questionMemory.questionId, questionIds) : sql`${questionMemory.questionId} IN (${questionIds})`;
-  return db.select().from(questionMemory).where(and(eq(questionMemory.userId, userId), ids)).all();
+  const ids = Array.isArray(questionIds)
+    ? inArray(questionMemory.questionId, questionIds)
+    : sql`${questionMemory.questionId} IN (${questionIds})`;
+  return db
+    .select()
+    .from(questionMemory)
+    .where(and(eq(questionMemory.userId, userId), ids))
+    .all();
 }
 
 export async function readMemory(db: Db, userId: number, questionIds: number[]): Promise<QuestionMemory[]> {
   const out: QuestionMemory[] = [];
-  for (let i = 0; i < questionIds.length; i += 90) out.push(...(await readMemoryQuery(db, userId, questionIds.slice(i, i + 90))));
+  for (let i = 0; i < questionIds.length; i += 90)
+    out.push(...(await readMemoryQuery(db, userId, questionIds.slice(i, i + 90))));
   return out;
 }
 
@@ -82,7 +89,20 @@ const MEMORY_SET = {
 function upsertMemory(db: Db, rows: ReturnType<typeof memoryRow>[]): Statement[] {
   if (rows.length === 0) return [];
   const json = JSON.stringify(
-    rows.map((r) => [r.userId, r.questionId, r.due.getTime(), r.stability, r.difficulty, r.scheduledDays, r.learningSteps, r.reps, r.lapses, r.state, r.lastReview.getTime(), r.lastCorrect == null ? null : r.lastCorrect ? 1 : 0]),
+    rows.map((r) => [
+      r.userId,
+      r.questionId,
+      r.due.getTime(),
+      r.stability,
+      r.difficulty,
+      r.scheduledDays,
+      r.learningSteps,
+      r.reps,
+      r.lapses,
+      r.state,
+      r.lastReview.getTime(),
+      r.lastCorrect == null ? null : r.lastCorrect ? 1 : 0,
+    ]),
   );
   return [
     db
@@ -104,10 +124,22 @@ function upsertMemory(db: Db, rows: ReturnType<typeof memoryRow>[]): Statement[]
  * peer counts of the answered ones. `prior` is the memory read before grading. Being in the same batch
  * as the attempt, a retried or concurrent second submission rolls them back with it.
  */
-export function learningStatements(db: Db, userId: number, answers: readonly LearnedAnswer[], prior: readonly QuestionMemory[], at: number): Statement[] {
+export function learningStatements(
+  db: Db,
+  userId: number,
+  answers: readonly LearnedAnswer[],
+  prior: readonly QuestionMemory[],
+  at: number,
+): Statement[] {
   if (answers.length === 0) return [];
   const before = new Map(prior.map((row) => [row.questionId, memoryOf(row)]));
-  const rows = answers.map((a) => memoryRow(userId, a.questionId, reviewMemory(before.get(a.questionId), { correct: a.correct, timeSec: a.timeSec, at })));
+  const rows = answers.map((a) =>
+    memoryRow(
+      userId,
+      a.questionId,
+      reviewMemory(before.get(a.questionId), { correct: a.correct, timeSec: a.timeSec, at }),
+    ),
+  );
   const answered = answers.filter((a) => a.correct != null);
   const stats: Statement[] = answered.length
     ? [
@@ -176,7 +208,19 @@ export async function simulationMemoryStatements(
       s.keys.map((key) => {
         const correct = isCorrect(key, g.answers[String(s.id)]?.[String(key.id)]);
         const m = reviewMemory(prior.get(`${g.userId}:${key.id}`), { correct, timeSec: null, at: now });
-        return [key.id, m.due, m.stability, m.difficulty, m.scheduledDays, m.learningSteps, m.reps, m.lapses, m.state, m.lastReview, m.lastCorrect == null ? null : m.lastCorrect ? 1 : 0];
+        return [
+          key.id,
+          m.due,
+          m.stability,
+          m.difficulty,
+          m.scheduledDays,
+          m.learningSteps,
+          m.reps,
+          m.lapses,
+          m.state,
+          m.lastReview,
+          m.lastCorrect == null ? null : m.lastCorrect ? 1 : 0,
+        ];
       }),
     );
     return d1
@@ -209,16 +253,34 @@ export async function rebuildLearningMemory(db: Db): Promise<{ users: number; me
   const hasSimulations = (await db.get<{ n: number }>(sql`SELECT count(*) AS n FROM simulation_attempts`))?.n ?? 0;
   const keys = new Map<number, AnswerKey>();
   if (hasSimulations) {
-    const qs = await db.select({ id: questions.id, type: questions.type, options: questions.options, correctIndex: questions.correctIndex, accepted: questions.acceptedAnswers }).from(questions).all();
+    const qs = await db
+      .select({
+        id: questions.id,
+        type: questions.type,
+        options: questions.options,
+        correctIndex: questions.correctIndex,
+        accepted: questions.acceptedAnswers,
+      })
+      .from(questions)
+      .all();
     for (const q of qs) keys.set(q.id, q);
   }
   let memories = 0;
   const USERS_PER_CHUNK = 50;
   for (let i = 0; i < userRows.length; i += USERS_PER_CHUNK) {
     const ids = userRows.slice(i, i + USERS_PER_CHUNK).map((u) => u.id);
-    const idList = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+    const idList = sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    );
     const [answers, sims] = await Promise.all([
-      db.all<{ user_id: number; question_id: number; correct: number | null; time_sec: number; answered_at: number }>(sql`
+      db.all<{
+        user_id: number;
+        question_id: number;
+        correct: number | null;
+        time_sec: number;
+        answered_at: number;
+      }>(sql`
         SELECT a.user_id, aa.question_id, aa.correct, aa.time_sec, aa.answered_at
         FROM attempts a JOIN attempt_answers aa ON aa.attempt_id = a.id
         WHERE a.status = 'completed' AND a.user_id IN (${idList})`),
@@ -229,14 +291,26 @@ export async function rebuildLearningMemory(db: Db): Promise<{ users: number; me
             WHERE sa.user_id IN (${idList})`)
         : Promise.resolve([]),
     ]);
-    const reviews = new Map<string, { userId: number; questionId: number; list: { correct: boolean | null; timeSec: number | null; at: number }[] }>();
-    const add = (userId: number, questionId: number, review: { correct: boolean | null; timeSec: number | null; at: number }) => {
+    const reviews = new Map<
+      string,
+      { userId: number; questionId: number; list: { correct: boolean | null; timeSec: number | null; at: number }[] }
+    >();
+    const add = (
+      userId: number,
+      questionId: number,
+      review: { correct: boolean | null; timeSec: number | null; at: number },
+    ) => {
       const key = `${userId}:${questionId}`;
       const entry = reviews.get(key) ?? { userId, questionId, list: [] };
       entry.list.push(review);
       reviews.set(key, entry);
     };
-    for (const a of answers) add(a.user_id, a.question_id, { correct: a.correct == null ? null : a.correct === 1, timeSec: a.time_sec, at: a.answered_at });
+    for (const a of answers)
+      add(a.user_id, a.question_id, {
+        correct: a.correct == null ? null : a.correct === 1,
+        timeSec: a.time_sec,
+        at: a.answered_at,
+      });
     // Every question a simulation asked counts, blanks included, as in the room's grading write.
     const parsed = new Map<string, Record<string, Record<string, string>>>();
     for (const s of sims) {
@@ -244,7 +318,9 @@ export async function rebuildLearningMemory(db: Db): Promise<{ users: number; me
       if (!key) continue;
       const given = parsed.get(s.answers) ?? (JSON.parse(s.answers) as Record<string, Record<string, string>>);
       parsed.set(s.answers, given);
-      const text = Object.values(given).find((bySubject) => bySubject[String(s.question_id)] != null)?.[String(s.question_id)];
+      const text = Object.values(given).find((bySubject) => bySubject[String(s.question_id)] != null)?.[
+        String(s.question_id)
+      ];
       add(s.user_id, key.id, { correct: isCorrect(key, text), timeSec: null, at: s.created_at });
     }
     const rows: ReturnType<typeof memoryRow>[] = [];
@@ -264,7 +340,8 @@ export async function rebuildLearningMemory(db: Db): Promise<{ users: number; me
 // --- Review of the day ---
 
 export const HORIZON_MAX_MS = 30 * DAY;
-const HORIZON_ERROR = "Orizzonte non valido: usa un numero di giorni o di ore come 1d o 12h, al massimo 30d (campo: horizon).";
+const HORIZON_ERROR =
+  "Orizzonte non valido: usa un numero di giorni o di ore come 1d o 12h, al massimo 30d (campo: horizon).";
 
 /** `Nd` / `Nh` (up to 30 days) → milliseconds; empty = due now. Anything else is a 400. */
 export function parseHorizon(value: string | null): number {
@@ -276,10 +353,21 @@ export function parseHorizon(value: string | null): number {
   return ms;
 }
 
-export type DueQuestion = { questionId: number; subjectId: number; topicId: number | null; dueAt: string; lastAnswerCorrect: boolean | null };
+export type DueQuestion = {
+  questionId: number;
+  subjectId: number;
+  topicId: number | null;
+  dueAt: string;
+  lastAnswerCorrect: boolean | null;
+};
 
 /** Questions due by now + horizon, most overdue first. Ids and dates only: never question content or keys. */
-export async function dueReview(db: Db, userId: number, horizonMs = 0, now = Date.now()): Promise<{ count: number; due: DueQuestion[] }> {
+export async function dueReview(
+  db: Db,
+  userId: number,
+  horizonMs = 0,
+  now = Date.now(),
+): Promise<{ count: number; due: DueQuestion[] }> {
   const rows = await db
     .select({
       questionId: questionMemory.questionId,
@@ -290,12 +378,24 @@ export async function dueReview(db: Db, userId: number, horizonMs = 0, now = Dat
     })
     .from(questionMemory)
     .innerJoin(questions, eq(questions.id, questionMemory.questionId))
-    .where(and(eq(questionMemory.userId, userId), lte(questionMemory.due, new Date(now + horizonMs)), eq(questions.active, true)))
+    .where(
+      and(
+        eq(questionMemory.userId, userId),
+        lte(questionMemory.due, new Date(now + horizonMs)),
+        eq(questions.active, true),
+      ),
+    )
     .orderBy(asc(questionMemory.due), asc(questionMemory.questionId))
     .all();
   return {
     count: rows.length,
-    due: rows.map((r) => ({ questionId: r.questionId, subjectId: r.subjectId, topicId: r.topicId, dueAt: r.due.toISOString(), lastAnswerCorrect: r.lastCorrect })),
+    due: rows.map((r) => ({
+      questionId: r.questionId,
+      subjectId: r.subjectId,
+      topicId: r.topicId,
+      dueAt: r.due.toISOString(),
+      lastAnswerCorrect: r.lastCorrect,
+    })),
   };
 }
 
@@ -309,7 +409,14 @@ export async function dueCount(db: Db, userId: number, now = Date.now()): Promis
 
 // --- Score forecast ---
 
-export type SubjectForecast = { subjectId: number; name: string; predicted: number | null; low: number | null; high: number | null; answers: number };
+export type SubjectForecast = {
+  subjectId: number;
+  name: string;
+  predicted: number | null;
+  low: number | null;
+  high: number | null;
+  answers: number;
+};
 
 /** The exam's topic mix, approximated by the bank: each topic's share of the subject's active questions. */
 async function examTopicMix(db: Db): Promise<Map<number, Map<number, number>>> {
@@ -325,7 +432,11 @@ async function examTopicMix(db: Db): Promise<Map<number, Map<number, number>>> {
 }
 
 /** GET /api/me/forecast: the exam subjects (Chimica, Fisica, Biologia) always, the others once answered. */
-export async function scoreForecast(db: Db, userId: number, now = Date.now()): Promise<{ subjects: SubjectForecast[] }> {
+export async function scoreForecast(
+  db: Db,
+  userId: number,
+  now = Date.now(),
+): Promise<{ subjects: SubjectForecast[] }> {
   const [groups, mix, subjectRows] = await Promise.all([
     db.all<{ subject_id: number; topic_id: number | null; age: number; n: number; k: number }>(sql`
       SELECT q.subject_id, q.topic_id, (${now} - aa.answered_at) / ${DAY} AS age, count(*) AS n,
@@ -348,7 +459,11 @@ export async function scoreForecast(db: Db, userId: number, now = Date.now()): P
     subjects: subjectRows
       .filter((s) => exam.includes(s.id) || bySubject.has(s.id))
       .sort((a, b) => order(a.id) - order(b.id))
-      .map((s) => ({ subjectId: s.id, name: s.name, ...forecastSubject(bySubject.get(s.id) ?? [], mix.get(s.id) ?? new Map()) })),
+      .map((s) => ({
+        subjectId: s.id,
+        name: s.name,
+        ...forecastSubject(bySubject.get(s.id) ?? [], mix.get(s.id) ?? new Map()),
+      })),
   };
 }
 
@@ -378,7 +493,12 @@ export function peerDifficulty(answered: number | null | undefined, correct: num
  * - peer difficulty (after 20 answers): ×(1.5 − |share right − the student's topic accuracy|), so
  *   questions near the student's level (neither trivial nor out of reach) are preferred.
  */
-export function targetedWeight(args: { topicAccuracy: number; due: boolean; seen: boolean; peerShare: number | null }): number {
+export function targetedWeight(args: {
+  topicAccuracy: number;
+  due: boolean;
+  seen: boolean;
+  peerShare: number | null;
+}): number {
   let w = 1 + 2 * (1 - args.topicAccuracy);
   w *= args.due ? 3 : args.seen ? 0.5 : 2;
   if (args.peerShare != null) w *= 1.5 - Math.abs(args.peerShare - args.topicAccuracy);
@@ -386,7 +506,11 @@ export function targetedWeight(args: { topicAccuracy: number; due: boolean; seen
 }
 
 /** Weighted sampling without replacement (Efraimidis-Spirakis: the largest u^(1/w) keys). */
-export function weightedSample<T extends { weight: number }>(items: readonly T[], count: number, random: () => number = Math.random): T[] {
+export function weightedSample<T extends { weight: number }>(
+  items: readonly T[],
+  count: number,
+  random: () => number = Math.random,
+): T[] {
   return items
     .map((item) => ({ item, key: random() ** (1 / Math.max(item.weight, 1e-9)) }))
     .sort((a, b) => b.key - a.key)
@@ -410,7 +534,10 @@ export async function targetedQuestionIds(
         correct: statQuestionAccuracy.correct,
       })
       .from(questions)
-      .leftJoin(questionMemory, and(eq(questionMemory.questionId, questions.id), eq(questionMemory.userId, args.userId)))
+      .leftJoin(
+        questionMemory,
+        and(eq(questionMemory.questionId, questions.id), eq(questionMemory.userId, args.userId)),
+      )
       .leftJoin(statQuestionAccuracy, eq(statQuestionAccuracy.questionId, questions.id))
       .where(and(eq(questions.subjectId, args.subjectId), eq(questions.active, true), args.topicFilter))
       .all(),

@@ -27,7 +27,6 @@ import { listSessions, type SessionUser } from "./session.server";
 
 export type { Profile };
 
-
 export function toProfile(user: User): Profile {
   return {
     username: user.username,
@@ -163,7 +162,7 @@ export async function deleteAccount(db: Db, userId: number): Promise<void> {
     "DELETE FROM stat_daily_scores WHERE attempts <= 0",
   ].map((statement) => db.run(sql.raw(statement)));
   await db.batch([
-    ...(statements as [ (typeof statements)[number], ...(typeof statements)[number][] ]),
+    ...(statements as [(typeof statements)[number], ...(typeof statements)[number][]]),
     db.delete(pageViews).where(eq(pageViews.userId, id)),
     db.update(consentRecords).set({ userId: null }).where(eq(consentRecords.userId, id)),
     // Cascades: sessions, login events, quizzes, attempts and answers, reports, friendships,
@@ -176,7 +175,10 @@ export type SessionView = { current: boolean; device: string; createdAt: string;
 
 /** The sessions shown on /profilo: the device in words, when it signed in, when it was last used. */
 export async function activeSessions(db: Db, user: Pick<SessionUser, "id" | "sessionId">): Promise<SessionView[]> {
-  return (await listSessions(db, user)).map(({ userAgent, ...session }) => ({ ...session, device: describeDevice(userAgent) }));
+  return (await listSessions(db, user)).map(({ userAgent, ...session }) => ({
+    ...session,
+    device: describeDevice(userAgent),
+  }));
 }
 
 /** Deletes the account once the typed confirmation matches (the danger zone of /profilo and DELETE /api/profile). */

@@ -7,7 +7,16 @@ import { DEFAULT_DIFFICULTY, MAX_QUESTIONS } from "~/lib/constants";
 import type { NewQuizRequest } from "~/lib/forms/new-quiz";
 import { clampQuestionCount } from "~/lib/timer";
 import type { Db } from "./db/client.server";
-import { attempts, questions, quizQuestions, quizzes, statQuestionAccuracy, subjects, topics, type Question } from "./db/schema";
+import {
+  attempts,
+  questions,
+  quizQuestions,
+  quizzes,
+  statQuestionAccuracy,
+  subjects,
+  topics,
+  type Question,
+} from "./db/schema";
 import { HttpError } from "./errors.server";
 import { drawForSubject } from "./draws.server";
 import { peerDifficulty, targetedQuestionIds } from "./learning.server";
@@ -62,7 +71,11 @@ export async function listTopics(db: Db, subjectId: number) {
 export async function catalogue(db: Db) {
   const [subjectRows, topicRows] = await Promise.all([
     listSubjects(db),
-    db.select({ id: topics.id, name: topics.name, subjectId: topics.subjectId }).from(topics).orderBy(asc(topics.id)).all(),
+    db
+      .select({ id: topics.id, name: topics.name, subjectId: topics.subjectId })
+      .from(topics)
+      .orderBy(asc(topics.id))
+      .all(),
   ]);
   return subjectRows.map((s) => ({
     ...s,
@@ -74,7 +87,11 @@ export async function catalogue(db: Db) {
  * The browser's copy of a question: never the correct option, accepted answers or explanation. The
  * difficulty is the peers' (share of right answers, after 20 answers) when known, else the author's.
  */
-export function publicQuestion(q: Question, topicName: string | null, peer?: { answered: number | null; correct: number | null }): PublicQuestion {
+export function publicQuestion(
+  q: Question,
+  topicName: string | null,
+  peer?: { answered: number | null; correct: number | null },
+): PublicQuestion {
   return {
     id: q.id,
     type: q.type,
@@ -140,7 +157,13 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
     const unsealed = sql`${questions.id} NOT IN (${sealedQuestionIdsSql(args.userId, now)})`;
     if (args.mode === "mirato" && !args.rushEventId) {
       // Test mirato: weak topics, due and unseen questions first (learning engine).
-      questionIds = await targetedQuestionIds(db, { userId: args.userId, subjectId, topicFilter: and(topicFilter, unsealed)!, count: args.count!, now });
+      questionIds = await targetedQuestionIds(db, {
+        userId: args.userId,
+        subjectId,
+        topicFilter: and(topicFilter, unsealed)!,
+        count: args.count!,
+        now,
+      });
     } else if (!topicFilter) {
       // A whole subject: the exam's unit weights (semestre filtro subjects) or plain random (older test).
       questionIds = (await drawForSubject(db, subjectId, args.count!, { exclude: unsealed })).ids;
@@ -161,7 +184,8 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
   }
 
   if (args.rushEventId) {
-    if (subjectId == null || args.ids) throw new HttpError(400, "Un quiz Rush si avvia da una materia, non da un ripasso.");
+    if (subjectId == null || args.ids)
+      throw new HttpError(400, "Un quiz Rush si avvia da una materia, non da un ripasso.");
     await claimRushStart(db, { userId: args.userId, eventId: args.rushEventId, subjectId, now });
     kind = "rush";
   }
@@ -183,7 +207,9 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
         createdAt: startedAt,
       })
       .returning({ id: quizzes.id }),
-    db.insert(quizQuestions).values(questionIds.map((questionId, position) => ({ quizId: newQuizId, position, questionId }))),
+    db
+      .insert(quizQuestions)
+      .values(questionIds.map((questionId, position) => ({ quizId: newQuizId, position, questionId }))),
     db.insert(attempts).values({
       userId: args.userId,
       quizId: newQuizId,
@@ -201,10 +227,16 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
 export async function drawRequested(db: Db, userId: number, q: NewQuizRequest): Promise<DrawnQuiz> {
   const timeLimitSec = q.time ? Number(q.time) || null : null;
   if (q.ids != null) {
-    const ids = q.ids.split(",").map((s) => s.trim()).filter(Boolean).map(Number);
+    const ids = q.ids
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(Number);
     if (ids.length === 0) throw new HttpError(400, "Nessuna domanda per il ripasso");
-    if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new HttpError(400, "Elenco di domande non valido: sono attesi numeri interi positivi (campo: Domande).");
-    if (new Set(ids).size > MAX_QUESTIONS) throw new HttpError(400, `Al massimo ${MAX_QUESTIONS} domande per quiz (campo: Domande).`);
+    if (ids.some((n) => !Number.isInteger(n) || n <= 0))
+      throw new HttpError(400, "Elenco di domande non valido: sono attesi numeri interi positivi (campo: Domande).");
+    if (new Set(ids).size > MAX_QUESTIONS)
+      throw new HttpError(400, `Al massimo ${MAX_QUESTIONS} domande per quiz (campo: Domande).`);
     return drawQuiz(db, { userId, ids, timeLimitSec });
   }
   if (!q.subjectId) throw new HttpError(400, "Scegli una materia (campo: Materia).");
@@ -225,7 +257,12 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
   const [rows, attempt, subject] = await Promise.all([
     db
-      .select({ question: questions, topicName: topics.name, answered: statQuestionAccuracy.answered, correct: statQuestionAccuracy.correct })
+      .select({
+        question: questions,
+        topicName: topics.name,
+        answered: statQuestionAccuracy.answered,
+        correct: statQuestionAccuracy.correct,
+      })
       .from(quizQuestions)
       .innerJoin(questions, eq(questions.id, quizQuestions.questionId))
       .leftJoin(topics, eq(topics.id, questions.topicId))
@@ -233,7 +270,11 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
       .where(eq(quizQuestions.quizId, quizId))
       .orderBy(asc(quizQuestions.position))
       .all(),
-    db.select({ id: attempts.id, status: attempts.status, startedAt: attempts.startedAt }).from(attempts).where(eq(attempts.quizId, quizId)).get(),
+    db
+      .select({ id: attempts.id, status: attempts.status, startedAt: attempts.startedAt })
+      .from(attempts)
+      .where(eq(attempts.quizId, quizId))
+      .get(),
     quiz.subjectId != null ? db.select().from(subjects).where(eq(subjects.id, quiz.subjectId)).get() : undefined,
   ]);
   const startedAt = attempt?.startedAt ?? quiz.createdAt;

@@ -1,7 +1,12 @@
 // Reports of faulty questions, from the quiz runner and from the summary, and the author's own list.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { EMPTY_REPORT_MESSAGE, normaliseReportStatus, REPORT_STATUS_LABELS, type UserReportStatus } from "~/lib/report-status";
+import {
+  EMPTY_REPORT_MESSAGE,
+  normaliseReportStatus,
+  REPORT_STATUS_LABELS,
+  type UserReportStatus,
+} from "~/lib/report-status";
 import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, reports, subjects, topics } from "./db/schema";
 import { HttpError, withLabels } from "./errors.server";
@@ -11,10 +16,18 @@ export { reportSchema, type ReportInput } from "~/lib/forms/report";
 import type { ReportInput } from "~/lib/forms/report";
 
 export async function createReport(db: Db, userId: number, input: ReportInput, now = Date.now()) {
-  const question = await db.select({ id: questions.id }).from(questions).where(eq(questions.id, input.questionId)).get();
+  const question = await db
+    .select({ id: questions.id })
+    .from(questions)
+    .where(eq(questions.id, input.questionId))
+    .get();
   if (!question) throw new HttpError(404, "Domanda non trovata.");
   if (input.attemptId != null) {
-    const attempt = await db.select({ userId: attempts.userId }).from(attempts).where(eq(attempts.id, input.attemptId)).get();
+    const attempt = await db
+      .select({ userId: attempts.userId })
+      .from(attempts)
+      .where(eq(attempts.id, input.attemptId))
+      .get();
     if (!attempt || attempt.userId !== userId) throw new HttpError(404, "Tentativo non trovato");
     const inAttempt = await db
       .select({ id: attemptAnswers.id })

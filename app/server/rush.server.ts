@@ -17,7 +17,13 @@ export async function activeRushEvent(db: Db, now = Date.now()) {
   return db
     .select()
     .from(rushEvents)
-    .where(and(eq(rushEvents.published, true), lte(rushEvents.startsAt, new Date(now)), gt(rushEvents.endsAt, new Date(now))))
+    .where(
+      and(
+        eq(rushEvents.published, true),
+        lte(rushEvents.startsAt, new Date(now)),
+        gt(rushEvents.endsAt, new Date(now)),
+      ),
+    )
     .orderBy(rushEvents.startsAt)
     .get();
 }
@@ -26,7 +32,10 @@ export async function activeRushEvent(db: Db, now = Date.now()) {
  * Claims the user's one rush slot for this subject in this event (call when the rush quiz is created).
  * Refused outside the event's window (409) and for a subject already started in this event (409).
  */
-export async function claimRushStart(db: Db, args: { userId: number; eventId: number; subjectId: number; now?: number }) {
+export async function claimRushStart(
+  db: Db,
+  args: { userId: number; eventId: number; subjectId: number; now?: number },
+) {
   const now = args.now ?? Date.now();
   const event = await activeRushEvent(db, now);
   if (!event || event.id !== args.eventId) throw new HttpError(409, RUSH_INACTIVE_MESSAGE);
@@ -43,7 +52,15 @@ export async function claimRushStart(db: Db, args: { userId: number; eventId: nu
 /** Records the graded attempt's score (0-31) and time on the claimed slot; only the first result counts. */
 export function recordRushResultStatement(
   db: Db,
-  args: { userId: number; eventId: number; subjectId: number; attemptId: number; score: number; timeSec: number; finishedAt: Date },
+  args: {
+    userId: number;
+    eventId: number;
+    subjectId: number;
+    attemptId: number;
+    score: number;
+    timeSec: number;
+    finishedAt: Date;
+  },
 ) {
   const score = Math.min(31, Math.max(0, args.score));
   return db
@@ -79,7 +96,12 @@ export type RushProgress = { items: RushProgressItem[]; pending: number[] };
  */
 export async function rushProgressFor(db: Db, userId: number, eventId: number): Promise<RushProgress> {
   const rows = await db
-    .select({ subjectId: rushProgress.subjectId, score: rushProgress.score, finishedAt: rushProgress.finishedAt, timeSec: rushProgress.timeSec })
+    .select({
+      subjectId: rushProgress.subjectId,
+      score: rushProgress.score,
+      finishedAt: rushProgress.finishedAt,
+      timeSec: rushProgress.timeSec,
+    })
     .from(rushProgress)
     .where(and(eq(rushProgress.eventId, eventId), eq(rushProgress.userId, userId)))
     .orderBy(asc(rushProgress.subjectId));
@@ -170,7 +192,13 @@ export async function checkRushStart(db: Db, args: { userId: number; subjectId: 
   const taken = await db
     .select({ id: rushProgress.id })
     .from(rushProgress)
-    .where(and(eq(rushProgress.eventId, event.id), eq(rushProgress.userId, args.userId), eq(rushProgress.subjectId, args.subjectId)))
+    .where(
+      and(
+        eq(rushProgress.eventId, event.id),
+        eq(rushProgress.userId, args.userId),
+        eq(rushProgress.subjectId, args.subjectId),
+      ),
+    )
     .get();
   if (taken) throw new HttpError(409, RUSH_DUPLICATE_MESSAGE);
   return event;
@@ -181,7 +209,13 @@ export async function checkRushStart(db: Db, args: { userId: number; subjectId: 
 export type RushEventInput = { title: string; startsAt: number; endsAt: number; published: boolean };
 
 function eventRow(e: typeof rushEvents.$inferSelect) {
-  return { id: e.id, title: e.title, startsAt: e.startsAt.toISOString(), endsAt: e.endsAt.toISOString(), published: e.published };
+  return {
+    id: e.id,
+    title: e.title,
+    startsAt: e.startsAt.toISOString(),
+    endsAt: e.endsAt.toISOString(),
+    published: e.published,
+  };
 }
 
 export async function listRushEvents(db: Db) {
@@ -203,7 +237,12 @@ const auditDetails = (input: RushEventInput) => ({
 export async function createRushEvent(db: Db, actor: SessionUser, input: RushEventInput) {
   const row = await db
     .insert(rushEvents)
-    .values({ title: input.title, startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt), published: input.published })
+    .values({
+      title: input.title,
+      startsAt: new Date(input.startsAt),
+      endsAt: new Date(input.endsAt),
+      published: input.published,
+    })
     .returning()
     .get();
   await audit(db, actor, "rush_event.create", row.id, auditDetails(input));
@@ -216,7 +255,12 @@ export async function updateRushEvent(db: Db, actor: SessionUser, id: number, in
   const [updated] = await db.batch([
     db
       .update(rushEvents)
-      .set({ title: input.title, startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt), published: input.published })
+      .set({
+        title: input.title,
+        startsAt: new Date(input.startsAt),
+        endsAt: new Date(input.endsAt),
+        published: input.published,
+      })
       .where(eq(rushEvents.id, id))
       .returning(),
     audit(db, actor, "rush_event.update", id, auditDetails(input)),
@@ -242,17 +286,22 @@ const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-
 
 /** An instant given as epoch ms, as ISO 8601 with a zone, or as a Europe/Rome wall-clock time. */
 function instant(label: string) {
-  return z.union([z.number(), z.string()], { error: `${label}: data e ora mancanti o non valide.` }).transform((value, ctx) => {
-    let t: number | null = null;
-    if (typeof value === "number") t = Number.isFinite(value) ? value : null;
-    else if (ISO_WITH_ZONE.test(value.trim())) t = Date.parse(value.trim());
-    else t = fromRomeInputValue(value);
-    if (t == null || Number.isNaN(t) || t < Date.UTC(2000, 0, 1) || t > Date.UTC(2100, 0, 1)) {
-      ctx.addIssue({ code: "custom", message: `${label}: data e ora non valide (formato atteso AAAA-MM-GGTHH:MM, ora di Roma).` });
-      return z.NEVER;
-    }
-    return t;
-  });
+  return z
+    .union([z.number(), z.string()], { error: `${label}: data e ora mancanti o non valide.` })
+    .transform((value, ctx) => {
+      let t: number | null = null;
+      if (typeof value === "number") t = Number.isFinite(value) ? value : null;
+      else if (ISO_WITH_ZONE.test(value.trim())) t = Date.parse(value.trim());
+      else t = fromRomeInputValue(value);
+      if (t == null || Number.isNaN(t) || t < Date.UTC(2000, 0, 1) || t > Date.UTC(2100, 0, 1)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${label}: data e ora non valide (formato atteso AAAA-MM-GGTHH:MM, ora di Roma).`,
+        });
+        return z.NEVER;
+      }
+      return t;
+    });
 }
 
 export const rushEventInputSchema = withLabels(

@@ -19,8 +19,7 @@ export const SEALED_TEXT = {
   redoNotAnswered: "Puoi ripetere solo domande a cui hai già risposto.",
   redoSealed:
     "Questa domanda fa parte di una simulazione in corso o di un Quiz Rush che non hai ancora consegnato: potrai ripeterla quando saranno concluse.",
-  gradeNotServed:
-    "Puoi consegnare solo le domande di un tuo quiz in corso: avvia il quiz e consegnalo da lì.",
+  gradeNotServed: "Puoi consegnare solo le domande di un tuo quiz in corso: avvia il quiz e consegnalo da lì.",
   submitSealed:
     "Questo quiz contiene domande di una simulazione in corso o di un Quiz Rush che non hai ancora consegnato: potrai consegnarlo quando saranno concluse.",
 } as const;
@@ -44,7 +43,9 @@ export function openAttemptSql(attempt: string, quiz: string, now: number): SQL 
  * idempotency key) do not count: they are how keys used to leak.
  */
 export function servedAttemptSql(attempt: string): SQL {
-  return sql.raw(`${attempt}.status = 'completed' AND (${attempt}.quiz_id IS NOT NULL OR ${attempt}.idempotency_key IS NULL)`);
+  return sql.raw(
+    `${attempt}.status = 'completed' AND (${attempt}.quiz_id IS NOT NULL OR ${attempt}.idempotency_key IS NULL)`,
+  );
 }
 
 /**
@@ -71,7 +72,12 @@ export function sealedQuestionIdsSql(userId: number, now: number, exceptQuizId?:
 }
 
 /** The questions sealed for this user now (see the rule at the top of this module). */
-export async function sealedQuestionIds(db: Db, userId: number, now = Date.now(), exceptQuizId?: number): Promise<Set<number>> {
+export async function sealedQuestionIds(
+  db: Db,
+  userId: number,
+  now = Date.now(),
+  exceptQuizId?: number,
+): Promise<Set<number>> {
   const rows = await db.all<{ question_id: number }>(sealedQuestionIdsSql(userId, now, exceptQuizId));
   return new Set(rows.map((r) => r.question_id));
 }
@@ -99,7 +105,10 @@ export async function assertRedoAllowed(db: Db, userId: number, ids: number[], n
     SELECT aa.question_id AS id, aa.question_id IN (${sealedQuestionIdsSql(userId, now)}) AS sealed
     FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
     WHERE a.user_id = ${userId} AND ${servedAttemptSql("a")}
-      AND aa.question_id IN (${sql.join(unique.map((id) => sql`${id}`), sql`, `)})
+      AND aa.question_id IN (${sql.join(
+        unique.map((id) => sql`${id}`),
+        sql`, `,
+      )})
     GROUP BY aa.question_id`);
   const answered = new Map(rows.map((r) => [r.id, r.sealed === 1]));
   if (unique.some((id) => !answered.has(id))) throw new HttpError(403, SEALED_TEXT.redoNotAnswered);
@@ -111,7 +120,12 @@ export async function assertRedoAllowed(db: Db, userId: number, ids: number[], n
  * questions are exactly these first, then the newest), or a 409: grading is never open to ids the
  * server did not serve.
  */
-export async function openQuizServing(db: Db, userId: number, questionIds: number[], now = Date.now()): Promise<number> {
+export async function openQuizServing(
+  db: Db,
+  userId: number,
+  questionIds: number[],
+  now = Date.now(),
+): Promise<number> {
   const unique = [...new Set(questionIds)];
   if (unique.length === 0 || unique.length > MAX_QUESTIONS) throw new HttpError(409, SEALED_TEXT.gradeNotServed);
   const row = await db.get<{ id: number }>(sql`
@@ -120,7 +134,10 @@ export async function openQuizServing(db: Db, userId: number, questionIds: numbe
     FROM quizzes q JOIN attempts a ON a.quiz_id = q.id
     WHERE q.user_id = ${userId} AND ${openAttemptSql("a", "q", now)}
       AND (SELECT count(DISTINCT qq.question_id) FROM quiz_questions qq
-           WHERE qq.quiz_id = q.id AND qq.question_id IN (${sql.join(unique.map((id) => sql`${id}`), sql`, `)})) = ${unique.length}
+           WHERE qq.quiz_id = q.id AND qq.question_id IN (${sql.join(
+             unique.map((id) => sql`${id}`),
+             sql`, `,
+           )})) = ${unique.length}
     ORDER BY size = ${unique.length} DESC, q.id DESC
     LIMIT 1`);
   if (!row) throw new HttpError(409, SEALED_TEXT.gradeNotServed);

@@ -224,7 +224,12 @@ export function pageCsp(request: Request, nonce: string, googleSignIn: boolean):
 const RESOURCE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** The answer with every security header set; a WebSocket handshake (101) is passed on untouched. */
-export function withSecurityHeaders(request: Request, response: Response, nonce: string, env: Pick<Env, "GOOGLE_CLIENT_ID">): Response {
+export function withSecurityHeaders(
+  request: Request,
+  response: Response,
+  nonce: string,
+  env: Pick<Env, "GOOGLE_CLIENT_ID">,
+): Response {
   if (response.status === 101 || response.webSocket) return response;
   const secured = new Response(response.body, response);
   const headers = secured.headers;
@@ -264,11 +269,15 @@ const STATUS_MESSAGES: Record<number, string> = {
 export async function withApiErrorShape(request: Request, response: Response): Promise<Response> {
   if (response.status < 400 || !new URL(request.url).pathname.startsWith("/api/")) return response;
   if ((response.headers.get("Content-Type") ?? "").includes("application/json")) {
-    const body = await response.clone().json().catch(() => null);
+    const body = await response
+      .clone()
+      .json()
+      .catch(() => null);
     if (body && typeof (body as { error?: unknown }).error === "string") return response;
   }
   const error =
-    STATUS_MESSAGES[response.status] ?? (response.status >= 500 ? "Errore interno del server. Riprova tra poco." : "Richiesta non valida.");
+    STATUS_MESSAGES[response.status] ??
+    (response.status >= 500 ? "Errore interno del server. Riprova tra poco." : "Richiesta non valida.");
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
   headers.set("Content-Type", "application/json");

@@ -24,7 +24,12 @@ function secretKey(env: Env): Uint8Array {
  * Opens a session. The row decides how long it lives: 30 days after its last use (getSessionUser slides it). The
  * token and the cookie carry the outer bound only (400 days), so a session in use never ends under its user.
  */
-export async function createSession(env: Env, userId: number, now = Date.now(), userAgent: string | null = null): Promise<string> {
+export async function createSession(
+  env: Env,
+  userId: number,
+  now = Date.now(),
+  userAgent: string | null = null,
+): Promise<string> {
   const id = crypto.randomUUID();
   await getDb(env.DB)
     .insert(sessions)
@@ -56,7 +61,11 @@ export function endAllSessions(db: Db, userId: number) {
 export type ActiveSession = { current: boolean; createdAt: string; lastUsedAt: string; userAgent: string | null };
 
 /** The user's sessions that have not expired, most recently used first. */
-export async function listSessions(db: Db, user: Pick<SessionUser, "id" | "sessionId">, now = Date.now()): Promise<ActiveSession[]> {
+export async function listSessions(
+  db: Db,
+  user: Pick<SessionUser, "id" | "sessionId">,
+  now = Date.now(),
+): Promise<ActiveSession[]> {
   const rows = await db
     .select()
     .from(sessions)
@@ -164,7 +173,12 @@ export async function requireUser(request: Request, env: Env, access: Exclude<Ac
 }
 
 /** requireUser's rules applied to a user already read (or null when there is no session). */
-export async function checkAccess(user: SessionUser | null, access: Exclude<Access, "public">, request: Request, env: Env): Promise<SessionUser> {
+export async function checkAccess(
+  user: SessionUser | null,
+  access: Exclude<Access, "public">,
+  request: Request,
+  env: Env,
+): Promise<SessionUser> {
   if (!user) {
     await refuseSuspendedHolder(request, env);
     throw new HttpError(401, "Sessione scaduta o assente: accedi di nuovo.");
@@ -185,7 +199,11 @@ export async function checkAccess(user: SessionUser | null, access: Exclude<Acce
 async function refuseSuspendedHolder(request: Request, env: Env): Promise<void> {
   const userId = await tokenUserId(request, env);
   if (!userId) return;
-  const user = await getDb(env.DB).select({ status: users.status, reason: users.suspensionReason }).from(users).where(eq(users.id, userId)).get();
+  const user = await getDb(env.DB)
+    .select({ status: users.status, reason: users.suspensionReason })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
   if (user?.status === "sospeso") throw new HttpError(423, SUSPENDED_MESSAGE, { reason: user.reason ?? "" });
 }
 

@@ -6,7 +6,19 @@ import { scoreDistribution, subjectAverages } from "~/lib/class-results";
 import { flowEnd, rankScores } from "~/lib/simulation";
 import { shardCount, shardOf } from "~/lib/simulation-protocol";
 import type { Db } from "./db/client.server";
-import { classes, classMembers, questions, simulationAllowedClasses, simulationAllowedUsers, simulationAttempts, simulationQuestions, simulations, simulationSubjects, subjects, users } from "./db/schema";
+import {
+  classes,
+  classMembers,
+  questions,
+  simulationAllowedClasses,
+  simulationAllowedUsers,
+  simulationAttempts,
+  simulationQuestions,
+  simulations,
+  simulationSubjects,
+  subjects,
+  users,
+} from "./db/schema";
 import { drawForSubject, shortfallNote } from "./draws.server";
 import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
@@ -37,19 +49,30 @@ export async function listSimulations(db: Db, user: Manager) {
     .where(user.effectiveRole === "admin" ? undefined : eq(simulations.createdBy, user.id))
     .orderBy(asc(simulations.createdAt))
     .all();
-  const configs = (await Promise.all(rows.map((r) => loadSimulation(db, r.id)))).filter((c): c is SimulationConfig => c !== null);
+  const configs = (await Promise.all(rows.map((r) => loadSimulation(db, r.id)))).filter(
+    (c): c is SimulationConfig => c !== null,
+  );
   // Names for the picker's chips: nobody should have to read an id.
   const userIds = [...new Set(configs.flatMap((c) => c.allowedUsers))];
   const classIds = [...new Set(configs.flatMap((c) => c.allowedClasses))];
   const people = new Map<number, string>();
   for (const part of chunk(userIds, 90)) {
-    for (const u of await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, part)).all()) {
+    for (const u of await db
+      .select({ id: users.id, name: users.name, email: users.email })
+      .from(users)
+      .where(inArray(users.id, part))
+      .all()) {
       people.set(u.id, u.name ? `${u.name} (${u.email})` : u.email);
     }
   }
   const classNames = new Map<number, string>();
   for (const part of chunk(classIds, 90)) {
-    for (const c of await db.select({ id: classes.id, name: classes.name }).from(classes).where(inArray(classes.id, part)).all()) classNames.set(c.id, c.name);
+    for (const c of await db
+      .select({ id: classes.id, name: classes.name })
+      .from(classes)
+      .where(inArray(classes.id, part))
+      .all())
+      classNames.set(c.id, c.name);
   }
   return configs.map((c) => ({
     id: c.id,
@@ -58,7 +81,14 @@ export async function listSimulations(db: Db, user: Manager) {
     startTime: c.startTime,
     graded: c.gradedAt != null,
     createdBy: c.createdBy,
-    subjects: c.subjects.map((s) => ({ subjectId: s.id, name: s.name, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin, questionCount: s.questions.length, questions: s.questions.map((q) => q.id) })),
+    subjects: c.subjects.map((s) => ({
+      subjectId: s.id,
+      name: s.name,
+      timeMin: s.timeMin,
+      breakAfterMin: s.breakAfterMin,
+      questionCount: s.questions.length,
+      questions: s.questions.map((q) => q.id),
+    })),
     allowedUsers: c.allowedUsers,
     allowedClasses: c.allowedClasses,
     allowedUserLabels: c.allowedUsers.map((id) => ({ id, label: people.get(id) ?? `Utente ${id}` })),
@@ -69,7 +99,13 @@ export async function listSimulations(db: Db, user: Manager) {
 export type SimulationInput = {
   id: string;
   title: string;
-  subjects: { subjectId: number; timeMin: number; breakAfterMin?: number; questionCount?: number; questions?: unknown[] }[];
+  subjects: {
+    subjectId: number;
+    timeMin: number;
+    breakAfterMin?: number;
+    questionCount?: number;
+    questions?: unknown[];
+  }[];
   allowedUsers: number[];
   allowedClasses: number[];
 };
@@ -78,25 +114,44 @@ export type SimulationInput = {
  * Create or update (same call): the id is the key. A started simulation cannot be changed.
  * A teacher edits only what they created and opens it only to classes they own.
  */
-export async function saveSimulation(db: Db, input: SimulationInput, user: Manager): Promise<{ created: boolean; drawNotes: string[] }> {
+export async function saveSimulation(
+  db: Db,
+  input: SimulationInput,
+  user: Manager,
+): Promise<{ created: boolean; drawNotes: string[] }> {
   const existing = await db.select().from(simulations).where(eq(simulations.id, input.id)).get();
-  if (existing && !canManageSimulation(user, { createdBy: existing.createdBy ?? null })) throw new HttpError(403, SIM_TEXT.notYours);
+  if (existing && !canManageSimulation(user, { createdBy: existing.createdBy ?? null }))
+    throw new HttpError(403, SIM_TEXT.notYours);
   if (existing?.started) throw new HttpError(409, "La simulazione è già iniziata: non si può più modificare.");
   const classIds = [...new Set(input.allowedClasses)];
   const ownedClasses: { id: number; ownerId: number }[] = [];
   for (const part of chunk(classIds, 90)) {
-    ownedClasses.push(...(await db.select({ id: classes.id, ownerId: classes.ownerId }).from(classes).where(inArray(classes.id, part)).all()));
+    ownedClasses.push(
+      ...(await db
+        .select({ id: classes.id, ownerId: classes.ownerId })
+        .from(classes)
+        .where(inArray(classes.id, part))
+        .all()),
+    );
   }
   if (ownedClasses.length !== classIds.length) throw new HttpError(400, SIM_TEXT.unknownClass);
-  if (user.effectiveRole !== "admin" && ownedClasses.some((c) => c.ownerId !== user.id)) throw new HttpError(403, SIM_TEXT.notYourClass);
+  if (user.effectiveRole !== "admin" && ownedClasses.some((c) => c.ownerId !== user.id))
+    throw new HttpError(403, SIM_TEXT.notYourClass);
   const subjectIds = [...new Set(input.subjects.map((s) => s.subjectId))];
   const known = await db.select({ id: subjects.id }).from(subjects).where(inArray(subjects.id, subjectIds)).all();
-  if (known.length !== subjectIds.length) throw new HttpError(400, "Materia inesistente in una riga della simulazione.");
+  if (known.length !== subjectIds.length)
+    throw new HttpError(400, "Materia inesistente in una riga della simulazione.");
   // D1 allows at most 100 bound variables per query: look ids up in chunks.
   const allowedIds = [...new Set(input.allowedUsers)];
   let foundUsers = 0;
   for (let i = 0; i < allowedIds.length; i += 90) {
-    foundUsers += (await db.select({ id: users.id }).from(users).where(inArray(users.id, allowedIds.slice(i, i + 90))).all()).length;
+    foundUsers += (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .where(inArray(users.id, allowedIds.slice(i, i + 90)))
+        .all()
+    ).length;
   }
   if (foundUsers !== allowedIds.length) throw new HttpError(400, "Utente abilitato inesistente.");
   // Resolve every row's question ids before writing anything.
@@ -107,25 +162,40 @@ export async function saveSimulation(db: Db, input: SimulationInput, user: Manag
   for (const s of input.subjects) {
     let ids: number[];
     if (s.questions) {
-      ids = s.questions.map((q) => (typeof q === "number" ? q : typeof q === "object" && q && "id" in q ? Number((q as { id: unknown }).id) : NaN));
+      ids = s.questions.map((q) =>
+        typeof q === "number" ? q : typeof q === "object" && q && "id" in q ? Number((q as { id: unknown }).id) : NaN,
+      );
       if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw new HttpError(400, SIM_TEXT.invalidFile);
       const unique = [...new Set(ids)];
       let found = 0;
       for (let i = 0; i < unique.length; i += 90) {
-        found += (await db.select({ id: questions.id }).from(questions).where(and(inArray(questions.id, unique.slice(i, i + 90)), eq(questions.subjectId, s.subjectId))).all()).length;
+        found += (
+          await db
+            .select({ id: questions.id })
+            .from(questions)
+            .where(and(inArray(questions.id, unique.slice(i, i + 90)), eq(questions.subjectId, s.subjectId)))
+            .all()
+        ).length;
       }
-      if (found !== unique.length) throw new HttpError(400, "File domande non valido: alcune domande non esistono o non sono di questa materia.");
+      if (found !== unique.length)
+        throw new HttpError(400, "File domande non valido: alcune domande non esistono o non sono di questa materia.");
     } else {
       // The template's 31 questions are exactly 15 mc + 16 gap, weighted by unit (draws.server.ts).
       const count = s.questionCount ?? 0;
       const mix = count === template.mc + template.gap ? { mc: template.mc, gap: template.gap } : undefined;
       const draw = await drawForSubject(db, s.subjectId, count, { mix });
       ids = draw.ids;
-      if (ids.length < count) throw new HttpError(400, `Domande insufficienti per la materia ${s.subjectId}: disponibili ${ids.length}.`);
-      const name = (await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, s.subjectId)).get())?.name ?? `Materia ${s.subjectId}`;
+      if (ids.length < count)
+        throw new HttpError(400, `Domande insufficienti per la materia ${s.subjectId}: disponibili ${ids.length}.`);
+      const name =
+        (await db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, s.subjectId)).get())?.name ??
+        `Materia ${s.subjectId}`;
       const note = shortfallNote(name, draw);
       if (note) drawNotes.push(note);
-      if (!draw.mixMet) drawNotes.push(`${name}: domande di un tipo insufficienti, la proporzione scelta multipla/completamento non è rispettata.`);
+      if (!draw.mixMet)
+        drawNotes.push(
+          `${name}: domande di un tipo insufficienti, la proporzione scelta multipla/completamento non è rispettata.`,
+        );
     }
     rows.push({ subjectId: s.subjectId, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin ?? 0, ids });
   }
@@ -142,22 +212,41 @@ export async function saveSimulation(db: Db, input: SimulationInput, user: Manag
     db.delete(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)),
     db.delete(simulationAllowedClasses).where(eq(simulationAllowedClasses.simulationId, id)),
     ...rows.map((r, position) =>
-      db.insert(simulationSubjects).values({ simulationId: id, position, subjectId: r.subjectId, timeMin: r.timeMin, questionCount: r.ids.length, breakAfterMin: r.breakAfterMin }),
+      db.insert(simulationSubjects).values({
+        simulationId: id,
+        position,
+        subjectId: r.subjectId,
+        timeMin: r.timeMin,
+        questionCount: r.ids.length,
+        breakAfterMin: r.breakAfterMin,
+      }),
     ),
     // Multi-row inserts in chunks (D1: at most 100 bound variables per statement).
     ...chunk(
-      rows.flatMap((r, subjectPosition) => r.ids.map((questionId, position) => ({ simulationId: id, subjectPosition, position, questionId }))),
+      rows.flatMap((r, subjectPosition) =>
+        r.ids.map((questionId, position) => ({ simulationId: id, subjectPosition, position, questionId })),
+      ),
       24,
     ).map((part) => db.insert(simulationQuestions).values(part)),
-    ...chunk(allowedIds.map((userId) => ({ simulationId: id, userId, shard: shardOf(userId, shards) })), 30).map((part) => db.insert(simulationAllowedUsers).values(part)),
-    ...chunk(classIds.map((classId) => ({ simulationId: id, classId })), 45).map((part) => db.insert(simulationAllowedClasses).values(part)),
+    ...chunk(
+      allowedIds.map((userId) => ({ simulationId: id, userId, shard: shardOf(userId, shards) })),
+      30,
+    ).map((part) => db.insert(simulationAllowedUsers).values(part)),
+    ...chunk(
+      classIds.map((classId) => ({ simulationId: id, classId })),
+      45,
+    ).map((part) => db.insert(simulationAllowedClasses).values(part)),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return { created: !existing, drawNotes };
 }
 
 export async function deleteSimulation(db: Db, env: Env, id: string, user: Manager) {
   await requireManagedSimulation(db, user, id);
-  const existing = await db.select({ id: simulations.id, shards: simulations.shards }).from(simulations).where(eq(simulations.id, id)).get();
+  const existing = await db
+    .select({ id: simulations.id, shards: simulations.shards })
+    .from(simulations)
+    .where(eq(simulations.id, id))
+    .get();
   if (!existing) throw new HttpError(404, SIM_TEXT.notFound);
   await db.delete(simulations).where(eq(simulations.id, id));
   await Promise.all(Array.from({ length: existing.shards }, (_, shard) => roomFor(env, id, shard).reset()));
@@ -221,13 +310,24 @@ export async function startSimulation(
 
 /** The admin's live view: connected and answered students per room and in total (one call per room). */
 export async function liveSummary(db: Db, env: Env, id: string) {
-  const sim = await db.select({ shards: simulations.shards, started: simulations.started }).from(simulations).where(eq(simulations.id, id)).get();
+  const sim = await db
+    .select({ shards: simulations.shards, started: simulations.started })
+    .from(simulations)
+    .where(eq(simulations.id, id))
+    .get();
   if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
   const [rooms, attempts] = await Promise.all([
     Promise.all(Array.from({ length: sim.shards }, (_, shard) => roomFor(env, id, shard).stats())),
-    db.select({ n: sql<number>`count(*)` }).from(simulationAttempts).where(eq(simulationAttempts.simulationId, id)).get(),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(simulationAttempts)
+      .where(eq(simulationAttempts.simulationId, id))
+      .get(),
   ]);
-  const total = rooms.reduce((t, r) => ({ connected: t.connected + r.connected, answered: t.answered + r.answered }), { connected: 0, answered: 0 });
+  const total = rooms.reduce((t, r) => ({ connected: t.connected + r.connected, answered: t.answered + r.answered }), {
+    connected: 0,
+    answered: 0,
+  });
   return {
     id,
     started: sim.started,
@@ -279,12 +379,17 @@ export async function classResults(db: Db, simulationId: string, user: Manager) 
       .select({ userId: users.id, name: users.name, email: users.email, a: simulationAttempts })
       .from(classMembers)
       .innerJoin(users, eq(users.id, classMembers.userId))
-      .leftJoin(simulationAttempts, and(eq(simulationAttempts.userId, classMembers.userId), eq(simulationAttempts.simulationId, simulationId)))
+      .leftJoin(
+        simulationAttempts,
+        and(eq(simulationAttempts.userId, classMembers.userId), eq(simulationAttempts.simulationId, simulationId)),
+      )
       .where(eq(classMembers.classId, cls.id))
       .orderBy(asc(users.name), asc(users.id))
       .all();
     const present = rows.filter((r) => r.a !== null).map((r) => ({ ...r, a: r.a! }));
-    const ranked = rankScores(present.map((r) => ({ userId: r.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })));
+    const ranked = rankScores(
+      present.map((r) => ({ userId: r.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })),
+    );
     out.push({
       classId: cls.id,
       name: cls.name,
@@ -302,7 +407,9 @@ export async function classResults(db: Db, simulationId: string, user: Manager) 
       })),
       subjectAverages: subjectAverages(present.map((r) => r.a.subjectsResult)),
       distribution: scoreDistribution(present.map((r) => r.a.score)),
-      absent: rows.filter((r) => r.a === null).map((r) => ({ userId: r.userId, name: r.name || r.email, email: r.email })),
+      absent: rows
+        .filter((r) => r.a === null)
+        .map((r) => ({ userId: r.userId, name: r.name || r.email, email: r.email })),
     });
   }
   return { id: sim.id, title: sim.title, classes: out };

@@ -21,7 +21,12 @@ export async function writeGradedAttempts(
   d1: D1Database,
   simulationId: string,
   shard: number,
-  graded: { userId: number; answers: Record<string, Record<string, string>>; result: SimulationResult; timeSec: number }[],
+  graded: {
+    userId: number;
+    answers: Record<string, Record<string, string>>;
+    result: SimulationResult;
+    timeSec: number;
+  }[],
   now = Date.now(),
   subjectKeys: readonly { id: number; keys: readonly AnswerKey[] }[] = [],
 ) {
@@ -34,7 +39,16 @@ export async function writeGradedAttempts(
            VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT (simulation_id, user_id) DO NOTHING`,
         )
         .bind(
-          ...rows.flatMap((g) => [simulationId, g.userId, JSON.stringify(g.answers), JSON.stringify(g.result.subjects), g.result.totale, g.result.percTot, g.timeSec, now]),
+          ...rows.flatMap((g) => [
+            simulationId,
+            g.userId,
+            JSON.stringify(g.answers),
+            JSON.stringify(g.result.subjects),
+            g.result.totale,
+            g.result.percTot,
+            g.timeSec,
+            now,
+          ]),
         ),
     );
     // Each batch is atomic: its attempts and their memories land together; reruns skip what landed.
@@ -42,7 +56,9 @@ export async function writeGradedAttempts(
   }
   await d1.batch([
     d1
-      .prepare(`INSERT INTO simulation_rooms (simulation_id, shard, attempts, graded_at) VALUES (?, ?, ?, ?) ON CONFLICT (simulation_id, shard) DO NOTHING`)
+      .prepare(
+        `INSERT INTO simulation_rooms (simulation_id, shard, attempts, graded_at) VALUES (?, ?, ?, ?) ON CONFLICT (simulation_id, shard) DO NOTHING`,
+      )
       .bind(simulationId, shard, graded.length, now),
     d1
       .prepare(

@@ -3,10 +3,27 @@
 // autosave, deadlines, grading) is the SimulationRoom Durable Object (workers/simulation-room.ts).
 // Staff side (create, start, live summary, results): simulation-admin.server.ts; the grading write: simulation-grading.server.ts.
 import { and, asc, eq } from "drizzle-orm";
-import { percentileWithin, rankScores, type AnswerKey, type FlowSubject, type SimulationResult } from "~/lib/simulation";
+import {
+  percentileWithin,
+  rankScores,
+  type AnswerKey,
+  type FlowSubject,
+  type SimulationResult,
+} from "~/lib/simulation";
 import { roomName, shardOf } from "~/lib/simulation-protocol";
 import type { Db } from "./db/client.server";
-import { classMembers, questions, simulationAllowedClasses, simulationAllowedUsers, simulationAttempts, simulationQuestions, simulations, simulationSubjects, subjects, type Question } from "./db/schema";
+import {
+  classMembers,
+  questions,
+  simulationAllowedClasses,
+  simulationAllowedUsers,
+  simulationAttempts,
+  simulationQuestions,
+  simulations,
+  simulationSubjects,
+  subjects,
+  type Question,
+} from "./db/schema";
 import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
 
@@ -36,7 +53,11 @@ export type SimulationConfig = {
 };
 
 /** `allowedUsers: false` skips the allowed list (60,000 ids at a national sitting), e.g. for the rooms. */
-export async function loadSimulation(db: Db, id: string, options: { allowedUsers?: boolean } = {}): Promise<SimulationConfig | null> {
+export async function loadSimulation(
+  db: Db,
+  id: string,
+  options: { allowedUsers?: boolean } = {},
+): Promise<SimulationConfig | null> {
   const sim = await db.select().from(simulations).where(eq(simulations.id, id)).get();
   if (!sim) return null;
   const [subs, qs, allowed, allowedClassRows] = await Promise.all([
@@ -56,8 +77,16 @@ export async function loadSimulation(db: Db, id: string, options: { allowedUsers
       .all(),
     options.allowedUsers === false
       ? Promise.resolve([])
-      : db.select({ userId: simulationAllowedUsers.userId }).from(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)).all(),
-    db.select({ classId: simulationAllowedClasses.classId }).from(simulationAllowedClasses).where(eq(simulationAllowedClasses.simulationId, id)).all(),
+      : db
+          .select({ userId: simulationAllowedUsers.userId })
+          .from(simulationAllowedUsers)
+          .where(eq(simulationAllowedUsers.simulationId, id))
+          .all(),
+    db
+      .select({ classId: simulationAllowedClasses.classId })
+      .from(simulationAllowedClasses)
+      .where(eq(simulationAllowedClasses.simulationId, id))
+      .all(),
   ]);
   return {
     id: sim.id,
@@ -90,17 +119,31 @@ export function simulationAudience(db: Db, simulationId: string, userId?: number
   const direct = db
     .select({ userId: simulationAllowedUsers.userId })
     .from(simulationAllowedUsers)
-    .where(and(eq(simulationAllowedUsers.simulationId, simulationId), userId === undefined ? undefined : eq(simulationAllowedUsers.userId, userId)));
+    .where(
+      and(
+        eq(simulationAllowedUsers.simulationId, simulationId),
+        userId === undefined ? undefined : eq(simulationAllowedUsers.userId, userId),
+      ),
+    );
   const viaClasses = db
     .select({ userId: classMembers.userId })
     .from(simulationAllowedClasses)
     .innerJoin(classMembers, eq(classMembers.classId, simulationAllowedClasses.classId))
-    .where(and(eq(simulationAllowedClasses.simulationId, simulationId), userId === undefined ? undefined : eq(classMembers.userId, userId)));
+    .where(
+      and(
+        eq(simulationAllowedClasses.simulationId, simulationId),
+        userId === undefined ? undefined : eq(classMembers.userId, userId),
+      ),
+    );
   return direct.union(viaClasses);
 }
 
 /** Admins may always enter; everybody else must be in the simulation's allowed set. */
-export async function canEnterSimulation(db: Db, simulationId: string, user: Pick<SessionUser, "id" | "effectiveRole">): Promise<boolean> {
+export async function canEnterSimulation(
+  db: Db,
+  simulationId: string,
+  user: Pick<SessionUser, "id" | "effectiveRole">,
+): Promise<boolean> {
   if (user.effectiveRole === "admin") return true;
   return (await simulationAudience(db, simulationId, user.id)).length > 0;
 }
@@ -117,7 +160,11 @@ export async function requireSimulationFor(db: Db, id: string, user: SessionUser
  * connection), and the user's room: the shard stored at start, or for someone without a stored shard (an admin,
  * a pupil let in through a class, or a student admitted after the start) the same deterministic shardOf.
  */
-export async function requireSimulationAccess(db: Db, id: string, user: SessionUser): Promise<{ shard: number; shards: number }> {
+export async function requireSimulationAccess(
+  db: Db,
+  id: string,
+  user: SessionUser,
+): Promise<{ shard: number; shards: number }> {
   const [sim, allowed, audience] = await db.batch([
     db.select({ id: simulations.id, shards: simulations.shards }).from(simulations).where(eq(simulations.id, id)),
     db
@@ -139,12 +186,27 @@ export function answerKeysOf(config: SimulationConfig) {
     name: s.name,
     questionIds: s.questions.map((q) => q.id),
     keys: s.questions.map(
-      (q): AnswerKey => ({ id: q.id, type: q.type, options: q.options ?? null, correctIndex: q.correctIndex ?? null, accepted: q.acceptedAnswers ?? null, measure: q.measure, tolerance: q.tolerance }),
+      (q): AnswerKey => ({
+        id: q.id,
+        type: q.type,
+        options: q.options ?? null,
+        correctIndex: q.correctIndex ?? null,
+        accepted: q.acceptedAnswers ?? null,
+        measure: q.measure,
+        tolerance: q.tolerance,
+      }),
     ),
   }));
 }
 
-export type PublicQuestion = { id: number; type: "mc" | "gap"; text: string; topic: number | null; difficulty: number; options?: string[] };
+export type PublicQuestion = {
+  id: number;
+  type: "mc" | "gap";
+  text: string;
+  topic: number | null;
+  difficulty: number;
+  options?: string[];
+};
 
 /**
  * What a student may see: the flow, with the questions of subjects that have already opened
@@ -163,18 +225,28 @@ export function publicSimulation(config: SimulationConfig, now: number) {
       breakAfterMin: s.breakAfterMin,
       questionCount: s.questions.length,
       questions: open
-        ? s.questions.map((q): PublicQuestion => ({
-            id: q.id,
-            type: q.type,
-            text: q.stem,
-            topic: q.topicId,
-            difficulty: q.difficulty,
-            ...(q.type === "mc" ? { options: q.options ?? [] } : {}),
-          }))
+        ? s.questions.map(
+            (q): PublicQuestion => ({
+              id: q.id,
+              type: q.type,
+              text: q.stem,
+              topic: q.topicId,
+              difficulty: q.difficulty,
+              ...(q.type === "mc" ? { options: q.options ?? [] } : {}),
+            }),
+          )
         : [],
     };
   });
-  return { id: config.id, title: config.title, started: config.started, startTime: config.startTime, serverTime: now, flow, subjects: flow };
+  return {
+    id: config.id,
+    title: config.title,
+    started: config.started,
+    startTime: config.startTime,
+    serverTime: now,
+    flow,
+    subjects: flow,
+  };
 }
 
 // --- Attempts and ranking ---
@@ -183,7 +255,12 @@ export type StoredAttempt = typeof simulationAttempts.$inferSelect;
 
 export async function rankingFor(db: Db, simulationId: string, userId: number) {
   const rows = await db
-    .select({ id: simulationAttempts.id, userId: simulationAttempts.userId, score: simulationAttempts.score, timeSec: simulationAttempts.timeSec })
+    .select({
+      id: simulationAttempts.id,
+      userId: simulationAttempts.userId,
+      score: simulationAttempts.score,
+      timeSec: simulationAttempts.timeSec,
+    })
     .from(simulationAttempts)
     .where(eq(simulationAttempts.simulationId, simulationId))
     .all();
@@ -192,7 +269,12 @@ export async function rankingFor(db: Db, simulationId: string, userId: number) {
   return {
     pos: mine?.pos ?? null,
     position: mine?.pos ?? null,
-    percentile: mine ? percentileWithin(mine.score, rows.map((r) => r.score)) : null,
+    percentile: mine
+      ? percentileWithin(
+          mine.score,
+          rows.map((r) => r.score),
+        )
+      : null,
     participants: rows.length,
     ranking: ranked.map((r) => ({ userId: r.userId, pos: r.pos, score: r.score })),
   };
@@ -218,8 +300,17 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
     .where(and(eq(simulationAttempts.id, attemptId), eq(simulationAttempts.simulationId, simulationId)))
     .get();
   if (!row || (row.userId !== user.id && user.effectiveRole !== "admin")) return null;
-  const sim = await db.select({ title: simulations.title }).from(simulations).where(eq(simulations.id, simulationId)).get();
-  return { ...resultOf(row), title: sim?.title ?? simulationId, userId: row.userId, ranking: await rankingFor(db, simulationId, row.userId) };
+  const sim = await db
+    .select({ title: simulations.title })
+    .from(simulations)
+    .where(eq(simulations.id, simulationId))
+    .get();
+  return {
+    ...resultOf(row),
+    title: sim?.title ?? simulationId,
+    userId: row.userId,
+    ranking: await rankingFor(db, simulationId, row.userId),
+  };
 }
 
 /** One room of a simulation: the Durable Object named "<simulationId>:<shard>". */

@@ -4,7 +4,14 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { estimateClockOffset, type ClockSample } from "../../app/lib/simulation.ts";
 
-type Input = { wsUrl: string; users: { id: number; cookie: string }[]; questionId: number; subjectId: number; value: string; answerWindowMs: number };
+type Input = {
+  wsUrl: string;
+  users: { id: number; cookie: string }[];
+  questionId: number;
+  subjectId: number;
+  value: string;
+  answerWindowMs: number;
+};
 type Client = {
   user: { id: number; cookie: string };
   ws: WebSocket;
@@ -55,7 +62,8 @@ function open(user: { id: number; cookie: string }): Promise<Client | null> {
       if (m.type === "hello") {
         clearTimeout(timer);
         resolve(client);
-      } else if (m.type === "pong") client.samples.push({ sentAt: Number(m.t0), receivedAt: at, serverTime: Number(m.serverTime) });
+      } else if (m.type === "pong")
+        client.samples.push({ sentAt: Number(m.t0), receivedAt: at, serverTime: Number(m.serverTime) });
       else if (m.type === "simulation-start") {
         client.startAt = Date.now();
         client.startTime = Number(m.startTime);
@@ -114,7 +122,15 @@ async function answerAll() {
     await sleep(Math.max(0, at - (performance.now() + c.offset)));
     const ack = waitFor(c, "ack", 60_000);
     c.sentAt = performance.now();
-    c.ws.send(JSON.stringify({ type: "answer", seq: 1, subjectId: input.subjectId, questionId: input.questionId, value: input.value }));
+    c.ws.send(
+      JSON.stringify({
+        type: "answer",
+        seq: 1,
+        subjectId: input.subjectId,
+        questionId: input.questionId,
+        value: input.value,
+      }),
+    );
     await ack;
   });
   await Promise.all(acks);

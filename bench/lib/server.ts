@@ -33,10 +33,14 @@ async function whenServing(child: ChildProcess, port: number, timeoutMs: number)
 
 /** Builds, seeds a fresh .wrangler/bench-state and serves the production build. */
 export async function startProductionServer(port = Number(process.env.BENCH_PORT ?? 4329)): Promise<LocalServer> {
-  const child = spawn(process.execPath, ["test/e2e/serve.ts", "--port", String(port), "--state", join(".wrangler", "bench-state")], {
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    ["test/e2e/serve.ts", "--port", String(port), "--state", join(".wrangler", "bench-state")],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      detached: true,
+    },
+  );
   return whenServing(child, port, 240_000);
 }
 
@@ -45,7 +49,12 @@ export async function servePreview(port: number, state: string): Promise<LocalSe
   const child = spawn(join("node_modules", ".bin", "vite"), ["preview", "--port", String(port), "--strictPort"], {
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
-    env: { ...process.env, UNICUM_STATE_DIR: state, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    env: {
+      ...process.env,
+      UNICUM_STATE_DIR: state,
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      WRANGLER_SEND_METRICS: "false",
+    },
   });
   return whenServing(child, port, 120_000);
 }

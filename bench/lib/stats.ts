@@ -28,9 +28,16 @@ export type Latency = { label: string; p50: number; p95: number };
  * Server time of each [label, path] (sequential GETs, with the cookie when given) next to the static
  * asset /favicon.svg fetched in the same run; the asset comes first in the answer.
  */
-export async function latencyAgainstAsset(baseUrl: string, count: number, endpoints: [label: string, path: string][], cookie?: string): Promise<Latency[]> {
+export async function latencyAgainstAsset(
+  baseUrl: string,
+  count: number,
+  endpoints: [label: string, path: string][],
+  cookie?: string,
+): Promise<Latency[]> {
   const measure = async (label: string, path: string, withCookie: boolean): Promise<Latency> => {
-    const times = await timeRequests(count, () => fetch(`${baseUrl}${path}`, { headers: withCookie && cookie ? { cookie } : {} }));
+    const times = await timeRequests(count, () =>
+      fetch(`${baseUrl}${path}`, { headers: withCookie && cookie ? { cookie } : {} }),
+    );
     return { label, p50: percentile(times, 50), p95: percentile(times, 95) };
   };
   const results = [await measure("static asset /favicon.svg", "/favicon.svg", false)];
@@ -41,5 +48,11 @@ export async function latencyAgainstAsset(baseUrl: string, count: number, endpoi
 /** The rows of a latency table: p50, p95 and p50 as a multiple of the asset's (the first result). */
 export function latencyRows(results: Latency[], count: number) {
   const asset = results[0]!;
-  return results.map((r) => ({ what: r.label, requests: count, p50: ms(r.p50), p95: ms(r.p95), "p50 / asset p50": (r.p50 / asset.p50).toFixed(1) + "x" }));
+  return results.map((r) => ({
+    what: r.label,
+    requests: count,
+    p50: ms(r.p50),
+    p95: ms(r.p95),
+    "p50 / asset p50": (r.p50 / asset.p50).toFixed(1) + "x",
+  }));
 }

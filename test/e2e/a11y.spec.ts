@@ -24,7 +24,13 @@ async function expectNoSeriousViolations(page: import("@playwright/test").Page, 
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(" | ")}`,
+    );
   expect(serious, `${path}\n${serious.join("\n")}`).toEqual([]);
 }
 
@@ -34,7 +40,10 @@ test.describe("accessibility (axe-core)", () => {
     await forgetConsent(page);
     for (const path of PUBLIC) await expectNoSeriousViolations(page, path);
     await page.getByRole("region", { name: "Cookie e privacy" }).getByRole("button", { name: "Rifiuta" }).click();
-    await page.getByRole("link", { name: /Accedi|Vai alla dashboard/ }).first().isVisible();
+    await page
+      .getByRole("link", { name: /Accedi|Vai alla dashboard/ })
+      .first()
+      .isVisible();
     for (const path of PUBLIC) await expectNoSeriousViolations(page, path);
   });
 
@@ -50,7 +59,16 @@ test.describe("accessibility (axe-core)", () => {
 
   test("admin console as admin (every tab), as teacher and as moderator", async ({ page }) => {
     await login(page, "admin@example.com");
-    for (const tab of ["analytics", "utenti", "tentativi", "segnalazioni", "database", "classi", "simulazioni", "rush"]) {
+    for (const tab of [
+      "analytics",
+      "utenti",
+      "tentativi",
+      "segnalazioni",
+      "database",
+      "classi",
+      "simulazioni",
+      "rush",
+    ]) {
       await expectNoSeriousViolations(page, `/admin?tab=${tab}`);
     }
     await page.context().clearCookies();
@@ -75,11 +93,18 @@ test.describe("accessibility (axe-core)", () => {
     expect(outline).not.toBe("none");
   });
 
-  test("reduced motion: the side navigation collapses without a transition, the charts draw at once", async ({ page }) => {
+  test("reduced motion: the side navigation collapses without a transition, the charts draw at once", async ({
+    page,
+  }) => {
     await login(page, "studente@example.com");
-    const seconds = (value: string) => Math.max(...value.split(",").map((v) => (v.trim().endsWith("ms") ? parseFloat(v) / 1000 : parseFloat(v))));
+    const seconds = (value: string) =>
+      Math.max(...value.split(",").map((v) => (v.trim().endsWith("ms") ? parseFloat(v) / 1000 : parseFloat(v))));
     const navTransition = () => page.locator(".side-nav").evaluate((el) => getComputedStyle(el).transitionDuration);
-    const lineAnimation = () => page.locator(".chart-line").first().evaluate((el) => getComputedStyle(el).animationName);
+    const lineAnimation = () =>
+      page
+        .locator(".chart-line")
+        .first()
+        .evaluate((el) => getComputedStyle(el).animationName);
     await page.goto("/dashboard");
     await expect(page.locator(".chart-line").first()).toBeVisible();
     expect(seconds(await navTransition())).toBeGreaterThan(0.1); // by default the width glides

@@ -15,13 +15,18 @@ async function signedIn(browser: Browser, email: string): Promise<Page> {
 
 /** Makes sure the demo student is active again whatever happened in a test (shared database). */
 async function reactivateStudent(admin: Page) {
-  const users = (await (await admin.request.get("/api/admin/users?status=sospeso")).json()) as { id: number; email: string }[];
+  const users = (await (await admin.request.get("/api/admin/users?status=sospeso")).json()) as {
+    id: number;
+    email: string;
+  }[];
   const student = users.find((u) => u.email === STUDENT);
   if (student) await admin.request.post(`/api/admin/users/${student.id}/ban`, { data: {} });
 }
 
 test.describe("admin console", () => {
-  test("the admin suspends the student with a reason; the student's next click shows it; Riattiva restores access", async ({ browser }) => {
+  test("the admin suspends the student with a reason; the student's next click shows it; Riattiva restores access", async ({
+    browser,
+  }) => {
     const admin = await signedIn(browser, ADMIN);
     const student = await signedIn(browser, STUDENT);
     const reason = "Condivisione delle domande fuori dalla piattaforma";
@@ -34,7 +39,10 @@ test.describe("admin console", () => {
       await expect(row).toContainText("Attivo");
       // Cancelling the reason dialog aborts.
       await row.getByRole("button", { name: "Sospendi Giulia Rossi" }).click();
-      await admin.getByRole("dialog", { name: "Sospendi Giulia Rossi" }).getByRole("button", { name: "Annulla" }).click();
+      await admin
+        .getByRole("dialog", { name: "Sospendi Giulia Rossi" })
+        .getByRole("button", { name: "Annulla" })
+        .click();
       await expect(row).toContainText("Attivo");
       await row.getByRole("button", { name: "Sospendi Giulia Rossi" }).click();
       const dialog = admin.getByRole("dialog", { name: "Sospendi Giulia Rossi" });
@@ -45,7 +53,10 @@ test.describe("admin console", () => {
       await expect(admin.getByRole("table", { name: "Registro attività" })).toContainText(reason);
 
       // The student's very next click.
-      await student.getByRole("navigation", { name: "Navigazione principale" }).getByRole("link", { name: "Tentativi" }).click();
+      await student
+        .getByRole("navigation", { name: "Navigazione principale" })
+        .getByRole("link", { name: "Tentativi" })
+        .click();
       await expect(student.getByRole("heading", { name: "Account sospeso" })).toBeVisible();
       await expect(student.getByText(reason)).toBeVisible();
 
@@ -111,16 +122,30 @@ test.describe("admin console", () => {
     }
   });
 
-  test("the admin sees every tab and the search; exports utenti.csv; a bad import row is named and nothing is written", async ({ page }) => {
+  test("the admin sees every tab and the search; exports utenti.csv; a bad import row is named and nothing is written", async ({
+    page,
+  }) => {
     await login(page, ADMIN);
     await page.goto("/admin");
-    await expect(page.getByRole("tablist", { name: "Sezioni" }).getByRole("tab")).toHaveText(["Analytics", "Utenti", "Tentativi", "Segnalazioni", "Database", "Classi", "Simulazioni", "Rush"]);
+    await expect(page.getByRole("tablist", { name: "Sezioni" }).getByRole("tab")).toHaveText([
+      "Analytics",
+      "Utenti",
+      "Tentativi",
+      "Segnalazioni",
+      "Database",
+      "Classi",
+      "Simulazioni",
+      "Rush",
+    ]);
     await expect(page.getByRole("heading", { name: "Riepilogo" })).toBeVisible();
     await expect(page.getByRole("img", { name: /Tentativi al giorno/ })).toBeVisible();
     await expect(page.getByText(/Utenti con almeno 5 quiz: \d+/)).toBeVisible();
 
     await page.getByRole("searchbox").fill("giulia");
-    await page.getByRole("region", { name: "Risultati della ricerca" }).getByRole("button", { name: /Giulia Rossi/ }).click();
+    await page
+      .getByRole("region", { name: "Risultati della ricerca" })
+      .getByRole("button", { name: /Giulia Rossi/ })
+      .click();
     await expect(page.getByRole("dialog", { name: "Utente: Giulia Rossi" })).toContainText("Serie migliore");
     await page.keyboard.press("Escape");
 
@@ -154,13 +179,22 @@ test.describe("admin console", () => {
     await expect(pager).toContainText("Pagina 1 di 1 · 1 utente");
 
     await page.getByRole("tab", { name: "Tentativi" }).click();
-    await expect(page.getByRole("table", { name: "Tentativi" }).getByRole("link", { name: /Riepilogo del tentativo/ }).first()).toHaveAttribute("href", /^\/test\/riepilogo\/\d+$/);
+    await expect(
+      page
+        .getByRole("table", { name: "Tentativi" })
+        .getByRole("link", { name: /Riepilogo del tentativo/ })
+        .first(),
+    ).toHaveAttribute("href", /^\/test\/riepilogo\/\d+$/);
 
     await page.goto("/admin?tab=tentativi&userId=4");
     await expect(page.getByRole("table", { name: "Tentativi" })).toContainText("Nessun tentativo");
 
     await page.getByRole("tab", { name: "Database" }).click();
-    await page.locator("#adm-file-difficulty").setInputFiles({ name: "difficolta.csv", mimeType: "text/csv", buffer: Buffer.from("question_id,difficulty\n1001,2\n1002,9\n") });
+    await page.locator("#adm-file-difficulty").setInputFiles({
+      name: "difficolta.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("question_id,difficulty\n1001,2\n1002,9\n"),
+    });
     await page.getByRole("region", { name: "Importa difficoltà" }).getByRole("button", { name: "Importa" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Riga 3" })).toContainText("difficoltà da 1 a 5");
     await expect(page.getByRole("status").filter({ hasText: "Errore import difficoltà" })).toBeVisible();
@@ -190,11 +224,15 @@ test.describe("admin console", () => {
       await expect(page.getByText("Caricamento…")).toHaveCount(0);
       const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
       const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(serious.map((v) => `${tab} dialog: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(serious.map((v) => `${tab} dialog: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
+        [],
+      );
     }
   });
 
-  test("'Nuovo utente' asks for name and email, then saves; 'Apri' edits the report and moves it to In revisione", async ({ page }) => {
+  test("'Nuovo utente' asks for name and email, then saves; 'Apri' edits the report and moves it to In revisione", async ({
+    page,
+  }) => {
     await login(page, ADMIN);
     await page.goto("/admin?tab=utenti");
     await page.getByRole("button", { name: "Nuovo utente" }).click();
@@ -223,7 +261,11 @@ test.describe("admin console", () => {
     await expect(edit).toBeHidden();
     await expect(row).toContainText("Ilaria Modificata");
     await expect(row).toContainText("Moderatore");
-    const roleChange = page.getByRole("table", { name: "Registro attività" }).getByRole("row").filter({ hasText: email }).filter({ hasText: "Ruolo cambiato" });
+    const roleChange = page
+      .getByRole("table", { name: "Registro attività" })
+      .getByRole("row")
+      .filter({ hasText: email })
+      .filter({ hasText: "Ruolo cambiato" });
     await expect(roleChange).toContainText("studente → moderator");
     // Bulk delete of the user this test created (no confirmation).
     await row.getByRole("checkbox").check();

@@ -34,7 +34,10 @@ test.describe("classes and teachers", () => {
     // The teacher sees only Classi and Simulazioni, and creates the class.
     const teacher = await signedIn(browser, "docente@example.com");
     await teacher.goto("/admin");
-    await expect(teacher.getByRole("tablist", { name: "Sezioni" }).getByRole("tab")).toHaveText(["Classi", "Simulazioni"]);
+    await expect(teacher.getByRole("tablist", { name: "Sezioni" }).getByRole("tab")).toHaveText([
+      "Classi",
+      "Simulazioni",
+    ]);
     await teacher.getByRole("button", { name: "Crea classe" }).click();
     await expect(teacher.getByRole("alert").filter({ hasText: "Il nome della classe è obbligatorio." })).toBeVisible();
     await teacher.getByLabel("Nome della classe").fill(className);
@@ -55,14 +58,20 @@ test.describe("classes and teachers", () => {
     await student.goto(new URL(link).pathname);
     await expect(student.getByText(`Il docente Anna Moretti ti invita nella classe «${className}».`)).toBeVisible();
     await student.getByRole("button", { name: "Entra nella classe" }).click();
-    await expect(student.getByRole("status").filter({ hasText: `Ora fai parte della classe «${className}».` })).toBeVisible();
+    await expect(
+      student.getByRole("status").filter({ hasText: `Ora fai parte della classe «${className}».` }),
+    ).toBeVisible();
     await student.goto("/profilo");
     await expect(student.locator("#classi")).toContainText(className);
 
     // The teacher pastes the second student's e-mail (and one that has no account).
-    await dialog.getByLabel(/Aggiungi studenti incollando/).fill(`${absentee.name} <${absentee.email}>\nnessuno-${stamp}@example.com`);
+    await dialog
+      .getByLabel(/Aggiungi studenti incollando/)
+      .fill(`${absentee.name} <${absentee.email}>\nnessuno-${stamp}@example.com`);
     await dialog.getByRole("button", { name: "Aggiungi studenti" }).click();
-    await expect(dialog.getByRole("status").filter({ hasText: "Aggiunti 1 · già nella classe 0" })).toContainText(`nessuno-${stamp}@example.com`);
+    await expect(dialog.getByRole("status").filter({ hasText: "Aggiunti 1 · già nella classe 0" })).toContainText(
+      `nessuno-${stamp}@example.com`,
+    );
     await expect(dialog.getByRole("cell", { name: pupil.name, exact: true })).toBeVisible();
     await expect(dialog.getByRole("cell", { name: absentee.name, exact: true })).toBeVisible();
     await dialog.getByRole("button", { name: "Chiudi" }).first().click();
@@ -122,7 +131,11 @@ test.describe("classes and teachers", () => {
       await teacher.getByRole("tab", { name: "Simulazioni" }).click();
       await expect(teacher.getByRole("row").filter({ hasText: title })).toContainText("Conclusa", { timeout: 3_000 });
     }).toPass({ timeout: 150_000, intervals: [5_000] });
-    await teacher.getByRole("row").filter({ hasText: title }).getByRole("button", { name: "Risultati per classe" }).click();
+    await teacher
+      .getByRole("row")
+      .filter({ hasText: title })
+      .getByRole("button", { name: "Risultati per classe" })
+      .click();
     const results = teacher.getByRole("dialog", { name: `Risultati per classe - ${title}` });
     const block = results.getByRole("region", { name: className, exact: true });
     await expect(block).toContainText("1 partecipante su 2 studenti");
@@ -144,7 +157,10 @@ test.describe("classes and teachers", () => {
     await teacher.context().close();
   });
 
-  test("a student joins with the code in /profilo, sees the class and its teacher, and leaves it", async ({ browser, page }) => {
+  test("a student joins with the code in /profilo, sees the class and its teacher, and leaves it", async ({
+    browser,
+    page,
+  }) => {
     const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
     const className = `Classe profilo ${stamp}`;
     const teacher = await signedIn(browser, "docente@example.com");
@@ -154,7 +170,9 @@ test.describe("classes and teachers", () => {
     await teacher.context().close();
     const admin = await signedIn(browser, "admin@example.com");
     const email = `profilo-${stamp}@example.com`;
-    expect((await admin.request.post("/api/admin/users", { data: { name: `Paola Profilo ${stamp}`, email } })).ok()).toBe(true);
+    expect(
+      (await admin.request.post("/api/admin/users", { data: { name: `Paola Profilo ${stamp}`, email } })).ok(),
+    ).toBe(true);
     await admin.context().close();
 
     await login(page, email);
@@ -167,7 +185,9 @@ test.describe("classes and teachers", () => {
     // Typed in pieces and lowercase, as a code read aloud often is.
     await section.getByLabel("Codice classe").fill(`${code.slice(0, 3).toLowerCase()} ${code.slice(3).toLowerCase()}`);
     await section.getByRole("button", { name: "Entra con il codice" }).click();
-    await expect(page.getByRole("status").filter({ hasText: `Ora fai parte della classe «${className}».` })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: `Ora fai parte della classe «${className}».` }),
+    ).toBeVisible();
     await expect(section.getByRole("listitem").filter({ hasText: className })).toContainText("Docente: Anna Moretti");
     await section.getByRole("button", { name: `Esci dalla classe ${className}` }).click();
     await expect(section).toContainText("Non fai parte di nessuna classe.");

@@ -13,7 +13,11 @@ test.describe("the console guard", () => {
   test("an uncaught exception on a page fails the test", async ({ page }) => {
     test.fail();
     await page.goto("/policy");
-    await page.evaluate(() => setTimeout(() => { throw new Error("eccezione di prova"); }));
+    await page.evaluate(() =>
+      setTimeout(() => {
+        throw new Error("eccezione di prova");
+      }),
+    );
     await expect.poll(() => page.evaluate(() => document.readyState)).toBe("complete");
     await page.waitForFunction(() => new Promise((resolve) => setTimeout(() => resolve(true), 0)));
   });

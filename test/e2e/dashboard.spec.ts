@@ -2,7 +2,9 @@ import AxeBuilder from "@axe-core/playwright";
 import { endFriendships, expect, login, test } from "./fixtures";
 
 test.describe("student analytics dashboard", () => {
-  test("the demo student sees the KPI cards, small cards, and line, area and bar charts with data", async ({ page }) => {
+  test("the demo student sees the KPI cards, small cards, and line, area and bar charts with data", async ({
+    page,
+  }) => {
     const errors: string[] = [];
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     page.on("pageerror", (e) => errors.push(e.message));
@@ -11,7 +13,14 @@ test.describe("student analytics dashboard", () => {
     await expect(page.getByRole("heading", { name: "Ciao, Giulia" })).toBeVisible();
     await expect(page.getByText("Variazione mese:")).toBeVisible();
     await expect(page.getByTestId("month-change")).toHaveText(/^[+-]?\d+(,\d)?%$|^—$/);
-    for (const title of ["Livello di preparazione", "Punt. medio & mediana", "Accuratezza & tempo", "Copertura argomenti", "Ultima simulazione", "Momentum (ultimi 3)"]) {
+    for (const title of [
+      "Livello di preparazione",
+      "Punt. medio & mediana",
+      "Accuratezza & tempo",
+      "Copertura argomenti",
+      "Ultima simulazione",
+      "Momentum (ultimi 3)",
+    ]) {
       await expect(page.getByRole("heading", { name: title, exact: true })).toBeVisible();
     }
     await expect(page.locator("[data-tour=preparation] .kpi__value")).toHaveText(/^\d+%$/);
@@ -31,7 +40,9 @@ test.describe("student analytics dashboard", () => {
     const bars = page.getByTestId("chart-compare").locator("rect.chart-bar");
     await expect(bars).toHaveCount(3);
     expect(Number(await bars.first().getAttribute("height"))).toBeGreaterThan(10);
-    await expect.poll(() => page.getByTestId("chart-topics").locator("rect.chart-hbar").count()).toBeGreaterThanOrEqual(6);
+    await expect
+      .poll(() => page.getByTestId("chart-topics").locator("rect.chart-hbar").count())
+      .toBeGreaterThanOrEqual(6);
     // Labels are cut to 24 characters.
     for (const label of await page.getByTestId("chart-topics").locator("text").allTextContents()) {
       expect(label.length).toBeLessThanOrEqual(24);
@@ -60,13 +71,19 @@ test.describe("student analytics dashboard", () => {
     await topic.selectOption({ label: "Caratteristiche dei viventi, procarioti ed eucarioti" });
     await expect(topic).toHaveValue("101");
     // Filtered: only that topic's bars.
-    await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Biomolecole" })).toHaveCount(0);
+    await expect(
+      page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Biomolecole" }),
+    ).toHaveCount(0);
     await subject.selectOption({ label: "Chimica" });
     await expect(topic).toHaveValue("");
     await expect(topic.locator("option:checked")).toHaveText("Tutti i sotto-argomenti");
     // Every Chimica topic is shown again (a stale topic filter would show none).
-    await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Legami chimici" })).toHaveCount(1);
-    await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Termodinamica chimica" })).toHaveCount(1);
+    await expect(
+      page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Legami chimici" }),
+    ).toHaveCount(1);
+    await expect(
+      page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: "Termodinamica chimica" }),
+    ).toHaveCount(1);
     await expect(topic.locator("option", { hasText: "Legami chimici" })).toHaveCount(1);
     await expect(topic.locator("option", { hasText: "Caratteristiche dei viventi" })).toHaveCount(0);
   });
@@ -81,7 +98,9 @@ test.describe("student analytics dashboard", () => {
     await expect(page.getByRole("heading", { name: "Accuratezza per unità" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Suggeriti da ripassare (per unità)" })).toBeVisible();
     // One bar per Chimica unit (8), labelled "U<n> · title".
-    await expect.poll(() => page.getByTestId("chart-topics").locator("rect.chart-hbar").count()).toBeGreaterThanOrEqual(8);
+    await expect
+      .poll(() => page.getByTestId("chart-topics").locator("rect.chart-hbar").count())
+      .toBeGreaterThanOrEqual(8);
     await expect(page.getByTestId("chart-topics").locator("svg[role=img] text", { hasText: /^U1 · / })).toHaveCount(1);
     // Matematica has no units: no switch, topics only.
     await page.getByLabel("Materia", { exact: true }).selectOption({ label: "Matematica" });
@@ -89,7 +108,9 @@ test.describe("student analytics dashboard", () => {
     await expect(page.getByRole("heading", { name: "Accuratezza per argomento" })).toBeVisible();
   });
 
-  test("the tour opens with 'Guida', moves with the arrow keys, ends on 'Fine' and closes with Escape", async ({ page }) => {
+  test("the tour opens with 'Guida', moves with the arrow keys, ends on 'Fine' and closes with Escape", async ({
+    page,
+  }) => {
     await login(page, "studente@example.com");
     await page.goto("/dashboard");
     await expect(page.getByTestId("chart-trend")).toBeVisible();
@@ -128,7 +149,10 @@ test.describe("student analytics dashboard", () => {
     const friendBar = page.getByTestId("chart-compare").locator("rect[data-bar=friend]");
     await expect(friendBar).toHaveCount(1);
     await expect(friendBar).toHaveAttribute("fill", "#8b8cff");
-    await expect(page.getByTestId("chart-topics").locator("rect[data-bar=friend]").first()).toHaveAttribute("fill", "#8b8cff");
+    await expect(page.getByTestId("chart-topics").locator("rect[data-bar=friend]").first()).toHaveAttribute(
+      "fill",
+      "#8b8cff",
+    );
     await expect(page.getByTestId("chart-trend").getByText("Marco Bianchi")).toBeVisible();
   });
 

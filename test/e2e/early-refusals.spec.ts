@@ -3,7 +3,13 @@ import { expect, test } from "./fixtures";
 // The local servers must pass on the app's own answer when it refuses a request without reading its body
 // (workers/drain.ts). Before the drain, about one request in ten of these came back as a 500 "fetch failed".
 // A rate-limited call answers its own refusal until the limit (10 a minute per address when signed out), then 429.
-type Refusal = { method: "POST" | "PUT" | "DELETE"; path: string; status: number | number[]; headers?: Record<string, string>; size?: number };
+type Refusal = {
+  method: "POST" | "PUT" | "DELETE";
+  path: string;
+  status: number | number[];
+  headers?: Record<string, string>;
+  size?: number;
+};
 const EARLY_REFUSALS: Refusal[] = [
   { method: "POST", path: "/api/me", status: 405 }, // wrong method
   { method: "POST", path: "/api/grade", status: 401 }, // signed out
@@ -31,7 +37,11 @@ test("early refusals with a JSON body never turn into a 5xx on the local server"
   for (let round = 0; round < rounds; round++) {
     for (const { method, path, status, headers, size } of EARLY_REFUSALS) {
       const body = { round, note: "x".repeat(size ?? round * 40), nested: { a: [1, 2, 3] } };
-      const response = await api.fetch(path, { method, data: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } });
+      const response = await api.fetch(path, {
+        method,
+        data: JSON.stringify(body),
+        headers: { "content-type": "application/json", ...headers },
+      });
       statuses.set(path, (statuses.get(path) ?? 0) + 1);
       if (response.status() >= 500) failures.push(`${method} ${path} → ${response.status()}`);
       else expect([status].flat(), `${method} ${path}`).toContain(response.status());

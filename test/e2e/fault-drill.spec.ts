@@ -33,7 +33,10 @@ async function whenServing(child: ChildProcess) {
     .poll(
       async () => {
         if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-        return fetch(`${BASE}/login`).then((r) => r.ok, () => false);
+        return fetch(`${BASE}/login`).then(
+          (r) => r.ok,
+          () => false,
+        );
       },
       { timeout: 90_000, intervals: [250] },
     )
@@ -60,7 +63,9 @@ class Student {
 
   async connect() {
     this.messages = [];
-    const ws = new WebSocket(`${BASE.replace("http", "ws")}/api/simulations/${this.simId}/ws`, { headers: { cookie: this.cookie } } as unknown as string[]);
+    const ws = new WebSocket(`${BASE.replace("http", "ws")}/api/simulations/${this.simId}/ws`, {
+      headers: { cookie: this.cookie },
+    } as unknown as string[]);
     ws.onmessage = (event) => this.messages.push({ ...(JSON.parse(String(event.data)) as Msg), at: Date.now() });
     this.ws = ws;
     return this.next("hello");
@@ -68,7 +73,12 @@ class Student {
 
   async next(type: string, match: (m: Msg) => boolean = () => true, timeout = 20_000) {
     let found: Msg | undefined;
-    await expect.poll(() => (found = this.messages.find((m) => m.type === type && match(m))) !== undefined, { timeout, intervals: [50] }).toBe(true);
+    await expect
+      .poll(() => (found = this.messages.find((m) => m.type === type && match(m))) !== undefined, {
+        timeout,
+        intervals: [50],
+      })
+      .toBe(true);
     return found as Msg & { at: number };
   }
 
@@ -78,7 +88,11 @@ class Student {
 }
 
 async function signIn(email: string) {
-  const response = await fetch(`${BASE}/api/auth/dev`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email }) });
+  const response = await fetch(`${BASE}/api/auth/dev`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email }),
+  });
   expect(response.status).toBe(200);
   const body = (await response.json()) as { user: { id: number } };
   return { id: body.user.id, cookie: response.headers.get("set-cookie")!.split(";")[0]! };
@@ -88,10 +102,17 @@ test("fault drill: the server is killed mid-simulation and restarted; acknowledg
   test.setTimeout(180_000);
   rmSync(STATE, { recursive: true, force: true });
   execFileSync(process.execPath, ["scripts/db-setup.ts", "--persist-to", STATE], { stdio: "ignore", env });
-  const values = Array.from({ length: CROWD }, (_, i) => `(${CROWD_FIRST_ID + i}, 'prova-${i}@example.com', 'Prova ${i}')`).join(",\n");
+  const values = Array.from(
+    { length: CROWD },
+    (_, i) => `(${CROWD_FIRST_ID + i}, 'prova-${i}@example.com', 'Prova ${i}')`,
+  ).join(",\n");
   const file = join(tmpdir(), `unicum-drill-${process.pid}.sql`);
   writeFileSync(file, `INSERT OR IGNORE INTO users (id, email, name) VALUES\n${values};`);
-  execFileSync(join("node_modules", ".bin", "wrangler"), ["d1", "execute", "DB", "--local", "--persist-to", STATE, "--file", file], { stdio: "ignore", env });
+  execFileSync(
+    join("node_modules", ".bin", "wrangler"),
+    ["d1", "execute", "DB", "--local", "--persist-to", STATE, "--file", file],
+    { stdio: "ignore", env },
+  );
   rmSync(file, { force: true });
 
   let server = startServer();
@@ -116,24 +137,43 @@ test("fault drill: the server is killed mid-simulation and restarted; acknowledg
     const students = people.map((p) => new Student(p.id, p.cookie, simId));
     await Promise.all(students.map((s) => s.connect()));
 
-    const started = await fetch(`${BASE}/api/admin/simulations/${simId}/start`, { method: "POST", headers: { cookie: admin.cookie } });
-    const { startTime, shards, endsAt } = (await started.json()) as { startTime: number; shards: number; endsAt: number };
+    const started = await fetch(`${BASE}/api/admin/simulations/${simId}/start`, {
+      method: "POST",
+      headers: { cookie: admin.cookie },
+    });
+    const { startTime, shards, endsAt } = (await started.json()) as {
+      startTime: number;
+      shards: number;
+      endsAt: number;
+    };
     expect(shards).toBe(2);
     for (const s of students) expect((await s.next("simulation-start")).startTime).toBe(startTime);
     await expect.poll(() => Date.now(), { timeout: 10_000 }).toBeGreaterThan(startTime + 100);
 
     // The questions as a student sees them (no key): one option of the mc question.
-    const view = (await (await fetch(`${BASE}/api/simulations/${simId}`, { headers: { cookie: people[0]!.cookie } })).json()) as {
+    const view = (await (
+      await fetch(`${BASE}/api/simulations/${simId}`, { headers: { cookie: people[0]!.cookie } })
+    ).json()) as {
       flow: { questions: { id: number; options?: string[] }[] }[];
     };
     const options = view.flow[0]!.questions.find((q) => q.id === 2001)!.options!;
     // Every student answers the mc question; the room acknowledges each.
-    for (const [i, s] of students.entries()) s.send({ type: "answer", seq: 1, subjectId: 2, questionId: 2001, value: options[i % options.length] });
+    for (const [i, s] of students.entries())
+      s.send({ type: "answer", seq: 1, subjectId: 2, questionId: 2001, value: options[i % options.length] });
     for (const s of students) await s.next("ack", (m) => m.seq === 1);
 
     // Crash: the whole server process group, without a chance to clean up. Then start it again.
     kill(server);
-    await expect.poll(() => fetch(`${BASE}/login`).then(() => "up", () => "down"), { timeout: 15_000 }).toBe("down");
+    await expect
+      .poll(
+        () =>
+          fetch(`${BASE}/login`).then(
+            () => "up",
+            () => "down",
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe("down");
     server = startServer();
     await whenServing(server);
     expect(Date.now()).toBeLessThan(endsAt - 5000); // the restart happened within the subject
@@ -141,7 +181,12 @@ test("fault drill: the server is killed mid-simulation and restarted; acknowledg
     // Everyone reconnects to the same room and finds the acknowledged answer in its hello.
     for (const [i, s] of students.entries()) {
       const hello = await s.connect();
-      expect(hello).toMatchObject({ started: true, startTime, graded: false, answers: { "2": { "2001": options[i % options.length] } } });
+      expect(hello).toMatchObject({
+        started: true,
+        startTime,
+        graded: false,
+        answers: { "2": { "2001": options[i % options.length] } },
+      });
     }
     for (const s of students) s.send({ type: "answer", seq: 2, subjectId: 2, questionId: 2005, value: "neutroni" });
     for (const s of students) await s.next("ack", (m) => m.seq === 2);
@@ -153,10 +198,14 @@ test("fault drill: the server is killed mid-simulation and restarted; acknowledg
       expect(end.at).toBeLessThan(endsAt + GRACE_MS + 15_000);
     }
     students[0]!.send({ type: "answer", seq: 3, subjectId: 2, questionId: 2005, value: "protoni" });
-    expect(await students[0]!.next("rejected", (m) => m.seq === 3)).toMatchObject({ error: "Tempo scaduto per questa materia: la risposta non è stata salvata." });
+    expect(await students[0]!.next("rejected", (m) => m.seq === 3)).toMatchObject({
+      error: "Tempo scaduto per questa materia: la risposta non è stata salvata.",
+    });
 
     // One attempt per student, each with both acknowledged answers graded (2 of 2 answered).
-    const attempts = (await (await fetch(`${BASE}/api/admin/simulations/${simId}/attempts`, { headers: { cookie: admin.cookie } })).json()) as { userId: number }[];
+    const attempts = (await (
+      await fetch(`${BASE}/api/admin/simulations/${simId}/attempts`, { headers: { cookie: admin.cookie } })
+    ).json()) as { userId: number }[];
     expect(attempts.map((a) => a.userId).sort((a, b) => a - b)).toEqual(people.map((p) => p.id).sort((a, b) => a - b));
     for (const p of people) {
       const mine = await fetch(`${BASE}/api/simulations/${simId}/attempt`, {
@@ -165,11 +214,15 @@ test("fault drill: the server is killed mid-simulation and restarted; acknowledg
         body: JSON.stringify({ answers: {}, timeTaken: 60 }),
       });
       expect(mine.status).toBe(200);
-      const { result } = (await mine.json()) as { result: { subjects: { correct: number; wrong: number; total: number }[] } };
+      const { result } = (await mine.json()) as {
+        result: { subjects: { correct: number; wrong: number; total: number }[] };
+      };
       expect(result.subjects[0]!.correct + result.subjects[0]!.wrong).toBe(2);
       expect(result.subjects[0]!.correct).toBeGreaterThanOrEqual(1); // "neutroni" is right
     }
-    const live = (await (await fetch(`${BASE}/api/admin/simulations/${simId}/live`, { headers: { cookie: admin.cookie } })).json()) as { total: { gradedRooms: number; attempts: number } };
+    const live = (await (
+      await fetch(`${BASE}/api/admin/simulations/${simId}/live`, { headers: { cookie: admin.cookie } })
+    ).json()) as { total: { gradedRooms: number; attempts: number } };
     expect(live.total).toMatchObject({ gradedRooms: 2, attempts: people.length });
     for (const s of students) s.ws?.close();
   } finally {

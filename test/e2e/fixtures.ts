@@ -54,7 +54,10 @@ export async function hydrated(page: Page) {
  * do not wait. Never fails by itself: a page that does not settle fails on the test's own assertions.
  */
 async function untilHydrated(page: Page) {
-  await expect.poll(() => settled(page, true), { timeout: 15_000 }).toBe(true).catch(() => undefined);
+  await expect
+    .poll(() => settled(page, true), { timeout: 15_000 })
+    .toBe(true)
+    .catch(() => undefined);
 }
 
 /**
@@ -87,9 +90,11 @@ export function allowConsoleError(pattern: RegExp) {
 
 function watchHydration(page: Page) {
   const check = (text: string) => {
-    if (/Minified React error #(418|423|425)\b|hydrat/i.test(text)) hydrationErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
+    if (/Minified React error #(418|423|425)\b|hydrat/i.test(text))
+      hydrationErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
     else if (/Content Security Policy/i.test(text)) cspViolations.push(`${page.url()}: ${text.slice(0, 400)}`);
-    else if (![...EXPECTED_ERRORS, ...allowedErrors].some((re) => re.test(text))) consoleErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
+    else if (![...EXPECTED_ERRORS, ...allowedErrors].some((re) => re.test(text)))
+      consoleErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
   };
   page.on("pageerror", (error) => check(`${error.message}`));
   page.on("console", (message) => {

@@ -71,7 +71,10 @@ test.describe("sign-in and app shell", () => {
     await login(page, "studente@example.com");
     await page.goto("/dashboard");
     await page.evaluate(() => localStorage.setItem("user", JSON.stringify({ id: 1 })));
-    await page.getByRole("navigation", { name: "Navigazione principale" }).getByRole("button", { name: "Esci" }).click();
+    await page
+      .getByRole("navigation", { name: "Navigazione principale" })
+      .getByRole("button", { name: "Esci" })
+      .click();
     await expect(page).toHaveURL(/\/$/);
     expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
     await page.goto("/dashboard");

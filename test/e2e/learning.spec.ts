@@ -15,7 +15,14 @@ test.describe("learning engine", () => {
     const imported = await adminPage.request.post("/api/admin/import", {
       data: {
         users: [{ email, name: "Ripasso Prova" }],
-        attempts: [{ email, subjectId: 3, startedAt: Date.now() - 2 * DAY, answers: [{ questionId: 3001, optionId: wrongOption, timeSec: 20 }] }],
+        attempts: [
+          {
+            email,
+            subjectId: 3,
+            startedAt: Date.now() - 2 * DAY,
+            answers: [{ questionId: 3001, optionId: wrongOption, timeSec: 20 }],
+          },
+        ],
       },
     });
     expect(imported.status(), await imported.text()).toBe(200);
@@ -28,7 +35,8 @@ test.describe("learning engine", () => {
     await expect(page.getByTestId("review-of-the-day")).toHaveText("1 domanda");
     const forecast = page.getByTestId("forecast");
     await expect(forecast.getByRole("heading", { name: "Previsione punteggio" })).toBeVisible();
-    for (const subject of ["Chimica", "Fisica", "Biologia"]) await expect(forecast.getByText(subject, { exact: true })).toBeVisible();
+    for (const subject of ["Chimica", "Fisica", "Biologia"])
+      await expect(forecast.getByText(subject, { exact: true })).toBeVisible();
     await expect(forecast.getByText("Servono almeno 30 risposte (finora 0)")).toHaveCount(3);
 
     await page.goto("/ripasso/errori");

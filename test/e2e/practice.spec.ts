@@ -2,10 +2,19 @@ import { summaryScore } from "../../app/lib/scoring.ts";
 import matematica from "../../seed/bank/matematica.json" with { type: "json" };
 import { allowConsoleError, expect, login, test } from "./fixtures";
 
-type SummaryBody = { correct: number; wrong: number; blank: number; total: number; score: number; questions: { correct: boolean | null }[] };
+type SummaryBody = {
+  correct: number;
+  wrong: number;
+  blank: number;
+  total: number;
+  score: number;
+  questions: { correct: boolean | null }[];
+};
 
 test.describe("practice loop", () => {
-  test("a 10-question quiz with the Poco timer, from /test/nuovo to the summary, scored by the formula", async ({ page }) => {
+  test("a 10-question quiz with the Poco timer, from /test/nuovo to the summary, scored by the formula", async ({
+    page,
+  }) => {
     await login(page, "studente@example.com");
     await page.goto("/test/nuovo");
     await expect(page.getByRole("heading", { name: "Nuovo test" })).toBeVisible();
@@ -17,7 +26,9 @@ test.describe("practice loop", () => {
     await expect(page.getByLabel("Numero di domande", { exact: true })).toHaveValue("20");
     await page.getByRole("button", { name: "10", exact: true }).click();
     await page.getByRole("radio", { name: /Poco/ }).check();
-    await expect(page.getByTestId("summary-line")).toHaveText("Biologia · Tutti i sotto-argomenti · 10 domande · timer 6:40 (40 s a domanda)");
+    await expect(page.getByTestId("summary-line")).toHaveText(
+      "Biologia · Tutti i sotto-argomenti · 10 domande · timer 6:40 (40 s a domanda)",
+    );
     await page.getByRole("button", { name: "Avvia test" }).click();
 
     await expect(page).toHaveURL(/\/test\?id=\d+$/);
@@ -52,7 +63,9 @@ test.describe("practice loop", () => {
     expect(summary.correct + summary.wrong + summary.blank).toBe(10);
     const expected = summaryScore(summary.correct, summary.wrong, summary.total);
     expect(summary.score).toBe(expected);
-    await expect(page.getByTestId("summary-score")).toHaveText(`${expected.toLocaleString("it-IT", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}/31`);
+    await expect(page.getByTestId("summary-score")).toHaveText(
+      `${expected.toLocaleString("it-IT", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}/31`,
+    );
     await expect(page.getByTestId("summary-percent")).toHaveText(`${Math.round((summary.correct / 10) * 100)}%`);
     await expect(page.locator("[data-testid=summary-question][data-state=correct]")).toHaveCount(summary.correct);
     await expect(page.locator("[data-testid=summary-question][data-state=wrong]")).toHaveCount(summary.wrong);
@@ -89,7 +102,10 @@ test.describe("practice loop", () => {
 
     await page.goto("/segnalato");
     await expect(page.getByRole("heading", { name: "Le tue segnalazioni" })).toBeVisible();
-    const item = page.getByTestId("report-item").filter({ hasText: stem.slice(0, 40) }).first();
+    const item = page
+      .getByTestId("report-item")
+      .filter({ hasText: stem.slice(0, 40) })
+      .first();
     await expect(item).toBeVisible();
     await expect(item.getByText("In revisione")).toBeVisible();
     await expect(page.getByTestId("report-item").getByText("Risolta").first()).toBeVisible(); // the seed's resolved one
@@ -153,7 +169,9 @@ test.describe("practice loop", () => {
     await expect(page.getByLabel("Materia").locator("option:checked")).toHaveText(subject);
   });
 
-  test("after a wrong answer the review of mistakes shows the question 'in pausa' and cannot start yet", async ({ page }) => {
+  test("after a wrong answer the review of mistakes shows the question 'in pausa' and cannot start yet", async ({
+    page,
+  }) => {
     await login(page, "moderatore@example.com");
     const question = matematica.questions[0]!; // 3001, multiple choice
     const wrongOption = question.options!.find((_, i) => i !== question.correct)!;
@@ -180,14 +198,18 @@ test.describe("practice loop", () => {
     await page.getByLabel("Materia").selectOption({ label: "Matematica" });
     const item = page.getByTestId("wrong-item").filter({ hasText: question.stem });
     await expect(item.getByText("in pausa")).toBeVisible();
-    await expect(page.getByTestId("review-counts")).toHaveText(/0 pronte · 1 in pausa · Prossima pronta tra 2[34]h \d+m/);
+    await expect(page.getByTestId("review-counts")).toHaveText(
+      /0 pronte · 1 in pausa · Prossima pronta tra 2[34]h \d+m/,
+    );
     await expect(start).toBeDisabled(); // nothing ready yet
     await expect(page.getByLabel("Numero di domande")).toHaveValue("10");
     await page.getByLabel("Stato").selectOption("ready");
     await expect(page.getByText("Nessuna domanda corrisponde ai filtri.")).toBeVisible();
   });
 
-  test("a failed submission shows the server's message and re-enables the controls; at zero the quiz submits itself", async ({ page }) => {
+  test("a failed submission shows the server's message and re-enables the controls; at zero the quiz submits itself", async ({
+    page,
+  }) => {
     await login(page, "studente@example.com");
     // The page's clock stands still while the two failures are tried, then runs past the 8 seconds.
     await page.clock.install();

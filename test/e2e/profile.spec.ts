@@ -68,7 +68,10 @@ test.describe("profile", () => {
   test("the export downloads a JSON file with the user's attempts", async ({ page }) => {
     await login(page, "studente@example.com");
     await page.goto("/profilo");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /Esporta i miei dati/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: /Esporta i miei dati/ }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^unicum-dati-giulia\.rossi-\d{4}-\d{2}-\d{2}\.json$/);
     const data = JSON.parse(readFileSync((await download.path())!, "utf8"));
     expect(data.profile.email).toBe("studente@example.com");
@@ -106,7 +109,9 @@ test.describe("profile", () => {
     // A student made for this attempt (a retry cannot delete the same account twice).
     const email = `elimina.e2e.${Date.now()}@example.com`;
     await login(page, "admin@example.com");
-    expect((await page.request.post("/api/admin/users", { data: { name: "Elimina Prova", email } })).status()).toBe(200);
+    expect((await page.request.post("/api/admin/users", { data: { name: "Elimina Prova", email } })).status()).toBe(
+      200,
+    );
     await page.context().clearCookies();
     await login(page, email);
     await page.goto("/profilo");
@@ -123,15 +128,21 @@ test.describe("profile", () => {
     expect(again.status()).toBe(404);
   });
 
-  test("'Sessioni attive' lists this device and another; 'Esci da tutti i dispositivi' signs both out", async ({ page, browser }) => {
+  test("'Sessioni attive' lists this device and another; 'Esci da tutti i dispositivi' signs both out", async ({
+    page,
+    browser,
+  }) => {
     // A student made for this attempt, so the list holds only this test's sessions.
     const email = `sessioni.e2e.${Date.now()}@example.com`;
     await login(page, "admin@example.com");
-    expect((await page.request.post("/api/admin/users", { data: { name: "Sessioni Prova", email } })).status()).toBe(200);
+    expect((await page.request.post("/api/admin/users", { data: { name: "Sessioni Prova", email } })).status()).toBe(
+      200,
+    );
     await page.context().clearCookies();
     await login(page, email);
     const phone = await browser.newContext({
-      userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+      userAgent:
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
     });
     const other = await phone.newPage();
     try {

@@ -12,12 +12,16 @@ test.describe("landing page", () => {
     await page.goto("/");
     await acceptNothing(page);
     const header = page.locator(".landing-header");
-    for (const [label, id] of [["Cos'è", "cos-e"], ["La promessa", "promessa"], ["Community", "community"], ["Team", "team"], ["Manifesto", "manifesto"]] as const) {
+    for (const [label, id] of [
+      ["Cos'è", "cos-e"],
+      ["La promessa", "promessa"],
+      ["Community", "community"],
+      ["Team", "team"],
+      ["Manifesto", "manifesto"],
+    ] as const) {
       await page.getByRole("navigation", { name: "Sezioni della pagina" }).getByRole("link", { name: label }).click();
       await expect(page).toHaveURL(new RegExp(`#${id}$`));
-      await expect
-        .poll(async () => Math.round((await page.locator(`#${id}`).boundingBox())!.y))
-        .toBe(80);
+      await expect.poll(async () => Math.round((await page.locator(`#${id}`).boundingBox())!.y)).toBe(80);
       const headerBox = (await header.boundingBox())!;
       expect(headerBox.y).toBe(0); // sticky: still on screen
       expect(headerBox.height).toBeLessThanOrEqual(80);
@@ -42,7 +46,11 @@ test.describe("landing page", () => {
     const dialog = page.getByRole("dialog", { name: /Manifesto di Unicum/ });
     await expect(dialog).toBeVisible();
     expect((await dialog.boundingBox())!.width).toBeLessThanOrEqual(900);
-    for (const [link, heading] of [["La promessa", "La promessa"], ["Cosa facciamo insieme", "Cosa facciamo insieme"], ["La filosofia", "La filosofia"]]) {
+    for (const [link, heading] of [
+      ["La promessa", "La promessa"],
+      ["Cosa facciamo insieme", "Cosa facciamo insieme"],
+      ["La filosofia", "La filosofia"],
+    ]) {
       await dialog.getByRole("navigation").getByRole("link", { name: link }).click();
       await expect(dialog.getByRole("heading", { name: heading, level: 3 })).toBeInViewport();
     }
@@ -120,7 +128,10 @@ test.describe("cookie consent and page views", () => {
     await login(page, "studente@example.com");
     await page.goto("/dashboard");
     await expect.poll(() => pageViews.length).toBe(3);
-    await page.getByRole("navigation", { name: "Navigazione principale" }).getByRole("link", { name: "Tentativi" }).click();
+    await page
+      .getByRole("navigation", { name: "Navigazione principale" })
+      .getByRole("link", { name: "Tentativi" })
+      .click();
     await expect.poll(() => pageViews.map((v) => v.path)).toContain("/tentativi");
   });
 
@@ -164,7 +175,14 @@ test.describe("policy and terms", () => {
     await page.goto("/policy");
     const main = page.getByRole("main");
     await expect(main.getByRole("navigation", { name: "Indice" })).toBeVisible();
-    for (const fact of ["24 mesi dopo la chiusura", "da 6 a 12 mesi", "fino a 10 anni", "entro 30 giorni", "19 agosto 2025", "almeno 14 anni"]) {
+    for (const fact of [
+      "24 mesi dopo la chiusura",
+      "da 6 a 12 mesi",
+      "fino a 10 anni",
+      "entro 30 giorni",
+      "19 agosto 2025",
+      "almeno 14 anni",
+    ]) {
       await expect(main).toContainText(fact);
     }
     await main.getByRole("link", { name: "Termini d'uso" }).first().click();
@@ -175,7 +193,9 @@ test.describe("policy and terms", () => {
 
 // The screenshots stay in test-results/ for review (not committed); what the test asserts is what a phone user
 // notices first: nothing wider than the screen (no sideways scrolling) and the page's heading in view.
-test("/ and /dashboard fit 375, 768 and 1280 px without sideways scrolling (screenshots for review)", async ({ page }) => {
+test("/ and /dashboard fit 375, 768 and 1280 px without sideways scrolling (screenshots for review)", async ({
+  page,
+}) => {
   mkdirSync("test-results/screenshots", { recursive: true });
   // Without motion: a full-page capture resizes the viewport, and the side navigation's width
   // transition would be caught half-way.
@@ -183,11 +203,16 @@ test("/ and /dashboard fit 375, 768 and 1280 px without sideways scrolling (scre
   await login(page, "studente@example.com");
   for (const width of [375, 768, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    for (const [name, path] of [["home", "/"], ["dashboard", "/dashboard"]]) {
+    for (const [name, path] of [
+      ["home", "/"],
+      ["dashboard", "/dashboard"],
+    ]) {
       await page.goto(path);
       await page.waitForLoadState("networkidle");
       await expect(page.getByRole("heading", { level: 1 }).first()).toBeInViewport();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, `${path} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `test-results/screenshots/${name}-${width}.png`, fullPage: true });
     }

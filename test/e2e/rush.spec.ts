@@ -13,10 +13,14 @@ const DUPLICATE = "Hai già completato il quiz per questa materia nella sessione
  * on the server; no HTTP call can set a rush score.
  */
 function e2eSql(command: string) {
-  execFileSync(join("node_modules", ".bin", "wrangler"), ["d1", "execute", "DB", "--local", "--persist-to", join(".wrangler", "e2e-state"), "--command", command], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-  });
+  execFileSync(
+    join("node_modules", ".bin", "wrangler"),
+    ["d1", "execute", "DB", "--local", "--persist-to", join(".wrangler", "e2e-state"), "--command", command],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    },
+  );
 }
 
 async function asAdmin<T>(page: Page, run: (request: APIRequestContext) => Promise<T>): Promise<T> {
@@ -51,7 +55,8 @@ async function expectNoSeriousA11yIssues(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-const subjectCard = (page: Page, name: string) => page.locator("li.rush-subject").filter({ has: page.getByRole("heading", { name, exact: true }) });
+const subjectCard = (page: Page, name: string) =>
+  page.locator("li.rush-subject").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
 test.describe("Quiz Rush", () => {
   test("without an active event /rush says so and nothing can be started", async ({ page }) => {
@@ -62,13 +67,16 @@ test.describe("Quiz Rush", () => {
     const countdown = page.getByRole("region", { name: "Tempo rimanente Quiz Rush" });
     await expect(countdown.getByText("Nessun evento Rush attivo")).toBeVisible();
     await expect(page.getByText("Completate 0 / 5").first()).toBeVisible();
-    for (const button of await page.getByRole("button", { name: "Avvia quiz" }).all()) await expect(button).toBeDisabled();
+    for (const button of await page.getByRole("button", { name: "Avvia quiz" }).all())
+      await expect(button).toBeDisabled();
     // A start link without an event goes back to /rush.
     await page.goto("/quiz-rush/start?subject=1");
     await expect(page).toHaveURL(/\/rush$/);
   });
 
-  test("with an active event: countdown, a graded subject shown as 'Completato' with date and positions, duplicate refused, start goes to /test", async ({ page }) => {
+  test("with an active event: countdown, a graded subject shown as 'Completato' with date and positions, duplicate refused, start goes to /test", async ({
+    page,
+  }) => {
     const event = await createActiveEvent(page, "Rush e2e");
     try {
       // What grading does for a finished rush quiz: the student (24.5 in 15 min) and the friend (28).
@@ -87,7 +95,10 @@ test.describe("Quiz Rush", () => {
       await expect(timer).toHaveText(/^2 g 0[23]:\d{2}:\d{2}$/);
       const first = await timer.textContent();
       await expect.poll(() => timer.textContent(), { timeout: 4000 }).not.toBe(first);
-      await expect(page.getByRole("progressbar", { name: "Tempo trascorso dell'evento" })).toHaveAttribute("aria-valuenow", "2");
+      await expect(page.getByRole("progressbar", { name: "Tempo trascorso dell'evento" })).toHaveAttribute(
+        "aria-valuenow",
+        "2",
+      );
 
       // Subjects: the window, the count, the graded subject with its date, the others startable.
       await expect(page.getByText(/Rush e2e: dal \d{2}\/\d{2}\/\d{4}, \d{2}:\d{2} al/)).toBeVisible();
@@ -95,7 +106,12 @@ test.describe("Quiz Rush", () => {
       const biologia = subjectCard(page, "Biologia");
       await expect(biologia.getByText("Max 31")).toBeVisible();
       await expect(biologia.getByRole("button", { name: "Completato" })).toBeVisible();
-      const date = new Intl.DateTimeFormat("it-IT", { timeZone: "Europe/Rome", day: "2-digit", month: "2-digit", year: "numeric" }).format(finished);
+      const date = new Intl.DateTimeFormat("it-IT", {
+        timeZone: "Europe/Rome",
+        day: "2-digit",
+        month: "2-digit",
+        year: "numeric",
+      }).format(finished);
       await expect(biologia.locator("time")).toContainText(date);
       await expect(biologia).toContainText("24,5 / 31");
       await expect(biologia.locator("svg[data-icon=biology]")).toHaveCount(1);
@@ -110,8 +126,13 @@ test.describe("Quiz Rush", () => {
       await expect(overall.getByTestId("rush-overall-position")).toHaveText("#2");
       await expect(overall).toContainText("su 2");
       await expect(overall).toContainText("Completate 1 / 5");
-      await expect(overall.getByRole("progressbar", { name: "Materie completate" })).toHaveAttribute("aria-valuenow", "20");
-      await expect(overall.getByText("La posizione totale potrebbe aggiornarsi dopo la convalida del sistema.")).toBeVisible();
+      await expect(overall.getByRole("progressbar", { name: "Materie completate" })).toHaveAttribute(
+        "aria-valuenow",
+        "20",
+      );
+      await expect(
+        overall.getByText("La posizione totale potrebbe aggiornarsi dopo la convalida del sistema."),
+      ).toBeVisible();
       await expect(overall).not.toContainText("stima");
 
       // The local cache mirrors the server.
@@ -167,7 +188,12 @@ test.describe("Quiz Rush", () => {
     test.setTimeout(60_000);
     const event = await asAdmin(page, async (request) => {
       const response = await request.post("/api/admin/rush-events", {
-        data: { title: "Rush lampo", startsAt: new Date(Date.now() - HOUR).toISOString(), endsAt: new Date(Date.now() + 20_000).toISOString(), published: true },
+        data: {
+          title: "Rush lampo",
+          startsAt: new Date(Date.now() - HOUR).toISOString(),
+          endsAt: new Date(Date.now() + 20_000).toISOString(),
+          published: true,
+        },
       });
       expect(response.status()).toBe(201);
       return (await response.json()) as { id: number };
@@ -188,7 +214,9 @@ test.describe("Quiz Rush", () => {
     }
   });
 
-  test("admin Rush tab: validated form, table with Sì/No badge, edit loads the row, delete after confirmation", async ({ page }) => {
+  test("admin Rush tab: validated form, table with Sì/No badge, edit loads the row, delete after confirmation", async ({
+    page,
+  }) => {
     await login(page, "admin@example.com");
     await page.goto("/admin?tab=rush");
     const form = page.getByRole("form", { name: "Nuovo evento" });
@@ -207,11 +235,15 @@ test.describe("Quiz Rush", () => {
     await expect(row.getByRole("cell").nth(1)).toHaveText("20/12/2030, 18:00");
     await expect(row.getByRole("cell").nth(2)).toHaveText("21/12/2030, 09:30");
     await expect(row.getByRole("cell").nth(3)).toHaveText("No");
-    for (const header of ["Titolo", "Inizio", "Fine", "Pubblicato"]) await expect(page.getByRole("columnheader", { name: header })).toBeVisible();
+    for (const header of ["Titolo", "Inizio", "Fine", "Pubblicato"])
+      await expect(page.getByRole("columnheader", { name: header })).toBeVisible();
 
     // Stored as the Rome wall-clock time (CET, UTC+1).
     const list = await (await page.request.get("/api/admin/rush-events")).json();
-    expect(list.find((e: { title: string }) => e.title === "Rush di Natale e2e")).toMatchObject({ startsAt: "2030-12-20T17:00:00.000Z", published: false });
+    expect(list.find((e: { title: string }) => e.title === "Rush di Natale e2e")).toMatchObject({
+      startsAt: "2030-12-20T17:00:00.000Z",
+      published: false,
+    });
 
     await row.getByRole("button", { name: "Modifica Rush di Natale e2e" }).click();
     const editForm = page.getByRole("form", { name: "Modifica evento" });
@@ -237,7 +269,9 @@ test.describe("Quiz Rush", () => {
   });
 
   // The whole loop through the practice runner: the quiz draw claims the rush slot, grading records the result.
-  test("the demo student starts Biologia from /rush, finishes the quiz, sees 'Completato' with date and position, and cannot start it again", async ({ page }) => {
+  test("the demo student starts Biologia from /rush, finishes the quiz, sees 'Completato' with date and position, and cannot start it again", async ({
+    page,
+  }) => {
     const event = await createActiveEvent(page, "Rush completo e2e");
     try {
       await login(page, "studente@example.com");
@@ -252,10 +286,19 @@ test.describe("Quiz Rush", () => {
       await page.goto("/rush");
       const biologia = subjectCard(page, "Biologia");
       await expect(biologia.getByRole("button", { name: "Completato" })).toBeVisible();
-      const today = new Intl.DateTimeFormat("it-IT", { timeZone: "Europe/Rome", day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date());
+      const today = new Intl.DateTimeFormat("it-IT", {
+        timeZone: "Europe/Rome",
+        day: "2-digit",
+        month: "2-digit",
+        year: "numeric",
+      }).format(new Date());
       await expect(biologia.locator("time")).toContainText(today);
-      await expect(page.getByRole("region", { name: "Classifica per materia" }).locator("li[data-subject-id='1']")).toContainText(/#\d+/);
-      await expect(page.getByRole("region", { name: "Posizione totale" }).getByTestId("rush-overall-position")).toHaveText(/#\d+/);
+      await expect(
+        page.getByRole("region", { name: "Classifica per materia" }).locator("li[data-subject-id='1']"),
+      ).toContainText(/#\d+/);
+      await expect(
+        page.getByRole("region", { name: "Posizione totale" }).getByTestId("rush-overall-position"),
+      ).toHaveText(/#\d+/);
 
       await biologia.getByRole("button", { name: "Completato" }).click();
       await expect(page.getByRole("alert")).toHaveText(DUPLICATE);

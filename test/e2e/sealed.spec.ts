@@ -3,7 +3,10 @@
 // A student made for this test (a retry makes another), so the demo accounts are never sealed.
 import { expect, login, test } from "./fixtures";
 
-test("a past summary hides the solution of a running simulation's questions and shows the rest", async ({ page, browser }) => {
+test("a past summary hides the solution of a running simulation's questions and shows the rest", async ({
+  page,
+  browser,
+}) => {
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
   await login(admin, "admin@example.com");
@@ -15,7 +18,9 @@ test("a past summary hides the solution of a running simulation's questions and 
   // A practice attempt on the whole Algebra topic (3001-3006), submitted blank.
   const quiz = await (await page.request.get("/api/quiz?subjectId=3&topicId=301&count=31")).json();
   const ids: number[] = quiz.questions.map((q: { id: number }) => q.id);
-  const submitted = await page.request.post(`/api/quiz/${quiz.quizId}/attempt`, { data: { answers: [], timeTaken: 5 } });
+  const submitted = await page.request.post(`/api/quiz/${quiz.quizId}/attempt`, {
+    data: { answers: [], timeTaken: 5 },
+  });
   expect(submitted.status()).toBe(200);
   const { attemptId } = await submitted.json();
 
@@ -23,7 +28,12 @@ test("a past summary hides the solution of a running simulation's questions and 
   const simId = `sigillo-${Date.now()}`;
   const sealedIds = ids.slice(0, 2);
   const created = await admin.request.post("/api/admin/simulations", {
-    data: { id: simId, title: "Sigillo", subjects: [{ subjectId: 3, timeMin: 30, questions: sealedIds }], allowedUsers: [userId] },
+    data: {
+      id: simId,
+      title: "Sigillo",
+      subjects: [{ subjectId: 3, timeMin: 30, questions: sealedIds }],
+      allowedUsers: [userId],
+    },
   });
   expect(created.status()).toBe(201);
   expect((await admin.request.post(`/api/admin/simulations/${simId}/start`)).status()).toBe(200);

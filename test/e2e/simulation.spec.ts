@@ -18,7 +18,9 @@ async function whenHidden(page: Page, testId: string, timeout: number) {
 }
 
 test.describe("live simulation", () => {
-  test("the admin starts; two students begin within 1 s, one reloads and keeps its answers, one has its clock 10 min ahead and still ends with the other; both are ranked", async ({ browser }) => {
+  test("the admin starts; two students begin within 1 s, one reloads and keeps its answers, one has its clock 10 min ahead and still ends with the other; both are ranked", async ({
+    browser,
+  }) => {
     test.setTimeout(240_000);
     const simId = `e2e-${Date.now()}`;
 
@@ -26,7 +28,12 @@ test.describe("live simulation", () => {
     const admin = await adminContext.newPage();
     await login(admin, "admin@example.com");
     const created = await admin.request.post("/api/admin/simulations", {
-      data: { id: simId, title: "Prova dal vivo", subjects: [{ subjectId: 2, timeMin: 1, questions: [MC_ID, GAP_ID] }], allowedUsers: [1, 2] },
+      data: {
+        id: simId,
+        title: "Prova dal vivo",
+        subjects: [{ subjectId: 2, timeMin: 1, questions: [MC_ID, GAP_ID] }],
+        allowedUsers: [1, 2],
+      },
     });
     expect(created.status()).toBe(201);
 
@@ -49,14 +56,18 @@ test.describe("live simulation", () => {
       await expect(page.getByText("Non puoi tornare alla materia precedente.").first()).toBeVisible();
     }
     // Both sockets are open (the notice of the polling fallback is gone) before the start.
-    for (const page of [pageA, pageB]) await expect(page.getByText(/Connessione in tempo reale assente/)).toHaveCount(0);
+    for (const page of [pageA, pageB])
+      await expect(page.getByText(/Connessione in tempo reale assente/)).toHaveCount(0);
 
     await admin.goto("/admin?tab=simulazioni");
     const row = admin.getByTestId(`sim-row-${simId}`);
     await row.getByRole("button", { name: "Avvia" }).click();
     await expect(row.getByRole("button", { name: "Avvia" })).toBeDisabled();
 
-    const [startA, startB] = await Promise.all([whenVisible(pageA, "sim-exam", 20_000), whenVisible(pageB, "sim-exam", 20_000)]);
+    const [startA, startB] = await Promise.all([
+      whenVisible(pageA, "sim-exam", 20_000),
+      whenVisible(pageB, "sim-exam", 20_000),
+    ]);
     expect(Math.abs(startA - startB)).toBeLessThan(1000);
     await expect(pageB.getByTestId("sim-subject")).toHaveText("Chimica");
     // Device B shows the same remaining time as A (about one minute), not ten minutes less.
@@ -98,10 +109,15 @@ test.describe("live simulation", () => {
     await expect(pageA.getByLabel("Lettera 8", { exact: true })).toHaveValue("i");
 
     const axe = await new AxeBuilder({ page: pageA }).analyze();
-    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
+      [],
+    );
 
     // Both leave the exam together at the room's end, then see their result and rank.
-    const [endA, endB] = await Promise.all([whenHidden(pageA, "sim-exam", 90_000), whenHidden(pageB, "sim-exam", 90_000)]);
+    const [endA, endB] = await Promise.all([
+      whenHidden(pageA, "sim-exam", 90_000),
+      whenHidden(pageB, "sim-exam", 90_000),
+    ]);
     expect(Math.abs(endA - endB)).toBeLessThan(1500);
     for (const page of [pageA, pageB]) {
       await expect(page.getByRole("heading", { name: "Risultato simulazione" })).toBeVisible({ timeout: 20_000 });
@@ -146,14 +162,25 @@ test.describe("live simulation", () => {
     await Promise.all([adminContext.close(), contextA.close(), contextB.close()]);
   });
 
-  test("a 2-subject simulation costs a student's page 5 HTTP requests: no polling while the socket is open, subjects close on the room's word, one attempt submission", async ({ page, browser }) => {
+  test("a 2-subject simulation costs a student's page 5 HTTP requests: no polling while the socket is open, subjects close on the room's word, one attempt submission", async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(240_000);
     const adminContext = await browser.newContext();
     const admin = await adminContext.newPage();
     await login(admin, "admin@example.com");
     const simId = `richieste-${Date.now()}`;
     const created = await admin.request.post("/api/admin/simulations", {
-      data: { id: simId, title: "Due materie", subjects: [{ subjectId: 2, timeMin: 1, questions: [MC_ID] }, { subjectId: 2, timeMin: 1, questions: [2002] }], allowedUsers: [1] },
+      data: {
+        id: simId,
+        title: "Due materie",
+        subjects: [
+          { subjectId: 2, timeMin: 1, questions: [MC_ID] },
+          { subjectId: 2, timeMin: 1, questions: [2002] },
+        ],
+        allowedUsers: [1],
+      },
     });
     expect(created.status()).toBe(201);
     await login(page, "studente@example.com");
@@ -184,16 +211,32 @@ test.describe("live simulation", () => {
     const base = `/api/simulations/${simId}`;
     // The flow on load, each subject's questions once it opens, the attempt once (the page's action: no data
     // reload after it), the ranking.
-    expect(requests).toEqual([`GET ${base}`, `GET ${base}`, `GET ${base}`, "POST /simulazione.data", `GET ${base}/ranking`]);
+    expect(requests).toEqual([
+      `GET ${base}`,
+      `GET ${base}`,
+      `GET ${base}`,
+      "POST /simulazione.data",
+      `GET ${base}/ranking`,
+    ]);
     await adminContext.close();
   });
 
-  test("without an id, with an unknown id, and for a student not enabled: the spec's messages", async ({ page, browser }) => {
+  test("without an id, with an unknown id, and for a student not enabled: the spec's messages", async ({
+    page,
+    browser,
+  }) => {
     const adminContext = await browser.newContext();
     const admin = await adminContext.newPage();
     await login(admin, "admin@example.com");
     const simId = `solo-amico-${Date.now()}`;
-    await admin.request.post("/api/admin/simulations", { data: { id: simId, title: "Riservata", subjects: [{ subjectId: 2, timeMin: 5, questionCount: 3 }], allowedUsers: [2] } });
+    await admin.request.post("/api/admin/simulations", {
+      data: {
+        id: simId,
+        title: "Riservata",
+        subjects: [{ subjectId: 2, timeMin: 5, questionCount: 3 }],
+        allowedUsers: [2],
+      },
+    });
     await adminContext.close();
     await login(page, "studente@example.com");
     await page.goto(`/simulazione?id=${simId}`);
@@ -206,13 +249,23 @@ test.describe("live simulation", () => {
     await expect(page.getByText("Risultato non trovato")).toBeVisible();
   });
 
-  test("with WebSockets blocked, the page starts by polling every 5 s and autosaves over HTTP", async ({ page, browser }) => {
+  test("with WebSockets blocked, the page starts by polling every 5 s and autosaves over HTTP", async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(60_000);
     const adminContext = await browser.newContext();
     const admin = await adminContext.newPage();
     await login(admin, "admin@example.com");
     const simId = `polling-${Date.now()}`;
-    await admin.request.post("/api/admin/simulations", { data: { id: simId, title: "Senza WebSocket", subjects: [{ subjectId: 2, timeMin: 5, questions: [MC_ID] }], allowedUsers: [1] } });
+    await admin.request.post("/api/admin/simulations", {
+      data: {
+        id: simId,
+        title: "Senza WebSocket",
+        subjects: [{ subjectId: 2, timeMin: 5, questions: [MC_ID] }],
+        allowedUsers: [1],
+      },
+    });
     await page.routeWebSocket(/\/ws$/, (ws) => ws.close());
     await login(page, "studente@example.com");
     await page.goto(`/simulazione?id=${simId}`);
@@ -230,7 +283,9 @@ test.describe("live simulation", () => {
     await adminContext.close();
   });
 
-  test("admin form: 'Compila tutti i campi', the semestre filtro template, create, delete with confirmation", async ({ page }) => {
+  test("admin form: 'Compila tutti i campi', the semestre filtro template, create, delete with confirmation", async ({
+    page,
+  }) => {
     await login(page, "admin@example.com");
     await page.goto("/admin?tab=simulazioni");
     await page.getByRole("button", { name: "Crea simulazione" }).click();
@@ -243,9 +298,15 @@ test.describe("live simulation", () => {
     await expect(page.getByLabel("Minuti").first()).toHaveValue("45");
     await expect(page.getByLabel("Domande", { exact: true }).first()).toHaveValue("31");
     await expect(page.getByLabel("Pausa dopo (min)").first()).toHaveValue("15");
-    await page.getByLabel("File domande (JSON)").first().setInputFiles({ name: "domande.json", mimeType: "application/json", buffer: Buffer.from("{}") });
+    await page
+      .getByLabel("File domande (JSON)")
+      .first()
+      .setInputFiles({ name: "domande.json", mimeType: "application/json", buffer: Buffer.from("{}") });
     await expect(page.getByRole("alert").filter({ hasText: "File domande non valido" })).toBeVisible();
-    await page.getByLabel("File domande (JSON)").first().setInputFiles({ name: "domande.json", mimeType: "application/json", buffer: Buffer.from("[2001, 2002, 2005]") });
+    await page
+      .getByLabel("File domande (JSON)")
+      .first()
+      .setInputFiles({ name: "domande.json", mimeType: "application/json", buffer: Buffer.from("[2001, 2002, 2005]") });
     await expect(page.getByLabel("Domande", { exact: true }).first()).toHaveValue("3");
     await expect(page.getByLabel("Domande", { exact: true }).first()).toBeDisabled();
     await page.getByRole("button", { name: "Crea simulazione" }).click();

@@ -15,7 +15,11 @@ describe("POST /api/admin/reset-db with ALLOW_DB_RESET=1", () => {
     const admin = await login("admin@example.com");
     const student = await login("studente@example.com");
     const optIn = { ALLOW_DB_RESET: "1" } as never;
-    const response = await call("POST", "/api/admin/reset-db", { token: admin, json: { confirm: "RESET" }, env: optIn });
+    const response = await call("POST", "/api/admin/reset-db", {
+      token: admin,
+      json: { confirm: "RESET" },
+      env: optIn,
+    });
     expect(response.status).toBe(200);
     const body = await json<{ ok: boolean; deleted: Record<string, number> }>(response);
     expect(body.ok).toBe(true);

@@ -13,7 +13,13 @@ export async function insertUser(id: number, email: string, username: string, na
 }
 
 /** Completed attempts with total 31 and `correct` = the score (no wrong answers), one per day back from now. */
-export async function insertAttempts(userId: number, subjectId: number, scores: number[], firstId: number, withAnswersOn?: number) {
+export async function insertAttempts(
+  userId: number,
+  subjectId: number,
+  scores: number[],
+  firstId: number,
+  withAnswersOn?: number,
+) {
   const now = Date.now();
   const statements: D1PreparedStatement[] = [];
   scores.forEach((score, i) => {
@@ -43,8 +49,14 @@ export async function rebuild() {
 export async function aggregateSnapshot() {
   const rows = async (q: string) => (await env.DB.prepare(q).all()).results;
   return {
-    histogram: await rows("SELECT subject_id, score, count FROM stat_score_histogram WHERE count > 0 ORDER BY subject_id, score"),
-    daily: await rows("SELECT subject_id, day, attempts, round(score_sum, 3) AS s FROM stat_daily_scores WHERE attempts > 0 ORDER BY subject_id, day"),
-    topics: await rows("SELECT topic_id, answered, correct FROM stat_topic_accuracy WHERE answered > 0 ORDER BY topic_id"),
+    histogram: await rows(
+      "SELECT subject_id, score, count FROM stat_score_histogram WHERE count > 0 ORDER BY subject_id, score",
+    ),
+    daily: await rows(
+      "SELECT subject_id, day, attempts, round(score_sum, 3) AS s FROM stat_daily_scores WHERE attempts > 0 ORDER BY subject_id, day",
+    ),
+    topics: await rows(
+      "SELECT topic_id, answered, correct FROM stat_topic_accuracy WHERE answered > 0 ORDER BY topic_id",
+    ),
   };
 }

@@ -20,7 +20,13 @@ describe("GET /api/me/analytics", () => {
     const body = await json<StudentAnalytics>(response);
     expect(body.studentName).toBe("Giulia");
     expect(typeof body.improvementLastMonthPct === "number" || body.improvementLastMonthPct === null).toBe(true);
-    expect(body.subjects.map((s) => s.name).slice(0, 5)).toEqual(["Biologia", "Chimica", "Matematica", "Fisica", "Ragionamento Logico"]);
+    expect(body.subjects.map((s) => s.name).slice(0, 5)).toEqual([
+      "Biologia",
+      "Chimica",
+      "Matematica",
+      "Fisica",
+      "Ragionamento Logico",
+    ]);
     const biologia = body.subjects[0]!;
     expect(biologia.topics["101"]).toBe(BANK[0]!.topics.find((t) => t.id === 101)!.name);
 
@@ -30,7 +36,13 @@ describe("GET /api/me/analytics", () => {
     const ids = attempts.map((a) => a.id).join(",");
     expect(await count("attempts", `id IN (${ids}) AND user_id <> 1`)).toBe(0);
     for (const a of attempts) {
-      expect(a).toMatchObject({ date: expect.any(String), score: expect.any(Number), correct: expect.any(Number), total: expect.any(Number), timeSec: expect.any(Number) });
+      expect(a).toMatchObject({
+        date: expect.any(String),
+        score: expect.any(Number),
+        correct: expect.any(Number),
+        total: expect.any(Number),
+        timeSec: expect.any(Number),
+      });
       expect(a.topic).toEqual(expect.any(String));
       expect(a.topicIds.length).toBeGreaterThan(0);
     }
@@ -47,7 +59,10 @@ describe("GET /api/me/analytics", () => {
     expect(agg.p80).toBe(histogramPercentile(agg.scoreDistribution, 80));
     expect(agg.p90!).toBeGreaterThanOrEqual(agg.p80!);
     expect(agg.attemptsOverTime.length).toBeGreaterThan(5);
-    expect(agg.attemptsOverTime[0]).toMatchObject({ date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), avgScore: expect.any(Number) });
+    expect(agg.attemptsOverTime[0]).toMatchObject({
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      avgScore: expect.any(Number),
+    });
     // Every Biologia topic the seeded history touched has its site accuracy.
     const answeredTopics = await count("stat_topic_accuracy", "subject_id = 1 AND answered > 0");
     expect(Object.keys(agg.topicAccuracy).length).toBe(answeredTopics);
@@ -81,7 +96,9 @@ describe("GET /api/me/analytics", () => {
       const token = await login("stat.studente@example.com");
       const body = await json<StudentAnalytics>(await call("GET", "/api/me/analytics", { token }));
       const subject = body.subjects.find((s) => s.id === 99)!;
-      const counts = Object.fromEntries(subject.siteAggregate.scoreDistribution.filter((b) => b.count).map((b) => [b.score, b.count]));
+      const counts = Object.fromEntries(
+        subject.siteAggregate.scoreDistribution.filter((b) => b.count).map((b) => [b.score, b.count]),
+      );
       expect(counts).toEqual({ 5: 1, 10: 3, 12: 1, 14: 1, 15: 3, 20: 4, 21: 1, 22: 1, 25: 1, 30: 1 });
       expect(subject.siteAggregate.p80).toBe(21);
       expect(subject.siteAggregate.p90).toBe(25);
@@ -107,10 +124,18 @@ describe("GET /api/me/analytics", () => {
         answers: [{ topicId: 9901, correct: true }],
       });
       // 20 right and 11 wrong of 31: the official score 18.9 (list score 20) lands on 19.
-      const penalised = aggregateStatementsFor(db, { subjectId: 99, startedAt: new Date(), correct: 20, total: 31, score: 18.9, answers: [] });
+      const penalised = aggregateStatementsFor(db, {
+        subjectId: 99,
+        startedAt: new Date(),
+        correct: 20,
+        total: 31,
+        score: 18.9,
+        answers: [],
+      });
       await db.batch([first!, ...rest, ...penalised]);
       const after = await json<StudentAnalytics>(await call("GET", "/api/me/analytics", { token }));
-      const bin = (a: StudentAnalytics, score: number) => a.subjects.find((s) => s.id === 99)!.siteAggregate.scoreDistribution[score]!.count;
+      const bin = (a: StudentAnalytics, score: number) =>
+        a.subjects.find((s) => s.id === 99)!.siteAggregate.scoreDistribution[score]!.count;
       expect(bin(after, 31)).toBe(bin(before, 31) + 1);
       expect(bin(after, 19)).toBe(bin(before, 19) + 1);
       expect(bin(after, 20)).toBe(bin(before, 20));

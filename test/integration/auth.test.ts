@@ -10,11 +10,27 @@ beforeAll(async () => {
 describe("POST /api/auth/google", () => {
   it("signs in a new Google user: creates the user, a login event and a session usable as cookie and Bearer", async () => {
     const before = await count("login_events");
-    const credential = await googleToken({ email: "Nuovo.Utente@gmail.com", name: "Nuovo Utente", given_name: "Nuovo", family_name: "Utente", sub: "g-123", picture: "https://example.com/a.png" });
+    const credential = await googleToken({
+      email: "Nuovo.Utente@gmail.com",
+      name: "Nuovo Utente",
+      given_name: "Nuovo",
+      family_name: "Utente",
+      sub: "g-123",
+      picture: "https://example.com/a.png",
+    });
     const response = await call("POST", "/api/auth/google", { json: { credential } });
     expect(response.status).toBe(200);
     const body = await json<{ token: string; user: Record<string, unknown> }>(response);
-    expect(body.user).toMatchObject({ email: "nuovo.utente@gmail.com", firstName: "Nuovo", lastName: "Utente", name: "Nuovo Utente", avatarUrl: "https://example.com/a.png", role: "studente", isAdmin: false, booked: false });
+    expect(body.user).toMatchObject({
+      email: "nuovo.utente@gmail.com",
+      firstName: "Nuovo",
+      lastName: "Utente",
+      name: "Nuovo Utente",
+      avatarUrl: "https://example.com/a.png",
+      role: "studente",
+      isAdmin: false,
+      booked: false,
+    });
     const cookie = response.headers.get("Set-Cookie")!;
     expect(cookie).toMatch(/^unicum_session=/);
     expect(cookie).toContain("HttpOnly");
@@ -38,17 +54,26 @@ describe("POST /api/auth/google", () => {
     const credential = await googleToken({ email: "mario@gmail.com", name: "Mario Bianchi", sub: "g-mario" });
     const response = await call("POST", "/api/auth/google", { json: { credential } });
     expect(response.status).toBe(200);
-    const row = await env.DB.prepare("SELECT username FROM users WHERE email = 'mario@gmail.com'").first<{ username: string }>();
+    const row = await env.DB.prepare("SELECT username FROM users WHERE email = 'mario@gmail.com'").first<{
+      username: string;
+    }>();
     expect(row!.username).toMatch(/^mario\d{6}$/);
   });
 
   it("updates an existing user on a later sign-in instead of creating another", async () => {
-    const credential = await googleToken({ email: "studente@example.com", name: "Giulia Rossi", sub: "g-giulia", picture: "https://example.com/g.png" });
+    const credential = await googleToken({
+      email: "studente@example.com",
+      name: "Giulia Rossi",
+      sub: "g-giulia",
+      picture: "https://example.com/g.png",
+    });
     const users = await count("users");
     const response = await call("POST", "/api/auth/google", { json: { credential } });
     expect(response.status).toBe(200);
     expect(await count("users")).toBe(users);
-    const row = await env.DB.prepare("SELECT avatar_url, last_login FROM users WHERE email = 'studente@example.com'").first<{ avatar_url: string; last_login: number }>();
+    const row = await env.DB.prepare(
+      "SELECT avatar_url, last_login FROM users WHERE email = 'studente@example.com'",
+    ).first<{ avatar_url: string; last_login: number }>();
     expect(row?.avatar_url).toBe("https://example.com/g.png");
     expect(Date.now() - row!.last_login).toBeLessThan(60_000);
   });
@@ -101,7 +126,10 @@ describe("POST /api/auth/google", () => {
     const missing = await call("POST", "/api/auth/google", { json: {} });
     expect(missing.status).toBe(400);
     expect((await json(missing)).error).toMatch(/credential/);
-    const malformed = await call("POST", "/api/auth/google", { body: "{nope", headers: { "Content-Type": "application/json" } });
+    const malformed = await call("POST", "/api/auth/google", {
+      body: "{nope",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     expect(await count("users")).toBe(users);
   });
@@ -122,7 +150,9 @@ describe("POST /api/auth/google", () => {
     const { token, user } = await json<{ token: string; user: { role: string; isAdmin: boolean } }>(response);
     expect(user).toMatchObject({ role: "admin", isAdmin: true });
     expect((await call("GET", "/api/admin/anything", { token })).status).toBe(404); // past the admin guard
-    const stored = await env.DB.prepare("SELECT role FROM users WHERE email = 'owner@example.com'").first<{ role: string }>();
+    const stored = await env.DB.prepare("SELECT role FROM users WHERE email = 'owner@example.com'").first<{
+      role: string;
+    }>();
     expect(stored?.role).toBe("studente"); // the role comes from configuration, not from the row
   });
 });
@@ -138,7 +168,10 @@ describe("development sign-in", () => {
 
   it("is a 404 when DEV_LOGIN is not set, and writes nothing", async () => {
     const sessions = await count("sessions");
-    const response = await call("POST", "/api/auth/dev", { json: { email: "admin@example.com" }, env: { DEV_LOGIN: undefined } });
+    const response = await call("POST", "/api/auth/dev", {
+      json: { email: "admin@example.com" },
+      env: { DEV_LOGIN: undefined },
+    });
     expect(response.status).toBe(404);
     expect(await count("sessions")).toBe(sessions);
   });
@@ -172,7 +205,10 @@ describe("logout", () => {
 
   it("rejects a token signed with another secret", async () => {
     const token = await login("amico@example.com");
-    const response = await call("GET", "/api/me", { token, env: { SESSION_SECRET: "another-secret-another-secret-123" } });
+    const response = await call("GET", "/api/me", {
+      token,
+      env: { SESSION_SECRET: "another-secret-another-secret-123" },
+    });
     expect(response.status).toBe(401);
   });
 });

@@ -108,7 +108,12 @@ type Handler = { access?: Access; methods?: Record<string, { access: Access }>; 
 
 const modules = import.meta.glob<Record<string, unknown>>("../../app/routes/*.{ts,tsx}", { eager: true });
 
-type ApiRoute = { path: string; file: string; methods: Map<Method, Access | undefined>; unsupported: Map<Method, Access | undefined> };
+type ApiRoute = {
+  path: string;
+  file: string;
+  methods: Map<Method, Access | undefined>;
+  unsupported: Map<Method, Access | undefined>;
+};
 
 function apiRoutes(entries: RouteEntry[], out: ApiRoute[] = []) {
   for (const entry of entries) {
@@ -136,7 +141,12 @@ const ENV = { ALLOW_DB_RESET: "1" } as TestEnv;
 
 type Who = "anonymous" | "student" | "teacher" | "moderator" | "admin";
 let tokens: Record<Exclude<Who, "anonymous">, string>;
-const EMAILS = { student: "studente@example.com", teacher: "docente@example.com", moderator: "moderatore@example.com", admin: "admin@example.com" } as const;
+const EMAILS = {
+  student: "studente@example.com",
+  teacher: "docente@example.com",
+  moderator: "moderatore@example.com",
+  admin: "admin@example.com",
+} as const;
 
 beforeAll(async () => {
   await seed();
@@ -163,19 +173,27 @@ describe("authorization matrix", () => {
     for (const route of ROUTES) {
       const rule = EXPECTED_ACCESS[route.path];
       if (!rule) {
-        problems.push(`Route "${route.path}" (app/${route.file}) has no rule in EXPECTED_ACCESS (test/integration/authorization-matrix.test.ts)`);
+        problems.push(
+          `Route "${route.path}" (app/${route.file}) has no rule in EXPECTED_ACCESS (test/integration/authorization-matrix.test.ts)`,
+        );
         continue;
       }
       for (const [method, access] of route.methods) {
-        if (!rule[method]) problems.push(`Route "${route.path}" answers ${method} but EXPECTED_ACCESS has no rule for ${method}`);
-        else if (access !== rule[method]) problems.push(`Route "${route.path}" ${method} is built with access "${access}", EXPECTED_ACCESS says "${rule[method]}"`);
+        if (!rule[method])
+          problems.push(`Route "${route.path}" answers ${method} but EXPECTED_ACCESS has no rule for ${method}`);
+        else if (access !== rule[method])
+          problems.push(
+            `Route "${route.path}" ${method} is built with access "${access}", EXPECTED_ACCESS says "${rule[method]}"`,
+          );
       }
       for (const method of Object.keys(rule) as Method[]) {
-        if (!route.methods.has(method)) problems.push(`EXPECTED_ACCESS lists ${method} for "${route.path}", which does not answer it`);
+        if (!route.methods.has(method))
+          problems.push(`EXPECTED_ACCESS lists ${method} for "${route.path}", which does not answer it`);
       }
     }
     for (const path of Object.keys(EXPECTED_ACCESS)) {
-      if (!ROUTES.some((r) => r.path === path)) problems.push(`EXPECTED_ACCESS has a rule for "${path}", which is not in app/routes.ts`);
+      if (!ROUTES.some((r) => r.path === path))
+        problems.push(`EXPECTED_ACCESS has a rule for "${path}", which is not in app/routes.ts`);
     }
     expect(problems, problems.join("\n")).toEqual([]);
   });
@@ -189,11 +207,13 @@ describe("authorization matrix", () => {
         const body = method === "GET" ? {} : { json: {} };
         for (const who of ["anonymous", "student", "teacher", "moderator", "admin"] as const) {
           // Signing out ends the session (or all of them): use a throwaway one for those routes.
-          const endsSessions = route.path === "api/auth/logout" || (route.path === "api/profile/sessions" && method === "DELETE");
+          const endsSessions =
+            route.path === "api/auth/logout" || (route.path === "api/profile/sessions" && method === "DELETE");
           const token = who === "anonymous" ? undefined : endsSessions ? await login(EMAILS[who]) : tokens[who];
           const response = await call(method, path, { ...body, token, env: ENV });
           // "Esci da tutti i dispositivi" ended the shared session too: open a new one for the next routes.
-          if (who !== "anonymous" && route.path === "api/profile/sessions" && method === "DELETE") tokens[who] = await login(EMAILS[who]);
+          if (who !== "anonymous" && route.path === "api/profile/sessions" && method === "DELETE")
+            tokens[who] = await login(EMAILS[who]);
           const label = `${method} ${path} as ${who}`;
           expect(response.status, label).toBeLessThan(500);
           if (allowed(access, who)) {
@@ -213,13 +233,25 @@ describe("authorization matrix", () => {
     for (const route of ROUTES) {
       for (const [method, access] of route.unsupported) {
         const path = concrete(route.path);
-        expect((await call(method, path, { json: method === "GET" ? undefined : {} })).status, `${method} ${path} signed out`).toBe(401);
-        expect((await call(method, path, { token: tokens.student, json: method === "GET" ? undefined : {} })).status, `${method} ${path} as student`).toBe(403);
+        expect(
+          (await call(method, path, { json: method === "GET" ? undefined : {} })).status,
+          `${method} ${path} signed out`,
+        ).toBe(401);
+        expect(
+          (await call(method, path, { token: tokens.student, json: method === "GET" ? undefined : {} })).status,
+          `${method} ${path} as student`,
+        ).toBe(403);
         if (access === "admin") {
-          expect((await call(method, path, { token: tokens.teacher, json: method === "GET" ? undefined : {} })).status, `${method} ${path} as teacher`).toBe(403);
+          expect(
+            (await call(method, path, { token: tokens.teacher, json: method === "GET" ? undefined : {} })).status,
+            `${method} ${path} as teacher`,
+          ).toBe(403);
         }
         const allowedCaller = access === "staff" ? tokens.moderator : tokens.admin;
-        expect((await call(method, path, { token: allowedCaller, json: method === "GET" ? undefined : {} })).status, `${method} ${path} allowed`).toBe(405);
+        expect(
+          (await call(method, path, { token: allowedCaller, json: method === "GET" ? undefined : {} })).status,
+          `${method} ${path} allowed`,
+        ).toBe(405);
         checked++;
       }
     }

@@ -97,7 +97,15 @@ describe("POST /api/classes", () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(await errorOf(response)).toMatch(message);
     }
-    expect((await call("POST", "/api/classes", { token: teacher, body: "{", headers: { "Content-Type": "application/json" } })).status).toBe(400);
+    expect(
+      (
+        await call("POST", "/api/classes", {
+          token: teacher,
+          body: "{",
+          headers: { "Content-Type": "application/json" },
+        })
+      ).status,
+    ).toBe(400);
     expect(await count("classes")).toBe(before);
     // Exactly 80 is fine.
     expect((await call("POST", "/api/classes", { token: teacher, json: { name: "y".repeat(80) } })).status).toBe(201);
@@ -115,7 +123,10 @@ describe("joining", () => {
     expect(await count("class_members", `class_id = ${cls.id}`)).toBe(1);
 
     const before = await count("class_members");
-    const unknown = await call("POST", "/api/classes/join", { token: student, json: { code: "ZZZZZZ" === cls.code ? "YYYYYY" : "ZZZZZZ" } });
+    const unknown = await call("POST", "/api/classes/join", {
+      token: student,
+      json: { code: "ZZZZZZ" === cls.code ? "YYYYYY" : "ZZZZZZ" },
+    });
     expect(unknown.status).toBe(404);
     expect(await errorOf(unknown)).toMatch(/Nessuna classe con questo codice/);
     for (const code of ["", "ABC", "O0O0O0", "I1I1I1", "ABC$%&", "x".repeat(50)]) {
@@ -135,10 +146,16 @@ describe("joining", () => {
 
     const page = await call("GET", `/classi/unisciti/${cls.code}`, { token: student });
     expect(page.status).toBe(200);
-    expect(await json(page)).toMatchObject({ cls: { id: cls.id, name: cls.name, teacher: "Anna Moretti", member: false } });
+    expect(await json(page)).toMatchObject({
+      cls: { id: cls.id, name: cls.name, teacher: "Anna Moretti", member: false },
+    });
     // Opening the link changes nothing: joining takes the button (a POST).
     expect(await count("class_members", `class_id = ${cls.id}`)).toBe(0);
-    const joined = await call("POST", `/classi/unisciti/${cls.code}`, { token: student, body: "", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const joined = await call("POST", `/classi/unisciti/${cls.code}`, {
+      token: student,
+      body: "",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(await json(joined)).toMatchObject({ joined: { id: cls.id, joined: true } });
     expect(await count("class_members", `class_id = ${cls.id} AND user_id = ${STUDENT_ID}`)).toBe(1);
 
@@ -156,14 +173,18 @@ describe("GET /api/classes", () => {
     await call("POST", "/api/classes/join", { token: student, json: { code: mine.code } });
     await call("POST", "/api/classes/join", { token: outsider, json: { code: mine.code } });
 
-    const forTeacher = await json<{ id: number; memberCount: number; code: string }[]>(await call("GET", "/api/classes", { token: teacher }));
+    const forTeacher = await json<{ id: number; memberCount: number; code: string }[]>(
+      await call("GET", "/api/classes", { token: teacher }),
+    );
     expect(forTeacher.find((c) => c.id === mine.id)).toMatchObject({ memberCount: 2, code: mine.code });
     expect(forTeacher.some((c) => c.id === theirs.id)).toBe(false);
 
     const forAdmin = await json<{ id: number }[]>(await call("GET", "/api/classes", { token: admin }));
     expect(forAdmin.map((c) => c.id)).toEqual(expect.arrayContaining([mine.id, theirs.id]));
 
-    const forStudent = await json<{ id: number; name: string; teacher: string; code?: string }[]>(await call("GET", "/api/classes", { token: student }));
+    const forStudent = await json<{ id: number; name: string; teacher: string; code?: string }[]>(
+      await call("GET", "/api/classes", { token: student }),
+    );
     const joined = forStudent.find((c) => c.id === mine.id);
     expect(joined).toMatchObject({ name: mine.name, teacher: "Anna Moretti" });
     expect(joined).not.toHaveProperty("code");
@@ -187,7 +208,9 @@ describe("managing a class", () => {
       ["DELETE", `/members/${STUDENT_ID}`, undefined],
     ] as const) {
       expect((await call(method, `${path}${sub}`, { json: body })).status, `${method} ${sub} signed out`).toBe(401);
-      const refusedTo = sub.startsWith("/members/") ? [outsider, otherTeacher] : [student, outsider, otherTeacher, moderator];
+      const refusedTo = sub.startsWith("/members/")
+        ? [outsider, otherTeacher]
+        : [student, outsider, otherTeacher, moderator];
       for (const token of refusedTo) {
         const response = await call(method, `${path}${sub}`, { token, json: body });
         expect(response.status, `${method} ${sub}`).toBe(403);
@@ -199,13 +222,19 @@ describe("managing a class", () => {
     expect(await count("class_members", `class_id = ${cls.id}`)).toBe(1);
 
     // The owner: members, add by pasted e-mails (existing accounts only), remove.
-    const members = await json<{ userId: number; email: string }[]>(await call("GET", `${path}/members`, { token: teacher }));
+    const members = await json<{ userId: number; email: string }[]>(
+      await call("GET", `${path}/members`, { token: teacher }),
+    );
     expect(members.map((m) => m.userId)).toEqual([STUDENT_ID]);
     const added = await call("POST", `${path}/members`, {
       token: teacher,
       json: { emails: "Marco <AMICO@example.com>\nstudente@example.com; nessuno@example.com, non-una-email\n\n" },
     });
-    expect(await json(added)).toEqual({ added: 1, alreadyMembers: 1, notFound: ["nessuno@example.com", "non-una-email"] });
+    expect(await json(added)).toEqual({
+      added: 1,
+      alreadyMembers: 1,
+      notFound: ["nessuno@example.com", "non-una-email"],
+    });
     expect(await count("class_members", `class_id = ${cls.id}`)).toBe(2);
     const empty = await call("POST", `${path}/members`, { token: teacher, json: { emails: "  \n " } });
     expect(empty.status).toBe(400);
@@ -219,7 +248,9 @@ describe("managing a class", () => {
     const renewed = await json<{ code: string }>(await call("POST", `${path}/code`, { token: teacher }));
     expect(renewed.code).not.toBe(cls.code);
     expect((await call("POST", "/api/classes/join", { token: outsider, json: { code: cls.code } })).status).toBe(404);
-    expect((await call("POST", "/api/classes/join", { token: outsider, json: { code: renewed.code } })).status).toBe(200);
+    expect((await call("POST", "/api/classes/join", { token: outsider, json: { code: renewed.code } })).status).toBe(
+      200,
+    );
 
     // An admin manages any class.
     expect((await call("GET", `${path}/members`, { token: admin })).status).toBe(200);
@@ -249,7 +280,9 @@ describe("managing a class", () => {
 
 /** A socket to a simulation room: the status of the upgrade. */
 async function socketStatus(simId: string, token: string) {
-  const response = await exports.default.fetch(`http://localhost/api/simulations/${simId}/ws`, { headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` } });
+  const response = await exports.default.fetch(`http://localhost/api/simulations/${simId}/ws`, {
+    headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` },
+  });
   if (response.status === 101) {
     response.webSocket!.accept();
     response.webSocket!.close(1000, "done");
@@ -261,7 +294,10 @@ describe("simulations for classes", () => {
   it("the allowed set is users ∪ class members, read when the student opens it; outsiders get 403 on page, JSON and socket", async () => {
     const cls = await createClass();
     const id = `cls-sim-${run}`;
-    const created = await call("POST", "/api/admin/simulations", { token: teacher, json: simBody(id, { allowedClasses: [cls.id] }) });
+    const created = await call("POST", "/api/admin/simulations", {
+      token: teacher,
+      json: simBody(id, { allowedClasses: [cls.id] }),
+    });
     expect(created.status).toBe(201);
 
     // Nobody is in the class yet: the student is refused everywhere.
@@ -269,8 +305,15 @@ describe("simulations for classes", () => {
       const page = await call("GET", `/simulazione?id=${id}`, { token });
       expect(page.status).toBe(403);
       expect(await json(page)).toMatchObject({ denied: "Non sei abilitato a questa simulazione" });
-      for (const [method, sub] of [["GET", ""], ["GET", "/ranking"], ["POST", "/attempt"]] as const) {
-        const response = await call(method, `/api/simulations/${id}${sub}`, { token, json: method === "POST" ? { answers: {}, timeTaken: 1 } : undefined });
+      for (const [method, sub] of [
+        ["GET", ""],
+        ["GET", "/ranking"],
+        ["POST", "/attempt"],
+      ] as const) {
+        const response = await call(method, `/api/simulations/${id}${sub}`, {
+          token,
+          json: method === "POST" ? { answers: {}, timeTaken: 1 } : undefined,
+        });
         expect(response.status, `${method} ${sub}`).toBe(403);
         expect(await errorOf(response)).toBe("Non sei abilitato a questa simulazione");
       }
@@ -287,7 +330,10 @@ describe("simulations for classes", () => {
     // The friend, not in the class, is still out; a direct pick lets them in; the other teacher is out.
     await refused(outsider);
     await refused(otherTeacher);
-    const edit = await call("POST", "/api/admin/simulations", { token: teacher, json: simBody(id, { allowedClasses: [cls.id], allowedUsers: [FRIEND_ID] }) });
+    const edit = await call("POST", "/api/admin/simulations", {
+      token: teacher,
+      json: simBody(id, { allowedClasses: [cls.id], allowedUsers: [FRIEND_ID] }),
+    });
     expect(edit.status).toBe(200);
     expect((await call("GET", `/api/simulations/${id}`, { token: outsider })).status).toBe(200);
 
@@ -300,17 +346,33 @@ describe("simulations for classes", () => {
     const mine = await createClass();
     const theirs = await createClass(otherTeacher);
     const id = `own-sim-${run}`;
-    expect((await call("POST", "/api/admin/simulations", { token: teacher, json: simBody(id, { allowedClasses: [mine.id] }) })).status).toBe(201);
+    expect(
+      (
+        await call("POST", "/api/admin/simulations", {
+          token: teacher,
+          json: simBody(id, { allowedClasses: [mine.id] }),
+        })
+      ).status,
+    ).toBe(201);
 
     // Another teacher's class cannot be opened, an unknown class is a 400; nothing changes.
     const before = await count("simulation_allowed_classes", `simulation_id = '${id}'`);
-    const foreign = await call("POST", "/api/admin/simulations", { token: teacher, json: simBody(id, { allowedClasses: [theirs.id] }) });
+    const foreign = await call("POST", "/api/admin/simulations", {
+      token: teacher,
+      json: simBody(id, { allowedClasses: [theirs.id] }),
+    });
     expect(foreign.status).toBe(403);
     expect(await errorOf(foreign)).toMatch(/classi che gestisci/);
-    const unknown = await call("POST", "/api/admin/simulations", { token: teacher, json: simBody(id, { allowedClasses: [999999] }) });
+    const unknown = await call("POST", "/api/admin/simulations", {
+      token: teacher,
+      json: simBody(id, { allowedClasses: [999999] }),
+    });
     expect(unknown.status).toBe(400);
     expect(await errorOf(unknown)).toMatch(/Classe abilitata inesistente/);
-    const badType = await call("POST", "/api/admin/simulations", { token: teacher, json: simBody(id, { allowedClasses: ["x"] }) });
+    const badType = await call("POST", "/api/admin/simulations", {
+      token: teacher,
+      json: simBody(id, { allowedClasses: ["x"] }),
+    });
     expect(badType.status).toBe(400);
     expect(await count("simulation_allowed_classes", `simulation_id = '${id}' AND class_id = ${mine.id}`)).toBe(before);
 
@@ -331,11 +393,23 @@ describe("simulations for classes", () => {
     expect(await count("simulations", `id = '${id}' AND started = 0`)).toBe(1);
 
     // Its teacher sees it with the class's name for the picker's chips; an admin sees everything.
-    const own = await json<{ id: string; allowedClasses: number[]; allowedClassLabels: { id: number; label: string }[] }[]>(
-      await call("GET", "/api/admin/simulations", { token: teacher }),
-    );
-    expect(own.find((s) => s.id === id)).toMatchObject({ allowedClasses: [mine.id], allowedClassLabels: [{ id: mine.id, label: mine.name }] });
-    expect(own.every((s) => s.id === id || s.id.startsWith("demo-") || s.id.startsWith("cls-") || s.id.startsWith("own-") || s.id.startsWith("res-"))).toBe(true);
+    const own = await json<
+      { id: string; allowedClasses: number[]; allowedClassLabels: { id: number; label: string }[] }[]
+    >(await call("GET", "/api/admin/simulations", { token: teacher }));
+    expect(own.find((s) => s.id === id)).toMatchObject({
+      allowedClasses: [mine.id],
+      allowedClassLabels: [{ id: mine.id, label: mine.name }],
+    });
+    expect(
+      own.every(
+        (s) =>
+          s.id === id ||
+          s.id.startsWith("demo-") ||
+          s.id.startsWith("cls-") ||
+          s.id.startsWith("own-") ||
+          s.id.startsWith("res-"),
+      ),
+    ).toBe(true);
     const all = await json<{ id: string }[]>(await call("GET", "/api/admin/simulations", { token: admin }));
     expect(all.some((s) => s.id === id)).toBe(true);
 
@@ -345,14 +419,20 @@ describe("simulations for classes", () => {
   });
 
   it("the picker's search gives a teacher students by name, username or e-mail, and nothing else", async () => {
-    const byUsername = await json<{ users: { email: string }[]; questions: unknown[] }>(await call("GET", "/api/admin/search?q=giulia.ross", { token: teacher }));
+    const byUsername = await json<{ users: { email: string }[]; questions: unknown[] }>(
+      await call("GET", "/api/admin/search?q=giulia.ross", { token: teacher }),
+    );
     expect(byUsername.users.map((u) => u.email)).toEqual(["studente@example.com"]);
     expect(byUsername.questions).toEqual([]);
-    const staff = await json<{ users: unknown[] }>(await call("GET", "/api/admin/search?q=@example.com", { token: teacher }));
+    const staff = await json<{ users: unknown[] }>(
+      await call("GET", "/api/admin/search?q=@example.com", { token: teacher }),
+    );
     expect(staff.users.length).toBeGreaterThan(0);
     expect(JSON.stringify(staff.users)).not.toMatch(/admin@|moderatore@|docente@/);
     // Admins keep the full search (questions too).
-    const full = await json<{ questions: unknown[] }>(await call("GET", "/api/admin/search?q=cellula", { token: admin }));
+    const full = await json<{ questions: unknown[] }>(
+      await call("GET", "/api/admin/search?q=cellula", { token: admin }),
+    );
     expect(full.questions.length).toBeGreaterThan(0);
   });
 });
@@ -363,7 +443,9 @@ describe("class results", () => {
     await call("POST", "/api/classes/join", { token: student, json: { code: cls.code } });
     await call("POST", "/api/classes/join", { token: outsider, json: { code: cls.code } });
     // A third member, made here, who does not show up.
-    await env.DB.prepare("INSERT OR IGNORE INTO users (id, email, name, role, status, share_code) VALUES (9002, 'assente@example.com', 'Zeno Assente', 'studente', 'attivo', 'U09002')").run();
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO users (id, email, name, role, status, share_code) VALUES (9002, 'assente@example.com', 'Zeno Assente', 'studente', 'attivo', 'U09002')",
+    ).run();
     await env.DB.prepare(`INSERT OR IGNORE INTO class_members (class_id, user_id) VALUES (${cls.id}, 9002)`).run();
     const id = `res-sim-${run}`;
     await call("POST", "/api/admin/simulations", { token: teacher, json: simBody(id, { allowedClasses: [cls.id] }) });
@@ -377,7 +459,11 @@ describe("class results", () => {
       { id: 1, name: "Biologia", score31: bio, perc: 50, correct: 1, wrong: 1, total: 2 },
       { id: 2, name: "Chimica", score31: chem, perc: 50, correct: 1, wrong: 1, total: 2 },
     ];
-    const result = (score: number, bio: number, chem: number) => ({ totale: score, percTot: 60, subjects: subjectsOf(bio, chem) });
+    const result = (score: number, bio: number, chem: number) => ({
+      totale: score,
+      percTot: 60,
+      subjects: subjectsOf(bio, chem),
+    });
     await writeGradedAttempts(env.DB, id, 0, [
       { userId: STUDENT_ID, answers: {}, result: result(21, 24, 18), timeSec: 300 },
       { userId: FRIEND_ID, answers: {}, result: result(27, 28, 26), timeSec: 280 },
@@ -430,21 +516,39 @@ describe("the teacher's console and the demo", () => {
     expect((await call("GET", "/login", { token: teacher })).headers.get("Location")).toBe("/admin");
     expect((await call("GET", "/login", { token: student })).headers.get("Location")).toBe("/dashboard");
     // Everything else in the console stays admin-only.
-    for (const path of ["/api/admin/users", "/api/admin/analytics", "/api/admin/reports", "/api/admin/attempts", "/api/admin/rush-events"]) {
+    for (const path of [
+      "/api/admin/users",
+      "/api/admin/analytics",
+      "/api/admin/reports",
+      "/api/admin/attempts",
+      "/api/admin/rush-events",
+    ]) {
       expect((await call("GET", path, { token: teacher })).status, path).toBe(403);
     }
   });
 
   it("seeds the demo teacher's class and its not-yet-started simulation with the fallback flow", async () => {
-    const rows = await env.DB.prepare("SELECT id, role FROM users WHERE email = 'docente@example.com'").first<{ id: number; role: string }>();
+    const rows = await env.DB.prepare("SELECT id, role FROM users WHERE email = 'docente@example.com'").first<{
+      id: number;
+      role: string;
+    }>();
     expect(rows).toEqual({ id: TEACHER_ID, role: "docente" });
-    const demo = await json<{ id: number; name: string; memberCount: number }[]>(await call("GET", "/api/classes", { token: teacher }));
-    expect(demo.find((c) => c.name === "5ªB Liceo Volta")).toMatchObject({ memberCount: 27 });
-    const members = await env.DB.prepare("SELECT user_id FROM class_members WHERE class_id = 1 AND user_id IN (1, 2)").all();
-    expect(members.results).toHaveLength(2);
-    const sims = await json<{ id: string; started: boolean; subjects: { name: string; timeMin: number }[]; allowedClassLabels: { label: string }[] }[]>(
-      await call("GET", "/api/admin/simulations", { token: teacher }),
+    const demo = await json<{ id: number; name: string; memberCount: number }[]>(
+      await call("GET", "/api/classes", { token: teacher }),
     );
+    expect(demo.find((c) => c.name === "5ªB Liceo Volta")).toMatchObject({ memberCount: 27 });
+    const members = await env.DB.prepare(
+      "SELECT user_id FROM class_members WHERE class_id = 1 AND user_id IN (1, 2)",
+    ).all();
+    expect(members.results).toHaveLength(2);
+    const sims = await json<
+      {
+        id: string;
+        started: boolean;
+        subjects: { name: string; timeMin: number }[];
+        allowedClassLabels: { label: string }[];
+      }[]
+    >(await call("GET", "/api/admin/simulations", { token: teacher }));
     const sim = sims.find((s) => s.id === "demo-5b-volta");
     expect(sim).toMatchObject({
       started: false,

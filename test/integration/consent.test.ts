@@ -20,22 +20,32 @@ describe("page views (first-party analytics)", () => {
     expect(await json(rejected)).toEqual({ stored: false, path: "/" });
     expect(await count("page_views")).toBe(before);
 
-    const accepted = await call("POST", "/api/page-view", { json: { path: "/policy", referrer: "https://example.com/" }, cookie: cookieFor(true) });
+    const accepted = await call("POST", "/api/page-view", {
+      json: { path: "/policy", referrer: "https://example.com/" },
+      cookie: cookieFor(true),
+    });
     expect(await json(accepted)).toEqual({ stored: true, path: "/policy" });
-    const row = await env.DB.prepare("SELECT path, visitor_id, user_id FROM page_views ORDER BY id DESC LIMIT 1").first();
+    const row = await env.DB.prepare(
+      "SELECT path, visitor_id, user_id FROM page_views ORDER BY id DESC LIMIT 1",
+    ).first();
     expect(row).toEqual({ path: "/policy", visitor_id: visitorId, user_id: null });
   });
 
   it("links the page view to the signed-in user", async () => {
     const token = await login("studente@example.com");
     await call("POST", "/api/page-view", { json: { path: "/dashboard" }, cookie: cookieFor(true), token });
-    const row = await env.DB.prepare("SELECT user_id FROM page_views ORDER BY id DESC LIMIT 1").first<{ user_id: number }>();
+    const row = await env.DB.prepare("SELECT user_id FROM page_views ORDER BY id DESC LIMIT 1").first<{
+      user_id: number;
+    }>();
     expect(row?.user_id).toBe(1);
   });
 
   it("refuses a bad path with 400 and stores nothing", async () => {
     const before = await count("page_views");
-    const response = await call("POST", "/api/page-view", { json: { path: "https://evil.example" }, cookie: cookieFor(true) });
+    const response = await call("POST", "/api/page-view", {
+      json: { path: "https://evil.example" },
+      cookie: cookieFor(true),
+    });
     expect(response.status).toBe(400);
     expect((await json(response)).error).toMatch(/percorso/i);
     expect(await count("page_views")).toBe(before);
@@ -44,9 +54,15 @@ describe("page views (first-party analytics)", () => {
 
 describe("consent proof", () => {
   it("records each choice with the policy version", async () => {
-    const response = await call("POST", "/api/consent", { json: { preferences: true, analytics: false, marketing: false, visitorId } });
+    const response = await call("POST", "/api/consent", {
+      json: { preferences: true, analytics: false, marketing: false, visitorId },
+    });
     expect(response.status).toBe(200);
-    const row = await env.DB.prepare("SELECT preferences, analytics, marketing, policy_version FROM consent_records WHERE visitor_id = ? ORDER BY id DESC").bind(visitorId).first();
+    const row = await env.DB.prepare(
+      "SELECT preferences, analytics, marketing, policy_version FROM consent_records WHERE visitor_id = ? ORDER BY id DESC",
+    )
+      .bind(visitorId)
+      .first();
     expect(row).toEqual({ preferences: 1, analytics: 0, marketing: 0, policy_version: "2025-08-19" });
   });
 

@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 
 /** A code name in parentheses or quotes: camelCase or snake_case identifiers like birth, assignedScore, option_id. */
-const CODE_NAME = /\(campo: [a-z]+[A-Z_]\w*\)|\(campo: (birth|zip|cf|phone|city|bio|goal|school|address|ids|id|q|status|role|title)\)|"[a-z]+[A-Z_][A-Za-z_]*"/;
+const CODE_NAME =
+  /\(campo: [a-z]+[A-Z_]\w*\)|\(campo: (birth|zip|cf|phone|city|bio|goal|school|address|ids|id|q|status|role|title)\)|"[a-z]+[A-Z_][A-Za-z_]*"/;
 
 async function errorOf(method: string, path: string, token: string, body: unknown) {
   const response = await call(method, path, { token, json: body });
@@ -42,7 +43,10 @@ describe("Italian field names in validation errors", () => {
 
   it("names the report editor's score 'Punteggio assegnato'", async () => {
     const admin = await login("admin@example.com");
-    const report = await call("POST", "/api/report-question", { token: admin, json: { questionId: 1001, message: "Campi" } });
+    const report = await call("POST", "/api/report-question", {
+      token: admin,
+      json: { questionId: 1001, message: "Campi" },
+    });
     const { id } = (await json(report)) as { id: number };
     const error = await errorOf("PUT", `/api/admin/reports/${id}`, admin, { assignedScore: 40 });
     expect(error).toMatch(/punteggio assegnato/i);
@@ -52,7 +56,10 @@ describe("Italian field names in validation errors", () => {
   it("answers zod's generic failures in Italian with the label (wrong type, missing, too long)", async () => {
     const token = await login("campi.prova@example.com");
     expect(await errorOf("POST", "/api/friends", token, { handle: 42 })).toMatch(/amico/);
-    const grade = await errorOf("POST", "/api/quiz/1/attempt", token, { answers: [{ question_id: "x" }], timeTaken: 10 });
+    const grade = await errorOf("POST", "/api/quiz/1/attempt", token, {
+      answers: [{ question_id: "x" }],
+      timeTaken: 10,
+    });
     expect(grade).not.toMatch(/question_id|timeTaken/);
     const missing = await errorOf("POST", "/api/quiz/1/attempt", token, { answers: [] });
     expect(missing).toMatch(/Tempo impiegato/);
@@ -67,8 +74,8 @@ describe("Italian field names in validation errors", () => {
       'Il campo "Nome breve" è troppo lungo (massimo 3 caratteri).',
     );
     const list = z.object({ answers: z.array(z.object({ time: z.number() })) });
-    expect(zodMessage(list.safeParse({ answers: [{ time: 1 }, { time: "x" }] }).error!, { "answers.time": "Tempo" })).toBe(
-      'Il campo "Tempo n. 2" ha un tipo di valore non valido.',
-    );
+    expect(
+      zodMessage(list.safeParse({ answers: [{ time: 1 }, { time: "x" }] }).error!, { "answers.time": "Tempo" }),
+    ).toBe('Il campo "Tempo n. 2" ha un tipo di valore non valido.');
   });
 });

@@ -9,7 +9,12 @@ beforeAll(async () => {
   await insertUser(9103, "carla.terza@example.com", "carla.terza", "Carla Terza");
 });
 
-type Overview = { shareCode: string; friends: { friendshipId: number; userId: number; name: string }[]; incoming: { friendshipId: number; userId: number }[]; outgoing: { friendshipId: number; userId: number }[] };
+type Overview = {
+  shareCode: string;
+  friends: { friendshipId: number; userId: number; name: string }[];
+  incoming: { friendshipId: number; userId: number }[];
+  outgoing: { friendshipId: number; userId: number }[];
+};
 
 describe("friend invitations", () => {
   it("invite by username, accept, compare both ways, then either side ends it", async () => {
@@ -26,7 +31,9 @@ describe("friend invitations", () => {
     expect((await call("GET", "/api/friend/analytics", { token: bruno })).status).toBe(404);
     const brunoView = await json<Overview>(await call("GET", "/api/friends", { token: bruno }));
     expect(brunoView.incoming.map((i) => i.userId)).toEqual([9101]);
-    expect((await json<Overview>(await call("GET", "/api/friends", { token: anna }))).outgoing.map((o) => o.userId)).toEqual([9102]);
+    expect(
+      (await json<Overview>(await call("GET", "/api/friends", { token: anna }))).outgoing.map((o) => o.userId),
+    ).toEqual([9102]);
 
     // The requester cannot accept her own invitation; a third user cannot either.
     expect((await call("POST", `/api/friends/${friendshipId}/accept`, { token: anna })).status).toBe(404);
@@ -75,7 +82,15 @@ describe("friend invitations", () => {
       expect(response.status, JSON.stringify(body)).toBe(status);
       expect((await json(response)).error).toMatch(message);
     }
-    expect((await call("POST", "/api/friends", { token: anna, body: "{nope", headers: { "Content-Type": "application/json" } })).status).toBe(400);
+    expect(
+      (
+        await call("POST", "/api/friends", {
+          token: anna,
+          body: "{nope",
+          headers: { "Content-Type": "application/json" },
+        })
+      ).status,
+    ).toBe(400);
     expect(await count("friendships")).toBe(before);
     expect((await call("POST", "/api/friends/abc/accept", { token: anna })).status).toBe(400);
     expect((await call("GET", "/api/friends")).status).toBe(401);

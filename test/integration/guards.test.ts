@@ -10,7 +10,12 @@ describe("server-side guards", () => {
   it("answers 401 to any /api/admin path when signed out, 403 to a student and a moderator", async () => {
     const student = await login("studente@example.com");
     const moderator = await login("moderatore@example.com");
-    for (const path of ["/api/admin/users", "/api/admin/analytics", "/api/admin/does-not-exist", "/api/admin/users/1/ban"]) {
+    for (const path of [
+      "/api/admin/users",
+      "/api/admin/analytics",
+      "/api/admin/does-not-exist",
+      "/api/admin/users/1/ban",
+    ]) {
       const anonymous = await call("GET", path);
       expect(anonymous.status, path).toBe(401);
       expect((await json(anonymous)).error).toMatch(/accedi/);
@@ -30,7 +35,9 @@ describe("server-side guards", () => {
   it("stops a user suspended mid-session at the very next call with 423 and the reason", async () => {
     const token = await login("amico@example.com");
     expect((await call("GET", "/api/me", { token })).status).toBe(200);
-    await env.DB.prepare("UPDATE users SET status = 'sospeso', suspension_reason = 'Spam nei commenti' WHERE email = 'amico@example.com'").run();
+    await env.DB.prepare(
+      "UPDATE users SET status = 'sospeso', suspension_reason = 'Spam nei commenti' WHERE email = 'amico@example.com'",
+    ).run();
     try {
       const response = await call("GET", "/api/me", { token });
       expect(response.status).toBe(423);
@@ -39,7 +46,9 @@ describe("server-side guards", () => {
       const page = await call("GET", "/dashboard", { token });
       expect(page.status).toBe(423);
     } finally {
-      await env.DB.prepare("UPDATE users SET status = 'attivo', suspension_reason = NULL WHERE email = 'amico@example.com'").run();
+      await env.DB.prepare(
+        "UPDATE users SET status = 'attivo', suspension_reason = NULL WHERE email = 'amico@example.com'",
+      ).run();
     }
     expect((await call("GET", "/api/me", { token })).status).toBe(200);
   });

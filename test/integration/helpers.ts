@@ -22,7 +22,11 @@ function toRouteObjects(entries: RouteEntry[]): RouteObject[] {
       action: mod.action as RouteObject["action"],
     };
     if (entry.index) return { ...base, index: true } as RouteObject;
-    return { ...base, path: entry.path, children: entry.children ? toRouteObjects(entry.children) : undefined } as RouteObject;
+    return {
+      ...base,
+      path: entry.path,
+      children: entry.children ? toRouteObjects(entry.children) : undefined,
+    } as RouteObject;
   });
 }
 
@@ -37,7 +41,15 @@ export function makeContext(overrides: TestEnv = {}) {
   return context;
 }
 
-export type CallOptions = { origin?: string; json?: unknown; body?: string; token?: string; cookie?: string; headers?: Record<string, string>; env?: TestEnv };
+export type CallOptions = {
+  origin?: string;
+  json?: unknown;
+  body?: string;
+  token?: string;
+  cookie?: string;
+  headers?: Record<string, string>;
+  env?: TestEnv;
+};
 
 /** The request `call` sends: Bearer token, cookie, JSON body (with its Content-Type) or a raw body. */
 export function buildRequest(method: string, path: string, options: CallOptions = {}): Request {
@@ -140,7 +152,9 @@ export async function answeredBefore(email: string, ids: number[], at = Date.now
     .first<{ id: number }>();
   await env.DB.batch(
     ids.map((questionId, position) =>
-      env.DB.prepare("INSERT INTO attempt_answers (attempt_id, position, question_id, time_sec, answered_at) VALUES (?, ?, ?, 5, ?)").bind(attempt!.id, position, questionId, at),
+      env.DB.prepare(
+        "INSERT INTO attempt_answers (attempt_id, position, question_id, time_sec, answered_at) VALUES (?, ?, ?, 5, ?)",
+      ).bind(attempt!.id, position, questionId, at),
     ),
   );
 }

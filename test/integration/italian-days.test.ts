@@ -24,7 +24,9 @@ describe("the Italian day in SQL", () => {
       .bind(from, to)
       .all<{ t: number; d: string }>();
     expect(results.length).toBe((to - from) / (HOUR / 2) + 1);
-    const wrong = results.filter((r) => r.d !== italianDay(r.t)).map((r) => `${new Date(r.t).toISOString()}: ${r.d} ≠ ${italianDay(r.t)}`);
+    const wrong = results
+      .filter((r) => r.d !== italianDay(r.t))
+      .map((r) => `${new Date(r.t).toISOString()}: ${r.d} ≠ ${italianDay(r.t)}`);
     expect(wrong).toEqual([]);
   });
 });

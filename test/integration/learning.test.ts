@@ -12,9 +12,35 @@ import { writeGradedAttempts } from "~/server/simulation-grading.server";
 import { call, count, json, login, seed } from "./helpers";
 
 type Quiz = { quizId: number; questions: { id: number; type: "mc" | "gap"; difficulty: number }[] };
-type Due = { count: number; due: { questionId: number; subjectId: number; topicId: number | null; dueAt: string; lastAnswerCorrect: boolean | null }[] };
-type Forecast = { subjects: { subjectId: number; name: string; predicted: number | null; low: number | null; high: number | null; answers: number }[] };
-type Memory = { user_id: number; question_id: number; due: number; reps: number; last_review: number; last_correct: number | null; stability: number };
+type Due = {
+  count: number;
+  due: {
+    questionId: number;
+    subjectId: number;
+    topicId: number | null;
+    dueAt: string;
+    lastAnswerCorrect: boolean | null;
+  }[];
+};
+type Forecast = {
+  subjects: {
+    subjectId: number;
+    name: string;
+    predicted: number | null;
+    low: number | null;
+    high: number | null;
+    answers: number;
+  }[];
+};
+type Memory = {
+  user_id: number;
+  question_id: number;
+  due: number;
+  reps: number;
+  last_review: number;
+  last_correct: number | null;
+  stability: number;
+};
 type BankRow = { id: number; type: string; correct_index: number | null; accepted_answers: string | null };
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,7 +56,9 @@ beforeAll(async () => {
 async function freshStudent(): Promise<{ id: number; token: string }> {
   const id = nextUser++ + Math.floor(Math.random() * 1_000_000);
   const email = `learner${id}@example.com`;
-  await env.DB.prepare("INSERT INTO users (id, email, name, role, status) VALUES (?, ?, ?, 'studente', 'attivo')").bind(id, email, `Learner ${id}`).run();
+  await env.DB.prepare("INSERT INTO users (id, email, name, role, status) VALUES (?, ?, ?, 'studente', 'attivo')")
+    .bind(id, email, `Learner ${id}`)
+    .run();
   return { id, token: await login(email) };
 }
 
@@ -47,10 +75,22 @@ async function draw(token: string, query: string): Promise<Quiz> {
  */
 async function serve(userId: number, token: string, ids: number[]): Promise<Quiz> {
   const now = Date.now();
-  const quiz = await env.DB.prepare("INSERT INTO quizzes (user_id, kind, created_at) VALUES (?, 'random', ?) RETURNING id").bind(userId, now).first<{ id: number }>();
+  const quiz = await env.DB.prepare(
+    "INSERT INTO quizzes (user_id, kind, created_at) VALUES (?, 'random', ?) RETURNING id",
+  )
+    .bind(userId, now)
+    .first<{ id: number }>();
   await env.DB.batch([
-    ...ids.map((id, position) => env.DB.prepare("INSERT INTO quiz_questions (quiz_id, position, question_id) VALUES (?, ?, ?)").bind(quiz!.id, position, id)),
-    env.DB.prepare("INSERT INTO attempts (user_id, quiz_id, status, started_at, total) VALUES (?, ?, 'in_progress', ?, ?)").bind(userId, quiz!.id, now, ids.length),
+    ...ids.map((id, position) =>
+      env.DB.prepare("INSERT INTO quiz_questions (quiz_id, position, question_id) VALUES (?, ?, ?)").bind(
+        quiz!.id,
+        position,
+        id,
+      ),
+    ),
+    env.DB.prepare(
+      "INSERT INTO attempts (user_id, quiz_id, status, started_at, total) VALUES (?, ?, 'in_progress', ?, ?)",
+    ).bind(userId, quiz!.id, now, ids.length),
   ]);
   const response = await call("GET", `/api/quiz/${quiz!.id}`, { token });
   expect(response.status, await response.clone().text()).toBe(200);
@@ -58,23 +98,38 @@ async function serve(userId: number, token: string, ids: number[]): Promise<Quiz
 }
 
 async function bank(ids: number[]): Promise<Map<number, BankRow>> {
-  const { results } = await env.DB.prepare(`SELECT id, type, correct_index, accepted_answers FROM questions WHERE id IN (${ids.join(",")})`).all<BankRow>();
+  const { results } = await env.DB.prepare(
+    `SELECT id, type, correct_index, accepted_answers FROM questions WHERE id IN (${ids.join(",")})`,
+  ).all<BankRow>();
   return new Map(results.map((r) => [r.id, r]));
 }
 
 async function answer(id: number, right: boolean, timeSec = 5) {
   const row = (await bank([id])).get(id)!;
-  if (row.type === "mc") return { question_id: id, option_id: right ? row.correct_index : (row.correct_index! + 1) % 5, time_sec: timeSec };
-  return { question_id: id, answer_text: right ? (JSON.parse(row.accepted_answers!) as string[])[0] : "sbagliato", time_sec: timeSec };
+  if (row.type === "mc")
+    return { question_id: id, option_id: right ? row.correct_index : (row.correct_index! + 1) % 5, time_sec: timeSec };
+  return {
+    question_id: id,
+    answer_text: right ? (JSON.parse(row.accepted_answers!) as string[])[0] : "sbagliato",
+    time_sec: timeSec,
+  };
 }
 
 async function memory(userId: number): Promise<Map<number, Memory>> {
-  const { results } = await env.DB.prepare("SELECT * FROM question_memory WHERE user_id = ?").bind(userId).all<Memory>();
+  const { results } = await env.DB.prepare("SELECT * FROM question_memory WHERE user_id = ?")
+    .bind(userId)
+    .all<Memory>();
   return new Map(results.map((m) => [m.question_id, m]));
 }
 
 async function peerAnswered(questionId: number): Promise<number> {
-  return (await env.DB.prepare("SELECT answered FROM stat_question_accuracy WHERE question_id = ?").bind(questionId).first<{ answered: number }>())?.answered ?? 0;
+  return (
+    (
+      await env.DB.prepare("SELECT answered FROM stat_question_accuracy WHERE question_id = ?")
+        .bind(questionId)
+        .first<{ answered: number }>()
+    )?.answered ?? 0
+  );
 }
 
 const KEY_FIELDS = /answerIndex|correct_index|correctIndex|accepted|explanation|correctText/;
@@ -84,7 +139,10 @@ describe("GET /api/review/due", () => {
     const { id, token } = await freshStudent();
     const quiz = await serve(id, token, [2001, 2002]);
     const started = Date.now();
-    const submit = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token, json: { answers: [await answer(2001, false), await answer(2002, true)], timeTaken: 10 } });
+    const submit = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+      token,
+      json: { answers: [await answer(2001, false), await answer(2002, true)], timeTaken: 10 },
+    });
     expect(submit.status).toBe(200);
     const m = await memory(id);
     expect(m.get(2001)!.last_correct).toBe(0);
@@ -100,7 +158,13 @@ describe("GET /api/review/due", () => {
     expect(dayText).not.toMatch(KEY_FIELDS);
     const dayBody = await json<Due>(day);
     expect(dayBody.count).toBe(1);
-    expect(dayBody.due[0]).toEqual({ questionId: 2001, subjectId: 2, topicId: expect.any(Number), dueAt: new Date(m.get(2001)!.due).toISOString(), lastAnswerCorrect: false });
+    expect(dayBody.due[0]).toEqual({
+      questionId: 2001,
+      subjectId: 2,
+      topicId: expect.any(Number),
+      dueAt: new Date(m.get(2001)!.due).toISOString(),
+      lastAnswerCorrect: false,
+    });
     const month = await json<Due>(await call("GET", "/api/review/due?horizon=30d", { token }));
     expect(month.due.map((d) => d.questionId)).toEqual([2001, 2002]);
     expect((await json<Due>(await call("GET", "/api/review/due?horizon=24h", { token }))).count).toBe(1);
@@ -131,7 +195,9 @@ describe("memory is written once per graded answer, on every path", () => {
     const before = await peerAnswered(4001);
     const quiz = await serve(id, token, [4001, 4002, 4003]);
     const body = { answers: [await answer(4001, true), await answer(4002, false)], timeTaken: 20 };
-    const results = await Promise.all([1, 2, 3].map(() => call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token, json: body })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token, json: body })),
+    );
     for (const r of results) expect(r.status).toBe(200);
     await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token, json: body });
     const m = await memory(id);
@@ -142,15 +208,25 @@ describe("memory is written once per graded answer, on every path", () => {
 
     // A later redo of the same question is one more review.
     const redo = await draw(token, "ids=4001");
-    await call("POST", `/api/quiz/${redo.quizId}/attempt`, { token, json: { answers: [await answer(4001, true)], timeTaken: 5 } });
+    await call("POST", `/api/quiz/${redo.quizId}/attempt`, {
+      token,
+      json: { answers: [await answer(4001, true)], timeTaken: 5 },
+    });
     expect((await memory(id)).get(4001)!.reps).toBe(2);
   });
 
   it("POST /api/grade with the same idempotency key counts once", async () => {
     const { id, token } = await freshStudent();
     await serve(id, token, [1001, 1002]); // /api/grade submits the open quiz that served these questions
-    const body = { answers: [await answer(1001, false), await answer(1002, true, 200)], timeTaken: 30, idempotencyKey: `learn-${id}` };
-    const [a, b] = await Promise.all([call("POST", "/api/grade", { token, json: body }), call("POST", "/api/grade", { token, json: body })]);
+    const body = {
+      answers: [await answer(1001, false), await answer(1002, true, 200)],
+      timeTaken: 30,
+      idempotencyKey: `learn-${id}`,
+    };
+    const [a, b] = await Promise.all([
+      call("POST", "/api/grade", { token, json: body }),
+      call("POST", "/api/grade", { token, json: body }),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     await call("POST", "/api/grade", { token, json: body });
     const m = await memory(id);
@@ -159,8 +235,13 @@ describe("memory is written once per graded answer, on every path", () => {
     // A right answer slower than the exam's pace (Hard) comes back sooner than a quick one (Good).
     const quick = await freshStudent();
     await serve(quick.id, quick.token, [1002]);
-    await call("POST", "/api/grade", { token: quick.token, json: { answers: [await answer(1002, true, 10)], timeTaken: 10 } });
-    expect((await memory(quick.id)).get(1002)!.due - (await memory(quick.id)).get(1002)!.last_review).toBeGreaterThan(m.get(1002)!.due - m.get(1002)!.last_review);
+    await call("POST", "/api/grade", {
+      token: quick.token,
+      json: { answers: [await answer(1002, true, 10)], timeTaken: 10 },
+    });
+    expect((await memory(quick.id)).get(1002)!.due - (await memory(quick.id)).get(1002)!.last_review).toBeGreaterThan(
+      m.get(1002)!.due - m.get(1002)!.last_review,
+    );
   });
 
   it("a simulation's grading write updates the memories once, even when it runs again", async () => {
@@ -168,11 +249,23 @@ describe("memory is written once per graded answer, on every path", () => {
     const other = await freshStudent();
     const db = getDb(env.DB);
     const simId = `learn-sim-${id}`;
-    await saveSimulation(db, { id: simId, title: "Ripasso", subjects: [{ subjectId: 2, timeMin: 5, questions: [2001, 2002, 2003] }], allowedUsers: [id, other.id] } as never, { id: 1, effectiveRole: "admin" } as never);
+    await saveSimulation(
+      db,
+      {
+        id: simId,
+        title: "Ripasso",
+        subjects: [{ subjectId: 2, timeMin: 5, questions: [2001, 2002, 2003] }],
+        allowedUsers: [id, other.id],
+      } as never,
+      { id: 1, effectiveRole: "admin" } as never,
+    );
     const config = (await loadSimulation(db, simId))!;
     const keys = answerKeysOf(config);
     const rows = await bank([2001]);
-    const mcRight = rows.get(2001)!.type === "mc" ? config.subjects[0]!.questions.find((q) => q.id === 2001)!.options![rows.get(2001)!.correct_index!]! : JSON.parse(rows.get(2001)!.accepted_answers!)[0];
+    const mcRight =
+      rows.get(2001)!.type === "mc"
+        ? config.subjects[0]!.questions.find((q) => q.id === 2001)!.options![rows.get(2001)!.correct_index!]!
+        : JSON.parse(rows.get(2001)!.accepted_answers!)[0];
     const answers = { "2": { "2001": mcRight } };
     const graded = [{ userId: id, answers, result: gradeSimulation(keys, answers), timeSec: 100 }];
     await writeGradedAttempts(env.DB, simId, 0, graded, Date.now(), keys);
@@ -187,14 +280,18 @@ describe("memory is written once per graded answer, on every path", () => {
     const rebuilt = await call("POST", "/api/admin/recalc-stats", { token: admin });
     expect(rebuilt.status).toBe(200);
     const after = await memory(id);
-    for (const [q, row] of m) expect(after.get(q)).toMatchObject({ due: row.due, reps: row.reps, last_correct: row.last_correct });
+    for (const [q, row] of m)
+      expect(after.get(q)).toMatchObject({ due: row.due, reps: row.reps, last_correct: row.last_correct });
   });
 
   it("recalc-stats replays practice history into the same state the grading write built", async () => {
     const { id, token } = await freshStudent();
     for (const right of [false, true, true]) {
       const quiz = await serve(id, token, [5001, 5002]);
-      await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token, json: { answers: [await answer(5001, right), await answer(5002, !right)], timeTaken: 10 } });
+      await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+        token,
+        json: { answers: [await answer(5001, right), await answer(5002, !right)], timeTaken: 10 },
+      });
     }
     const live = await memory(id);
     await rebuildLearningMemory(getDb(env.DB));
@@ -239,14 +336,18 @@ describe("Test mirato and peer difficulty", () => {
   it("draws due questions far more often than a random draw would", async () => {
     const { id, token } = await freshStudent();
     // Every Fisica question seen and scheduled later, five of them due now.
-    const { results } = await env.DB.prepare("SELECT id FROM questions WHERE subject_id = 4 AND active = 1 ORDER BY id").all<{ id: number }>();
+    const { results } = await env.DB.prepare(
+      "SELECT id FROM questions WHERE subject_id = 4 AND active = 1 ORDER BY id",
+    ).all<{ id: number }>();
     const ids = results.map((r) => r.id);
     const dueIds = ids.filter((_, i) => i % 10 === 0); // a tenth of the bank due now
     const now = Date.now();
     const stmt = env.DB.prepare(
       "INSERT INTO question_memory (user_id, question_id, due, stability, difficulty, reps, state, last_review, last_correct) VALUES (?, ?, ?, 5, 5, 1, 2, ?, 1)",
     );
-    await env.DB.batch(ids.map((q) => stmt.bind(id, q, dueIds.includes(q) ? now - DAY : now + 10 * DAY, now - 5 * DAY)));
+    await env.DB.batch(
+      ids.map((q) => stmt.bind(id, q, dueIds.includes(q) ? now - DAY : now + 10 * DAY, now - 5 * DAY)),
+    );
     let dueDrawn = 0;
     for (let i = 0; i < 10; i++) {
       const quiz = await draw(token, "subjectId=4&count=10&mode=mirato");
@@ -265,8 +366,12 @@ describe("Test mirato and peer difficulty", () => {
   it("shows the peers' difficulty after 20 answers instead of the author's", async () => {
     const { id, token } = await freshStudent();
     await env.DB.batch([
-      env.DB.prepare("INSERT OR REPLACE INTO stat_question_accuracy (question_id, answered, correct) VALUES (3001, 40, 4)"),
-      env.DB.prepare("INSERT OR REPLACE INTO stat_question_accuracy (question_id, answered, correct) VALUES (3002, 19, 0)"),
+      env.DB.prepare(
+        "INSERT OR REPLACE INTO stat_question_accuracy (question_id, answered, correct) VALUES (3001, 40, 4)",
+      ),
+      env.DB.prepare(
+        "INSERT OR REPLACE INTO stat_question_accuracy (question_id, answered, correct) VALUES (3002, 19, 0)",
+      ),
       env.DB.prepare("UPDATE questions SET difficulty = 2 WHERE id IN (3001, 3002)"),
     ]);
     const quiz = await serve(id, token, [3001, 3002]);

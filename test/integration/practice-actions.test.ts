@@ -29,7 +29,10 @@ function postJson(body: unknown, token: string, path = "/test") {
 
 /** The reply of an action (React Router's data() in the static handler). */
 async function reply(response: Response) {
-  const body = await json<{ data?: { result: { error?: Record<string, string[]> } }; result?: { error?: Record<string, string[]> } }>(response);
+  const body = await json<{
+    data?: { result: { error?: Record<string, string[]> } };
+    result?: { error?: Record<string, string[]> };
+  }>(response);
   return body.data ?? body;
 }
 
@@ -123,7 +126,10 @@ describe("POST /segnalato (a report from the dialog)", () => {
     const bad = await postForm({ questionId: "5001", message: long }, student, "/segnalato");
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await reply(bad))).toContain("Il messaggio supera i 2000 caratteri");
-    const api = await call("POST", "/api/report-question", { token: student, json: { questionId: 5001, message: long } });
+    const api = await call("POST", "/api/report-question", {
+      token: student,
+      json: { questionId: 5001, message: long },
+    });
     expect((await json<{ error: string }>(api)).error).toContain("Il messaggio supera i 2000 caratteri");
     const missing = await postForm({ questionId: "999999", message: "?" }, student, "/segnalato");
     expect(missing.status).toBe(404);

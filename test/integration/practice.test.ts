@@ -12,9 +12,21 @@ type Quiz = {
   status: string;
   timeLimitSec: number | null;
   remainingSec: number | null;
-  questions: { id: number; type: "mc" | "gap"; question_text: string; options: { id: number; option_text: string }[] }[];
+  questions: {
+    id: number;
+    type: "mc" | "gap";
+    question_text: string;
+    options: { id: number; option_text: string }[];
+  }[];
 };
-type BankRow = { id: number; type: string; correct_index: number | null; accepted_answers: string | null; explanation: string; options: string | null };
+type BankRow = {
+  id: number;
+  type: string;
+  correct_index: number | null;
+  accepted_answers: string | null;
+  explanation: string;
+  options: string | null;
+};
 
 let student: string;
 let friend: string;
@@ -64,7 +76,9 @@ describe("catalogue", () => {
   it("lists the subjects and a subject's topics, behind the session guard", async () => {
     const subjects = await json<{ id: number; name: string }[]>(await call("GET", "/api/subjects", { token: student }));
     expect(subjects.map((s) => s.name)).toEqual(["Biologia", "Chimica", "Matematica", "Fisica", "Ragionamento Logico"]);
-    const topics = await json<{ id: number; name: string }[]>(await call("GET", "/api/subjects/1/topics", { token: student }));
+    const topics = await json<{ id: number; name: string }[]>(
+      await call("GET", "/api/subjects/1/topics", { token: student }),
+    );
     expect(topics.length).toBeGreaterThan(0);
     expect(topics.every((t) => t.id > 100 && t.id < 200)).toBe(true);
     expect((await call("GET", "/api/subjects")).status).toBe(401);
@@ -113,7 +127,16 @@ describe("drawing a quiz", () => {
       for (const q of quiz.questions) {
         const row = rows.get(q.id)!;
         expect(text).not.toContain(JSON.stringify(row.explanation).slice(1, -1));
-        expect(Object.keys(q).sort()).toEqual(["difficulty", "id", "options", "question_text", "subjectId", "topic", "topicId", "type"]);
+        expect(Object.keys(q).sort()).toEqual([
+          "difficulty",
+          "id",
+          "options",
+          "question_text",
+          "subjectId",
+          "topic",
+          "topicId",
+          "type",
+        ]);
         if (q.type === "mc") expect(q.options.map((o) => o.option_text)).toEqual(JSON.parse(row.options!));
       }
     }
@@ -122,7 +145,15 @@ describe("drawing a quiz", () => {
   it("answers 400 with an Italian error for bad input and writes nothing", async () => {
     const quizzes = await count("quizzes");
     const attempts = await count("attempts");
-    for (const query of ["", "subjectId=abc", "subjectId=1&count=tanti", "subjectId=1&topicId=-3", "ids=1,x", "ids=", "subjectId=1&time=-5"]) {
+    for (const query of [
+      "",
+      "subjectId=abc",
+      "subjectId=1&count=tanti",
+      "subjectId=1&topicId=-3",
+      "ids=1,x",
+      "ids=",
+      "subjectId=1&time=-5",
+    ]) {
       const response = await call("GET", `/api/quiz?${query}`, { token: student });
       expect(response.status, query).toBe(400);
       expect((await json(response)).error, query).toMatch(/[a-z]/);
@@ -157,27 +188,74 @@ describe("grading on the server", () => {
     const quiz = await draw(student, "subjectId=1&count=20");
     const answers = await answerSheet(quiz, 13, 6); // 13 right, 6 wrong, 1 blank
     const histogramBefore = await count("stat_score_histogram", "1=1");
-    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 200000 WHERE id = ?").bind(quiz.attemptId).run();
-    const sumBefore = (await env.DB.prepare("SELECT sum(count) AS n FROM stat_score_histogram WHERE subject_id = 1").first<{ n: number }>())!.n;
-    const response = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: student, json: { answers, timeTaken: 100 } });
+    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 200000 WHERE id = ?")
+      .bind(quiz.attemptId)
+      .run();
+    const sumBefore = (await env.DB.prepare(
+      "SELECT sum(count) AS n FROM stat_score_histogram WHERE subject_id = 1",
+    ).first<{ n: number }>())!.n;
+    const response = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+      token: student,
+      json: { answers, timeTaken: 100 },
+    });
     expect(response.status).toBe(200);
     const { attemptId } = await json<{ attemptId: number }>(response);
     expect(attemptId).toBe(quiz.attemptId);
-    const row = await env.DB.prepare("SELECT * FROM attempts WHERE id = ?").bind(attemptId).first<Record<string, number | string>>();
-    expect(row).toMatchObject({ status: "completed", correct: 13, wrong: 6, blank: 1, total: 20, score: 19.6, time_taken: 100 });
+    const row = await env.DB.prepare("SELECT * FROM attempts WHERE id = ?")
+      .bind(attemptId)
+      .first<Record<string, number | string>>();
+    expect(row).toMatchObject({
+      status: "completed",
+      correct: 13,
+      wrong: 6,
+      blank: 1,
+      total: 20,
+      score: 19.6,
+      time_taken: 100,
+    });
     expect(summaryScore(13, 6, 20)).toBe(19.6);
     expect(await count("attempt_answers", `attempt_id = ${attemptId}`)).toBe(20);
-    const sumAfter = (await env.DB.prepare("SELECT sum(count) AS n FROM stat_score_histogram WHERE subject_id = 1").first<{ n: number }>())!.n;
+    const sumAfter = (await env.DB.prepare(
+      "SELECT sum(count) AS n FROM stat_score_histogram WHERE subject_id = 1",
+    ).first<{ n: number }>())!.n;
     expect(sumAfter).toBe(sumBefore + 1);
     expect(await count("stat_score_histogram")).toBeGreaterThanOrEqual(histogramBefore);
 
     const summary = await json<Record<string, unknown> & { questions: Record<string, unknown>[] }>(
       await call("GET", `/api/attempts/${attemptId}/summary`, { token: student }),
     );
-    expect(summary).toMatchObject({ attemptId, subjectId: 1, subjectName: "Biologia", score: 19.6, percentCorrect: 65, listScore: 20, correct: 13, wrong: 6, blank: 1, total: 20 });
+    expect(summary).toMatchObject({
+      attemptId,
+      subjectId: 1,
+      subjectName: "Biologia",
+      score: 19.6,
+      percentCorrect: 65,
+      listScore: 20,
+      correct: 13,
+      wrong: 6,
+      blank: 1,
+      total: 20,
+    });
     expect(summary.questions).toHaveLength(20);
     const q0 = summary.questions[0]!;
-    expect(Object.keys(q0)).toEqual(expect.arrayContaining(["id", "index", "type", "topic", "difficulty", "text", "options", "correctText", "userText", "selectedIndex", "answerIndex", "score", "timeSec", "explanation"]));
+    expect(Object.keys(q0)).toEqual(
+      expect.arrayContaining([
+        "id",
+        "index",
+        "type",
+        "topic",
+        "difficulty",
+        "text",
+        "options",
+        "correctText",
+        "userText",
+        "selectedIndex",
+        "answerIndex",
+        "score",
+        "timeSec",
+        "explanation",
+      ]),
+    );
     expect(q0.score).toBe(1);
     expect(summary.questions[13]!.score).toBe(-0.1);
     expect(summary.questions[19]!.score).toBe(0);
@@ -192,7 +270,12 @@ describe("grading on the server", () => {
       call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: student, json: body }),
     ]);
     const c = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: student, json: body });
-    const ids = await Promise.all([a, b, c].map(async (r) => { expect(r.status).toBe(200); return (await json<{ attemptId: number }>(r)).attemptId; }));
+    const ids = await Promise.all(
+      [a, b, c].map(async (r) => {
+        expect(r.status).toBe(200);
+        return (await json<{ attemptId: number }>(r)).attemptId;
+      }),
+    );
     expect(new Set(ids).size).toBe(1);
     expect(await count("attempts", `quiz_id = ${quiz.quizId}`)).toBe(1);
     expect(await count("attempt_answers", `attempt_id = ${ids[0]}`)).toBe(10);
@@ -205,7 +288,16 @@ describe("grading on the server", () => {
     const bad: [unknown, RegExp][] = [
       [{ answers: [{ question_id: mc.id, option_id: 7 }], timeTaken: 5 }, /Opzione non valida/],
       [{ answers: [{ question_id: 999999, option_id: 0 }], timeTaken: 5 }, /non fa parte/],
-      [{ answers: [{ question_id: mc.id, option_id: 0 }, { question_id: mc.id, option_id: 1 }], timeTaken: 5 }, /ripetuta/],
+      [
+        {
+          answers: [
+            { question_id: mc.id, option_id: 0 },
+            { question_id: mc.id, option_id: 1 },
+          ],
+          timeTaken: 5,
+        },
+        /ripetuta/,
+      ],
       [{ answers: [{ question_id: gap.id, answer_text: "a".repeat(51) }], timeTaken: 5 }, /50 caratteri/],
       [{ answers: [] }, /Tempo impiegato/],
       [{ answers: "tutte", timeTaken: 5 }, /elenco/],
@@ -217,15 +309,23 @@ describe("grading on the server", () => {
     }
     expect(await count("attempts", `quiz_id = ${quiz.quizId} AND status = 'in_progress'`)).toBe(1);
     expect(await count("attempt_answers", `attempt_id = ${quiz.attemptId}`)).toBe(0);
-    const other = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: friend, json: { answers: [], timeTaken: 1 } });
+    const other = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+      token: friend,
+      json: { answers: [], timeTaken: 1 },
+    });
     expect(other.status).toBe(404);
     expect(await count("attempt_answers", `attempt_id = ${quiz.attemptId}`)).toBe(0);
   });
 
   it("refuses a submission after the timer (plus a minute of grace) has run out", async () => {
     const quiz = await draw(student, "subjectId=3&count=2&time=80");
-    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 200000 WHERE id = ?").bind(quiz.attemptId).run();
-    const response = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: student, json: { answers: [], timeTaken: 80 } });
+    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 200000 WHERE id = ?")
+      .bind(quiz.attemptId)
+      .run();
+    const response = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+      token: student,
+      json: { answers: [], timeTaken: 80 },
+    });
     expect(response.status).toBe(409);
     expect((await json(response)).error).toMatch(/Tempo scaduto/);
   });
@@ -240,20 +340,34 @@ describe("grading on the server", () => {
     const a = await json<{ attemptId: number; alreadySubmitted: boolean }>(first);
     // It is that quiz's submission: its attempt, graded as POST /api/quiz/{id}/attempt grades it.
     expect(a).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: false });
-    expect(await json<{ attemptId: number; alreadySubmitted: boolean }>(second)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: true });
-    const row = await env.DB.prepare("SELECT status, correct, wrong, blank, total FROM attempts WHERE id = ?").bind(a.attemptId).first();
+    expect(await json<{ attemptId: number; alreadySubmitted: boolean }>(second)).toEqual({
+      attemptId: quiz.attemptId,
+      alreadySubmitted: true,
+    });
+    const row = await env.DB.prepare("SELECT status, correct, wrong, blank, total FROM attempts WHERE id = ?")
+      .bind(a.attemptId)
+      .first();
     expect(row).toMatchObject({ status: "completed", correct: 1, wrong: 1, blank: 0, total: 2 });
-    const direct = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: friend, json: { answers, timeTaken: 20 } });
+    const direct = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+      token: friend,
+      json: { answers, timeTaken: 20 },
+    });
     expect(await json(direct)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: true });
 
     const other = await draw(friend, "subjectId=2&count=3");
-    const keyed = { answers: (await answerSheet(other, 2, 0)).slice(0, 2), timeTaken: 21, idempotencyKey: "retry-key-123" };
+    const keyed = {
+      answers: (await answerSheet(other, 2, 0)).slice(0, 2),
+      timeTaken: 21,
+      idempotencyKey: "retry-key-123",
+    };
     const k1 = await json<{ attemptId: number }>(await call("POST", "/api/grade", { token: friend, json: keyed }));
     const k2 = await json<{ attemptId: number }>(await call("POST", "/api/grade", { token: friend, json: keyed }));
     expect(k1.attemptId).toBe(other.attemptId);
     expect(k2.attemptId).toBe(other.attemptId);
     // The question left out is a blank of the same quiz.
-    expect(await env.DB.prepare("SELECT correct, blank, total FROM attempts WHERE id = ?").bind(other.attemptId).first()).toMatchObject({ correct: 2, blank: 1, total: 3 });
+    expect(
+      await env.DB.prepare("SELECT correct, blank, total FROM attempts WHERE id = ?").bind(other.attemptId).first(),
+    ).toMatchObject({ correct: 2, blank: 1, total: 3 });
     expect(await count("attempts", "user_id = 2")).toBe(before + 2);
     const bad = await call("POST", "/api/grade", { token: friend, json: { answers: [], timeTaken: 3 } });
     expect(bad.status).toBe(400);
@@ -281,23 +395,43 @@ describe("attempt summary", () => {
 describe("past attempts", () => {
   it("lists completed and abandoned attempts newest first; a drawn quiz left 3 hours untimed becomes abandoned", async () => {
     const quiz = await draw(friend, "subjectId=1&count=4");
-    let list = await json<{ id: number; status: string }[]>(await call("GET", "/api/attempts?limit=500", { token: friend }));
+    let list = await json<{ id: number; status: string }[]>(
+      await call("GET", "/api/attempts?limit=500", { token: friend }),
+    );
     expect(list.some((a) => a.id === quiz.attemptId)).toBe(false); // still running
-    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 3 * 3600 * 1000 - 1000 WHERE id = ?").bind(quiz.attemptId).run();
+    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 3 * 3600 * 1000 - 1000 WHERE id = ?")
+      .bind(quiz.attemptId)
+      .run();
     list = await json(await call("GET", "/api/attempts?limit=500", { token: friend }));
     // A timed quiz is abandoned once its timer and the minute of grace have passed.
     const timed = await draw(friend, "subjectId=2&count=2&time=80");
-    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 135000 WHERE id = ?").bind(timed.attemptId).run();
+    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 135000 WHERE id = ?")
+      .bind(timed.attemptId)
+      .run();
     list = await json(await call("GET", "/api/attempts?limit=500", { token: friend }));
     expect(list.some((a) => a.id === timed.attemptId)).toBe(false); // 80 s + 60 s grace not over yet
-    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 10000 WHERE id = ?").bind(timed.attemptId).run();
+    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 10000 WHERE id = ?")
+      .bind(timed.attemptId)
+      .run();
     list = await json(await call("GET", "/api/attempts?limit=500", { token: friend }));
     expect(list.find((a) => a.id === timed.attemptId)?.status).toBe("abandoned");
     const item = list.find((a) => a.id === quiz.attemptId) as Record<string, unknown>;
     expect(item).toMatchObject({ status: "abandoned", subjectId: 1, subjectName: "Biologia", total: 4, score: null });
     expect((item.topics as string[]).length).toBeGreaterThan(0);
     const completed = list.find((a) => a.status === "completed") as Record<string, unknown>;
-    expect(Object.keys(completed)).toEqual(expect.arrayContaining(["id", "subjectId", "subjectName", "date", "topics", "correct", "total", "timeSec", "status"]));
+    expect(Object.keys(completed)).toEqual(
+      expect.arrayContaining([
+        "id",
+        "subjectId",
+        "subjectName",
+        "date",
+        "topics",
+        "correct",
+        "total",
+        "timeSec",
+        "status",
+      ]),
+    );
     const dates = list.map((a) => Date.parse((a as unknown as { date: string }).date));
     expect([...dates].sort((x, y) => y - x)).toEqual(dates);
     expect(list.every((a) => ["completed", "abandoned"].includes(a.status))).toBe(true);
@@ -316,11 +450,23 @@ describe("reports", () => {
     // The admin account has no practice history: no earlier answer reveals the correct one.
     const quiz = await draw(admin, "subjectId=2&count=3");
     const q = quiz.questions[0]!;
-    const fromQuiz = await call("POST", "/api/report-question", { token: admin, json: { questionId: q.id, message: "", userAnswerKey: "C" } });
+    const fromQuiz = await call("POST", "/api/report-question", {
+      token: admin,
+      json: { questionId: q.id, message: "", userAnswerKey: "C" },
+    });
     expect(fromQuiz.status).toBe(200);
     expect(await json(fromQuiz)).toMatchObject({ ok: true });
-    let mine = (await json<{ reports: Record<string, unknown>[] }>(await call("GET", "/api/my/reports", { token: admin }))).reports;
-    expect(mine[0]).toMatchObject({ questionId: q.id, message: "(nessun dettaglio)", userAnswer: "C", status: "in_review", statusLabel: "In revisione", correctAnswer: null });
+    let mine = (
+      await json<{ reports: Record<string, unknown>[] }>(await call("GET", "/api/my/reports", { token: admin }))
+    ).reports;
+    expect(mine[0]).toMatchObject({
+      questionId: q.id,
+      message: "(nessun dettaglio)",
+      userAnswer: "C",
+      status: "in_review",
+      statusLabel: "In revisione",
+      correctAnswer: null,
+    });
 
     await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: admin, json: { answers: [], timeTaken: 3 } });
     const fromSummary = await call("POST", "/api/report-question", {
@@ -328,19 +474,28 @@ describe("reports", () => {
       json: { attemptId: quiz.attemptId, questionId: q.id, note: "Il testo è ambiguo", userAnswerKey: "" },
     });
     expect(fromSummary.status).toBe(200);
-    mine = (await json<{ reports: Record<string, unknown>[] }>(await call("GET", "/api/my/reports", { token: admin }))).reports;
+    mine = (await json<{ reports: Record<string, unknown>[] }>(await call("GET", "/api/my/reports", { token: admin })))
+      .reports;
     expect(mine[0]).toMatchObject({ message: "Il testo è ambiguo", subject: "Chimica" });
     expect(mine[0]!.correctAnswer).toBeTruthy(); // submitted now: the answer may be shown
 
     // The seed's resolved report reads 'Risolta' for the demo student; nobody else's shows up.
-    const studentReports = (await json<{ reports: Record<string, unknown>[] }>(await call("GET", "/api/my/reports", { token: student }))).reports;
-    expect(studentReports.find((r) => r.id === 2)).toMatchObject({ status: "resolved", statusLabel: "Risolta", adminNotes: "Corretto il testo, grazie!" });
+    const studentReports = (
+      await json<{ reports: Record<string, unknown>[] }>(await call("GET", "/api/my/reports", { token: student }))
+    ).reports;
+    expect(studentReports.find((r) => r.id === 2)).toMatchObject({
+      status: "resolved",
+      statusLabel: "Risolta",
+      adminNotes: "Corretto il testo, grazie!",
+    });
     expect(studentReports.some((r) => r.questionId === q.id && r.message === "Il testo è ambiguo")).toBe(false);
   });
 
   it("rejects bad reports with 400/404 and writes nothing", async () => {
     const before = await count("reports");
-    const myAttempt = (await env.DB.prepare("SELECT id FROM attempts WHERE user_id = 1 AND status = 'completed' LIMIT 1").first<{ id: number }>())!.id;
+    const myAttempt = (await env.DB.prepare(
+      "SELECT id FROM attempts WHERE user_id = 1 AND status = 'completed' LIMIT 1",
+    ).first<{ id: number }>())!.id;
     const cases: [unknown, number, RegExp][] = [
       [{}, 400, /^Domanda mancante$/],
       [{ questionId: "abc" }, 400, /^Domanda (mancante|non valida)$/],
@@ -366,24 +521,36 @@ describe("review of mistakes", () => {
     expect(quiz.questions.some((q) => q.id === 3001)).toBe(true);
     const rows = await bank([3001]);
     const row = rows.get(3001)!;
-    const wrong = row.type === "mc" ? { question_id: 3001, option_id: (row.correct_index! + 1) % 5 } : { question_id: 3001, answer_text: "sbagliato" };
+    const wrong =
+      row.type === "mc"
+        ? { question_id: 3001, option_id: (row.correct_index! + 1) % 5 }
+        : { question_id: 3001, answer_text: "sbagliato" };
     await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token, json: { answers: [wrong], timeTaken: 4 } });
-    const body = await json<{ items: { id: number; paused: boolean; lastWrongAt: string; subjectName: string; questionText: string }[] }>(
-      await call("GET", "/api/me/wrong-questions", { token }),
-    );
+    const body = await json<{
+      items: { id: number; paused: boolean; lastWrongAt: string; subjectName: string; questionText: string }[];
+    }>(await call("GET", "/api/me/wrong-questions", { token }));
     const item = body.items.find((i) => i.id === 3001)!;
     expect(item).toMatchObject({ paused: true, subjectName: "Matematica" });
     expect(item.questionText.length).toBeGreaterThan(5);
 
     // Controlled clock around the boundary.
-    const userId = (await env.DB.prepare("SELECT id FROM users WHERE email = 'moderatore@example.com'").first<{ id: number }>())!.id;
+    const userId = (await env.DB.prepare("SELECT id FROM users WHERE email = 'moderatore@example.com'").first<{
+      id: number;
+    }>())!.id;
     const lastWrong = Date.parse(item.lastWrongAt);
     const db = getDb(env.DB);
-    expect((await listWrongQuestions(db, userId, lastWrong + REVIEW_COOLDOWN_MS - 1)).find((i) => i.id === 3001)!.paused).toBe(true);
-    expect((await listWrongQuestions(db, userId, lastWrong + REVIEW_COOLDOWN_MS)).find((i) => i.id === 3001)!.paused).toBe(false);
+    expect(
+      (await listWrongQuestions(db, userId, lastWrong + REVIEW_COOLDOWN_MS - 1)).find((i) => i.id === 3001)!.paused,
+    ).toBe(true);
+    expect(
+      (await listWrongQuestions(db, userId, lastWrong + REVIEW_COOLDOWN_MS)).find((i) => i.id === 3001)!.paused,
+    ).toBe(false);
 
     const redo = await draw(token, "ids=3001");
-    const right = row.type === "mc" ? { question_id: 3001, option_id: row.correct_index } : { question_id: 3001, answer_text: JSON.parse(row.accepted_answers!)[0] };
+    const right =
+      row.type === "mc"
+        ? { question_id: 3001, option_id: row.correct_index }
+        : { question_id: 3001, answer_text: JSON.parse(row.accepted_answers!)[0] };
     await call("POST", `/api/quiz/${redo.quizId}/attempt`, { token, json: { answers: [right], timeTaken: 4 } });
     const after = await json<{ items: { id: number }[] }>(await call("GET", "/api/me/wrong-questions", { token }));
     expect(after.items.some((i) => i.id === 3001)).toBe(false);
@@ -394,11 +561,18 @@ describe("review of mistakes", () => {
 describe("Quiz Rush integration", () => {
   it("claims the rush slot when the quiz is drawn, refuses a second start, and records the graded score", async () => {
     const now = Date.now();
-    const event = await env.DB.prepare("INSERT INTO rush_events (title, starts_at, ends_at, published) VALUES ('Rush di prova', ?, ?, 1) RETURNING id")
+    const event = await env.DB.prepare(
+      "INSERT INTO rush_events (title, starts_at, ends_at, published) VALUES ('Rush di prova', ?, ?, 1) RETURNING id",
+    )
       .bind(now - 60_000, now + 3600_000)
       .first<{ id: number }>();
     const quiz = await draw(friend, `subjectId=4&count=5&rushEventId=${event!.id}`);
-    expect(await count("rush_progress", `event_id = ${event!.id} AND user_id = 2 AND subject_id = 4 AND finished_at IS NULL`)).toBe(1);
+    expect(
+      await count(
+        "rush_progress",
+        `event_id = ${event!.id} AND user_id = 2 AND subject_id = 4 AND finished_at IS NULL`,
+      ),
+    ).toBe(1);
     const again = await call("GET", `/api/quiz?subjectId=4&count=5&rushEventId=${event!.id}`, { token: friend });
     expect(again.status).toBe(409);
     expect((await json(again)).error).toBe("Hai già completato il quiz per questa materia nella sessione Rush attiva.");
@@ -406,7 +580,9 @@ describe("Quiz Rush integration", () => {
     const { attemptId } = await json<{ attemptId: number }>(
       await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: friend, json: { answers, timeTaken: 2 } }),
     );
-    const progress = await env.DB.prepare("SELECT * FROM rush_progress WHERE event_id = ? AND user_id = 2").bind(event!.id).first<Record<string, number>>();
+    const progress = await env.DB.prepare("SELECT * FROM rush_progress WHERE event_id = ? AND user_id = 2")
+      .bind(event!.id)
+      .first<Record<string, number>>();
     expect(progress).toMatchObject({ attempt_id: attemptId, score: 31 });
     expect(await count("attempts", `id = ${attemptId} AND rush_event_id = ${event!.id}`)).toBe(1);
     const inactive = await call("GET", `/api/quiz?subjectId=1&count=5&rushEventId=987`, { token: friend });
@@ -422,17 +598,25 @@ describe("screens read the same services", () => {
       expect(anonymous.status, path).toBe(302);
       expect(anonymous.headers.get("Location"), path).toMatch(/^\/login\?next=/);
     }
-    const nuovo = (await (await call("GET", "/test/nuovo", { token: student })).json()) as { subjects: { name: string; topics: unknown[] }[] };
+    const nuovo = (await (await call("GET", "/test/nuovo", { token: student })).json()) as {
+      subjects: { name: string; topics: unknown[] }[];
+    };
     expect(nuovo.subjects).toHaveLength(5);
     expect(nuovo.subjects[0]!.topics.length).toBeGreaterThan(0);
-    const tentativi = (await (await call("GET", "/tentativi", { token: student })).json()) as { attempts: { id: number }[] };
+    const tentativi = (await (await call("GET", "/tentativi", { token: student })).json()) as {
+      attempts: { id: number }[];
+    };
     const api = await json<{ id: number }[]>(await call("GET", "/api/attempts", { token: student }));
     expect(tentativi.attempts.map((a) => a.id)).toEqual(api.map((a) => a.id));
     const segnalato = (await (await call("GET", "/segnalato", { token: student })).json()) as { reports: unknown[] };
     expect(segnalato.reports.length).toBeGreaterThanOrEqual(2);
-    const ripasso = (await (await call("GET", "/ripasso/errori", { token: student })).json()) as { items: { paused: boolean }[] };
+    const ripasso = (await (await call("GET", "/ripasso/errori", { token: student })).json()) as {
+      items: { paused: boolean }[];
+    };
     expect(ripasso.items.length).toBeGreaterThan(0);
-    const latest = (await (await call("GET", "/test/riepilogo", { token: student })).json()) as { summary: { attemptId: number } };
+    const latest = (await (await call("GET", "/test/riepilogo", { token: student })).json()) as {
+      summary: { attemptId: number };
+    };
     expect(latest.summary.attemptId).toBeGreaterThan(0);
   });
 
@@ -443,6 +627,8 @@ describe("screens read the same services", () => {
     expect(text).toContain(String(quiz.questions[0]!.id));
     expect(text).not.toMatch(/correct|accepted|explanation/i);
     expect((await call("GET", `/test?id=${quiz.quizId}`, { token: friend })).status).toBe(200); // an error text, no data
-    expect(await (await call("GET", `/test?id=${quiz.quizId}`, { token: friend })).text()).toContain("Quiz non trovato.");
+    expect(await (await call("GET", `/test?id=${quiz.quizId}`, { token: friend })).text()).toContain(
+      "Quiz non trovato.",
+    );
   });
 });

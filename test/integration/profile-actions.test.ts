@@ -23,7 +23,9 @@ describe("POST /profilo", () => {
     const response = await post({ intent: "profile", city: "Pavia", zip: "27100", schoolYear: 5 });
     expect(response.status).toBe(200);
     expect(await reply(response)).toContain('"city":"Pavia"');
-    const row = await env.DB.prepare("SELECT city, zip, school_year AS year FROM users WHERE email = 'studente@example.com'").first();
+    const row = await env.DB.prepare(
+      "SELECT city, zip, school_year AS year FROM users WHERE email = 'studente@example.com'",
+    ).first();
     expect(row).toMatchObject({ city: "Pavia", zip: "27100", year: 5 });
   });
 

@@ -8,7 +8,8 @@ beforeAll(async () => {
   await insertUser(9201, "profilo.prova@example.com", "profilo.prova", "Pia Profilo");
 });
 
-const row = (id: number) => env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(id).first<Record<string, unknown>>();
+const row = (id: number) =>
+  env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(id).first<Record<string, unknown>>();
 
 describe("GET/POST /api/profile", () => {
   it("answers every field of the profile, with createdAt and lastLogin", async () => {
@@ -16,7 +17,22 @@ describe("GET/POST /api/profile", () => {
     const response = await call("GET", "/api/profile", { token });
     expect(response.status).toBe(200);
     const body = await json(response);
-    for (const key of ["username", "phone", "bio", "goal", "city", "school", "schoolYear", "birth", "cf", "address", "zip", "email", "createdAt", "lastLogin"]) {
+    for (const key of [
+      "username",
+      "phone",
+      "bio",
+      "goal",
+      "city",
+      "school",
+      "schoolYear",
+      "birth",
+      "cf",
+      "address",
+      "zip",
+      "email",
+      "createdAt",
+      "lastLogin",
+    ]) {
       expect(body, key).toHaveProperty(key);
     }
     expect(body.username).toBe("profilo.prova");
@@ -27,13 +43,38 @@ describe("GET/POST /api/profile", () => {
     const token = await login("profilo.prova@example.com");
     const response = await call("POST", "/api/profile", {
       token,
-      json: { username: "altro", email: "x@example.com", phone: "+39 333 1234567", bio: "Voglio entrare a Medicina", goal: "Medicina a Milano", city: "Milano", school: "Liceo Volta", schoolYear: 5, birth: "2007-04-12", cf: "rssmra85t10a562s", address: "Via Roma 1", zip: "20121" },
+      json: {
+        username: "altro",
+        email: "x@example.com",
+        phone: "+39 333 1234567",
+        bio: "Voglio entrare a Medicina",
+        goal: "Medicina a Milano",
+        city: "Milano",
+        school: "Liceo Volta",
+        schoolYear: 5,
+        birth: "2007-04-12",
+        cf: "rssmra85t10a562s",
+        address: "Via Roma 1",
+        zip: "20121",
+      },
     });
     expect(response.status).toBe(200);
     const body = await json(response);
-    expect(body).toMatchObject({ cf: "RSSMRA85T10A562S", zip: "20121", schoolYear: 5, username: "profilo.prova", email: "profilo.prova@example.com" });
+    expect(body).toMatchObject({
+      cf: "RSSMRA85T10A562S",
+      zip: "20121",
+      schoolYear: 5,
+      username: "profilo.prova",
+      email: "profilo.prova@example.com",
+    });
     const stored = await row(9201);
-    expect(stored).toMatchObject({ cf: "RSSMRA85T10A562S", city: "Milano", username: "profilo.prova", email: "profilo.prova@example.com", birth: "2007-04-12" });
+    expect(stored).toMatchObject({
+      cf: "RSSMRA85T10A562S",
+      city: "Milano",
+      username: "profilo.prova",
+      email: "profilo.prova@example.com",
+      birth: "2007-04-12",
+    });
     // Emptying a field clears it.
     await call("POST", "/api/profile", { token, json: { bio: "" } });
     expect((await row(9201))!.bio).toBeNull();
@@ -47,7 +88,11 @@ describe("GET/POST /api/profile", () => {
     ["a phone with letters", { phone: "chiamami" }, /telefono non valido/],
     ["a birth date in the future", { birth: "2099-01-01" }, /Data di nascita non valida/],
     ["an impossible birth date", { birth: "2007-02-30" }, /Data di nascita non valida/],
-    ["a child under 14", { birth: new Date(Date.now() - 10 * 365 * 86_400_000).toISOString().slice(0, 10) }, /almeno 14 anni/],
+    [
+      "a child under 14",
+      { birth: new Date(Date.now() - 10 * 365 * 86_400_000).toISOString().slice(0, 10) },
+      /almeno 14 anni/,
+    ],
     ["a school year of 9", { schoolYear: 9 }, /Anno scolastico/],
   ];
   for (const [label, patch, message] of invalid) {
@@ -77,7 +122,11 @@ describe("GET/POST /api/profile", () => {
     expect((await call("GET", "/api/profile")).status).toBe(401);
     expect((await call("POST", "/api/profile", { json: { city: "Roma" } })).status).toBe(401);
     const token = await login("profilo.prova@example.com");
-    const response = await call("POST", "/api/profile", { token, body: "{city:", headers: { "Content-Type": "application/json" } });
+    const response = await call("POST", "/api/profile", {
+      token,
+      body: "{city:",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(response.status).toBe(400);
     expect((await json(response)).error).toMatch(/JSON/);
   });
@@ -88,8 +137,14 @@ describe("GET /api/profile/export", () => {
     const token = await login("studente@example.com");
     const response = await call("GET", "/api/profile/export", { token });
     expect(response.status).toBe(200);
-    expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="unicum-dati-giulia\.rossi-\d{4}-\d{2}-\d{2}\.json"$/);
-    const body = await json<{ profile: Record<string, unknown>; attempts: { id: number; userId: number; answers: { questionId: number }[] }[]; reports: { userId: number }[] }>(response);
+    expect(response.headers.get("Content-Disposition")).toMatch(
+      /^attachment; filename="unicum-dati-giulia\.rossi-\d{4}-\d{2}-\d{2}\.json"$/,
+    );
+    const body = await json<{
+      profile: Record<string, unknown>;
+      attempts: { id: number; userId: number; answers: { questionId: number }[] }[];
+      reports: { userId: number }[];
+    }>(response);
     expect(body.profile).toMatchObject({ id: 1, email: "studente@example.com", username: "giulia.rossi" });
     expect(body.profile).not.toHaveProperty("googleSub");
     expect(body.attempts.length).toBe(await count("attempts", "user_id = 1"));
@@ -107,7 +162,9 @@ describe("DELETE /api/profile (erase the account)", () => {
     await insertUser(9301, "da.cancellare@example.com", "da.cancellare", "Dario Cancellare");
     await insertAttempts(9301, 1, [12, 18, 25], 930_000, 1001);
     await env.DB.prepare("INSERT INTO reports (user_id, question_id, message) VALUES (9301, 1001, 'prova')").run();
-    await env.DB.prepare("INSERT INTO friendships (requester_id, addressee_id, status) VALUES (9301, 1, 'accepted')").run();
+    await env.DB.prepare(
+      "INSERT INTO friendships (requester_id, addressee_id, status) VALUES (9301, 1, 'accepted')",
+    ).run();
     await rebuild();
   });
 

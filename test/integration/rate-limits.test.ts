@@ -8,7 +8,10 @@ import { callGuarded, count, json, login, seed, type CallOptions } from "./helpe
 
 beforeAll(async () => {
   await seed();
-  for (const [id, name] of [[9401, "limiti.uno"], [9402, "limiti.due"]] as const) {
+  for (const [id, name] of [
+    [9401, "limiti.uno"],
+    [9402, "limiti.due"],
+  ] as const) {
     await insertUser(id, `${name}@example.com`, name, `Utente ${name}`);
   }
 });
@@ -31,13 +34,21 @@ async function expectRefusal(refusal: Response, message: RegExp) {
 
 describe("rate limits", () => {
   it("slows down failed Google sign-ins from one address; another address and the development sign-in are not affected", async () => {
-    const google = (ip: string): CallOptions => ({ json: { credential: "not-a-token" }, headers: { "CF-Connecting-IP": ip } });
-    const { passed, refusal } = await untilLimited(10, () => callGuarded("POST", "/api/auth/google", google("203.0.113.7")));
+    const google = (ip: string): CallOptions => ({
+      json: { credential: "not-a-token" },
+      headers: { "CF-Connecting-IP": ip },
+    });
+    const { passed, refusal } = await untilLimited(10, () =>
+      callGuarded("POST", "/api/auth/google", google("203.0.113.7")),
+    );
     expect(passed).toBeGreaterThanOrEqual(10);
     await expectRefusal(refusal, /Troppi tentativi di accesso/);
     expect((await callGuarded("POST", "/api/auth/google", google("203.0.113.8"))).status).toBe(401);
     for (let n = 0; n < 25; n++) {
-      const dev = await callGuarded("POST", "/api/auth/dev", { json: { email: "limiti.uno@example.com" }, headers: { "CF-Connecting-IP": "203.0.113.7" } });
+      const dev = await callGuarded("POST", "/api/auth/dev", {
+        json: { email: "limiti.uno@example.com" },
+        headers: { "CF-Connecting-IP": "203.0.113.7" },
+      });
       expect(dev.status).toBe(200);
     }
   });
@@ -45,7 +56,8 @@ describe("rate limits", () => {
   it("limits reports per user and writes nothing once refused; another user can still report", async () => {
     const uno = await login("limiti.uno@example.com");
     const due = await login("limiti.due@example.com");
-    const report = (token: string, n: number) => callGuarded("POST", "/api/report-question", { token, json: { questionId: 1001, message: `Limite ${n}` } });
+    const report = (token: string, n: number) =>
+      callGuarded("POST", "/api/report-question", { token, json: { questionId: 1001, message: `Limite ${n}` } });
     const { passed, refusal } = await untilLimited(10, (n) => report(uno, n));
     expect(passed).toBeGreaterThanOrEqual(10);
     await expectRefusal(refusal, /troppe segnalazioni/);
@@ -57,17 +69,25 @@ describe("rate limits", () => {
 
   it("limits friend invitations, page views and imports per user", async () => {
     const uno = await login("limiti.uno@example.com");
-    const invites = await untilLimited(10, (n) => callGuarded("POST", "/api/friends", { token: uno, json: { handle: `nessuno${n}` } }));
+    const invites = await untilLimited(10, (n) =>
+      callGuarded("POST", "/api/friends", { token: uno, json: { handle: `nessuno${n}` } }),
+    );
     expect(invites.passed).toBeGreaterThanOrEqual(10);
     await expectRefusal(invites.refusal, /troppi inviti/);
 
-    const views = await untilLimited(60, (n) => callGuarded("POST", "/api/page-view", { token: uno, json: { path: `/limite/${n}` } }));
+    const views = await untilLimited(60, (n) =>
+      callGuarded("POST", "/api/page-view", { token: uno, json: { path: `/limite/${n}` } }),
+    );
     expect(views.passed).toBeGreaterThanOrEqual(60);
     await expectRefusal(views.refusal, /Troppe visite/);
 
     const admin = await login("admin@example.com");
     const imports = await untilLimited(10, () =>
-      callGuarded("POST", "/api/admin/import-difficulty", { token: admin, body: "id,difficulty\n", headers: { "Content-Type": "text/csv" } }),
+      callGuarded("POST", "/api/admin/import-difficulty", {
+        token: admin,
+        body: "id,difficulty\n",
+        headers: { "Content-Type": "text/csv" },
+      }),
     );
     expect(imports.passed).toBeGreaterThanOrEqual(10);
     await expectRefusal(imports.refusal, /Troppe importazioni/);

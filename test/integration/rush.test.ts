@@ -37,7 +37,9 @@ beforeEach(async () => {
 
 type EventBody = { title?: unknown; startsAt?: unknown; endsAt?: unknown; published?: unknown };
 
-async function createEvent(body: EventBody): Promise<{ id: number; title: string; startsAt: string; endsAt: string; published: boolean }> {
+async function createEvent(
+  body: EventBody,
+): Promise<{ id: number; title: string; startsAt: string; endsAt: string; published: boolean }> {
   const response = await call("POST", "/api/admin/rush-events", { token: admin, json: body });
   expect(response.status, await response.clone().text()).toBe(201);
   return json(response);
@@ -45,10 +47,22 @@ async function createEvent(body: EventBody): Promise<{ id: number; title: string
 
 /** A published event whose window holds now. */
 const activeEvent = () =>
-  createEvent({ title: "Rush di prova", startsAt: new Date(Date.now() - HOUR).toISOString(), endsAt: new Date(Date.now() + 2 * HOUR).toISOString(), published: true });
+  createEvent({
+    title: "Rush di prova",
+    startsAt: new Date(Date.now() - HOUR).toISOString(),
+    endsAt: new Date(Date.now() + 2 * HOUR).toISOString(),
+    published: true,
+  });
 
 /** What the grading of a rush attempt does: insert the attempt and record the rush result in one batch. */
-async function gradeRushAttempt(args: { userId: number; eventId: number; subjectId: number; score: number; timeSec: number; finishedAt?: Date }) {
+async function gradeRushAttempt(args: {
+  userId: number;
+  eventId: number;
+  subjectId: number;
+  score: number;
+  timeSec: number;
+  finishedAt?: Date;
+}) {
   const finishedAt = args.finishedAt ?? new Date();
   const attempt = await db()
     .insert(attempts)
@@ -68,9 +82,7 @@ async function gradeRushAttempt(args: { userId: number; eventId: number; subject
     })
     .returning({ id: attempts.id })
     .get();
-  await db().batch([
-    recordRushResultStatement(db(), { ...args, attemptId: attempt.id, finishedAt }),
-  ]);
+  await db().batch([recordRushResultStatement(db(), { ...args, attemptId: attempt.id, finishedAt })]);
   return attempt.id;
 }
 
@@ -78,13 +90,23 @@ describe("the event window", () => {
   it("is active from startsAt inclusive to endsAt exclusive, and only when published", async () => {
     const startsAt = Date.UTC(2031, 4, 10, 8, 0);
     const endsAt = Date.UTC(2031, 4, 10, 20, 0);
-    const published = await createEvent({ title: "Maggio", startsAt: new Date(startsAt).toISOString(), endsAt: new Date(endsAt).toISOString(), published: true });
+    const published = await createEvent({
+      title: "Maggio",
+      startsAt: new Date(startsAt).toISOString(),
+      endsAt: new Date(endsAt).toISOString(),
+      published: true,
+    });
     expect((await activeRushEvent(db(), startsAt - 1))?.id).toBeUndefined();
     expect((await activeRushEvent(db(), startsAt))?.id).toBe(published.id);
     expect((await activeRushEvent(db(), endsAt - 1))?.id).toBe(published.id);
     expect((await activeRushEvent(db(), endsAt))?.id).toBeUndefined();
 
-    const hidden = await createEvent({ title: "Bozza", startsAt: new Date(Date.UTC(2031, 5, 1)).toISOString(), endsAt: new Date(Date.UTC(2031, 5, 2)).toISOString(), published: false });
+    const hidden = await createEvent({
+      title: "Bozza",
+      startsAt: new Date(Date.UTC(2031, 5, 1)).toISOString(),
+      endsAt: new Date(Date.UTC(2031, 5, 2)).toISOString(),
+      published: false,
+    });
     expect(await activeRushEvent(db(), Date.UTC(2031, 5, 1, 12))).toBeUndefined();
     // Starting is refused outside the window and for an unpublished event, and nothing is claimed.
     for (const [eventId, now] of [
@@ -92,7 +114,10 @@ describe("the event window", () => {
       [published.id, startsAt - 1],
       [hidden.id, Date.UTC(2031, 5, 1, 12)],
     ] as const) {
-      await expect(claimRushStart(db(), { userId: 1, eventId, subjectId: 1, now })).rejects.toMatchObject({ status: 409, message: RUSH_INACTIVE_MESSAGE });
+      await expect(claimRushStart(db(), { userId: 1, eventId, subjectId: 1, now })).rejects.toMatchObject({
+        status: 409,
+        message: RUSH_INACTIVE_MESSAGE,
+      });
     }
     expect(await count("rush_progress")).toBe(0);
     await claimRushStart(db(), { userId: 1, eventId: published.id, subjectId: 1, now: startsAt });
@@ -101,7 +126,12 @@ describe("the event window", () => {
 
   it("GET /api/rush/event answers the active published event, or an empty object", async () => {
     expect(await json(await call("GET", "/api/rush/event", { token: student }))).toEqual({});
-    const draft = await createEvent({ title: "Non pubblicato", startsAt: new Date(Date.now() - HOUR).toISOString(), endsAt: new Date(Date.now() + HOUR).toISOString(), published: false });
+    const draft = await createEvent({
+      title: "Non pubblicato",
+      startsAt: new Date(Date.now() - HOUR).toISOString(),
+      endsAt: new Date(Date.now() + HOUR).toISOString(),
+      published: false,
+    });
     expect(await json(await call("GET", "/api/rush/event", { token: student }))).toEqual({});
     const event = await activeEvent();
     const body = await json(await call("GET", "/api/rush/event", { token: student }));
@@ -137,13 +167,18 @@ describe("one attempt per subject per event", () => {
     await claimRushStart(db(), { userId: 1, eventId: event.id, subjectId: 1 });
     const second = claimRushStart(db(), { userId: 1, eventId: event.id, subjectId: 1 });
     await expect(second).rejects.toBeInstanceOf(HttpError);
-    await expect(claimRushStart(db(), { userId: 1, eventId: event.id, subjectId: 1 })).rejects.toMatchObject({ status: 409, message: RUSH_DUPLICATE_MESSAGE });
+    await expect(claimRushStart(db(), { userId: 1, eventId: event.id, subjectId: 1 })).rejects.toMatchObject({
+      status: 409,
+      message: RUSH_DUPLICATE_MESSAGE,
+    });
     expect(await count("rush_progress", `event_id = ${event.id} AND user_id = 1`)).toBe(1);
     // Another subject, or another student, is still free.
     await claimRushStart(db(), { userId: 1, eventId: event.id, subjectId: 2 });
     await claimRushStart(db(), { userId: 2, eventId: event.id, subjectId: 1 });
     // Another event's id is refused while this one is active.
-    await expect(claimRushStart(db(), { userId: 1, eventId: event.id + 1000, subjectId: 3 })).rejects.toMatchObject({ status: 409 });
+    await expect(claimRushStart(db(), { userId: 1, eventId: event.id + 1000, subjectId: 3 })).rejects.toMatchObject({
+      status: 409,
+    });
 
     // The start page refuses the taken subject and says why on /rush.
     const response = await call("GET", "/quiz-rush/start?subject=1", { token: student });
@@ -151,7 +186,9 @@ describe("one attempt per subject per event", () => {
     expect(response.headers.get("Location")).toBe("/rush?errore=duplicato");
     // ...also after the subject has been graded.
     await gradeRushAttempt({ userId: 1, eventId: event.id, subjectId: 2, score: 20, timeSec: 600 });
-    expect((await call("GET", "/quiz-rush/start?subject=2", { token: student })).headers.get("Location")).toBe("/rush?errore=duplicato");
+    expect((await call("GET", "/quiz-rush/start?subject=2", { token: student })).headers.get("Location")).toBe(
+      "/rush?errore=duplicato",
+    );
     expect((await call("GET", "/quiz-rush/start?subject=3", { token: student })).status).toBe(200);
   });
 });
@@ -160,25 +197,39 @@ describe("scores come from the server", () => {
   it("records the graded attempt's score and time, shows it in progress and on /rush", async () => {
     const event = await activeEvent();
     await claimRushStart(db(), { userId: 1, eventId: event.id, subjectId: 1 });
-    let progress = await json<{ items: unknown[]; pending: number[] }>(await call("GET", "/api/rush/progress", { token: student }));
+    let progress = await json<{ items: unknown[]; pending: number[] }>(
+      await call("GET", "/api/rush/progress", { token: student }),
+    );
     expect(progress.items).toEqual([]);
     expect(progress.pending).toEqual([1]);
 
     const finishedAt = new Date(Date.now() - 60_000);
-    const attemptId = await gradeRushAttempt({ userId: 1, eventId: event.id, subjectId: 1, score: 24.5, timeSec: 900, finishedAt });
+    const attemptId = await gradeRushAttempt({
+      userId: 1,
+      eventId: event.id,
+      subjectId: 1,
+      score: 24.5,
+      timeSec: 900,
+      finishedAt,
+    });
     progress = await json(await call("GET", "/api/rush/progress", { token: student }));
     expect(progress.items).toEqual([{ subjectId: 1, score: 24.5, at: finishedAt.toISOString(), timeSec: 900 }]);
     expect(progress.pending).toEqual([]);
-    const row = await env.DB.prepare("SELECT attempt_id FROM rush_progress WHERE user_id = 1 AND subject_id = 1").first<{ attempt_id: number }>();
+    const row = await env.DB.prepare(
+      "SELECT attempt_id FROM rush_progress WHERE user_id = 1 AND subject_id = 1",
+    ).first<{ attempt_id: number }>();
     expect(row?.attempt_id).toBe(attemptId);
 
-    const page = await json<{ progress: { items: { subjectId: number; score: number }[] }; leaderboard: { overall: number } }>(
-      await call("GET", "/rush", { token: student }),
-    );
+    const page = await json<{
+      progress: { items: { subjectId: number; score: number }[] };
+      leaderboard: { overall: number };
+    }>(await call("GET", "/rush", { token: student }));
     expect(page.progress.items).toMatchObject([{ subjectId: 1, score: 24.5 }]);
     expect(page.leaderboard.overall).toBe(1);
     // The friend sees none of it as their own.
-    expect((await json<{ items: unknown[] }>(await call("GET", "/api/rush/progress", { token: friend }))).items).toEqual([]);
+    expect(
+      (await json<{ items: unknown[] }>(await call("GET", "/api/rush/progress", { token: friend }))).items,
+    ).toEqual([]);
   });
 
   it("records only the first result, only on a claimed slot, clamped to 0-31", async () => {
@@ -190,27 +241,46 @@ describe("scores come from the server", () => {
     await claimRushStart(db(), { userId: 1, eventId: event.id, subjectId: 1 });
     await gradeRushAttempt({ userId: 1, eventId: event.id, subjectId: 1, score: -1.2, timeSec: 500 });
     await gradeRushAttempt({ userId: 1, eventId: event.id, subjectId: 1, score: 31, timeSec: 100 });
-    const row = await env.DB.prepare("SELECT score, time_sec FROM rush_progress WHERE user_id = 1 AND subject_id = 1").first<{ score: number; time_sec: number }>();
+    const row = await env.DB.prepare(
+      "SELECT score, time_sec FROM rush_progress WHERE user_id = 1 AND subject_id = 1",
+    ).first<{ score: number; time_sec: number }>();
     expect(row).toEqual({ score: 0, time_sec: 500 });
 
     await claimRushStart(db(), { userId: 1, eventId: event.id, subjectId: 2 });
     await gradeRushAttempt({ userId: 1, eventId: event.id, subjectId: 2, score: 40, timeSec: 100 });
-    expect((await env.DB.prepare("SELECT score FROM rush_progress WHERE user_id = 1 AND subject_id = 2").first<{ score: number }>())?.score).toBe(31);
+    expect(
+      (
+        await env.DB.prepare("SELECT score FROM rush_progress WHERE user_id = 1 AND subject_id = 2").first<{
+          score: number;
+        }>()
+      )?.score,
+    ).toBe(31);
   });
 
   it("ignores forged rushDone/score parameters and client-sent scores: nothing is recorded or shown", async () => {
     const event = await activeEvent();
     const forged = await call("GET", "/rush?rushDone=1&subject=2&score=31", { token: student });
     expect(forged.status).toBe(200);
-    const page = await json<{ progress: { items: unknown[] }; leaderboard: { overall: number | null; items: unknown[] } }>(forged);
+    const page = await json<{
+      progress: { items: unknown[] };
+      leaderboard: { overall: number | null; items: unknown[] };
+    }>(forged);
     expect(page.progress.items).toEqual([]);
     expect(page.leaderboard).toMatchObject({ overall: null, items: [] });
 
-    const viaQuery = await json<{ items: unknown[] }>(await call("GET", "/api/rush/progress?rushDone=1&subject=2&score=31", { token: student }));
+    const viaQuery = await json<{ items: unknown[] }>(
+      await call("GET", "/api/rush/progress?rushDone=1&subject=2&score=31", { token: student }),
+    );
     expect(viaQuery.items).toEqual([]);
-    const posted = await call("POST", "/api/rush/progress", { token: student, json: { subjectId: 2, score: 31, eventId: event.id } });
+    const posted = await call("POST", "/api/rush/progress", {
+      token: student,
+      json: { subjectId: 2, score: 31, eventId: event.id },
+    });
     expect(posted.status).toBe(405);
-    const leaderboardPost = await call("POST", "/api/rush/leaderboard", { token: student, json: { subjectId: 2, score: 31 } });
+    const leaderboardPost = await call("POST", "/api/rush/leaderboard", {
+      token: student,
+      json: { subjectId: 2, score: 31 },
+    });
     expect(leaderboardPost.status).toBe(405);
     expect(await count("rush_progress")).toBe(0);
   });
@@ -219,12 +289,22 @@ describe("scores come from the server", () => {
 describe("rankings", () => {
   // user id (1 and 2 are the demo student and friend, 100+ synthetic students): [subjectId, score, timeSec, finished minutes after the base][]
   const ROWS: Record<number, [number, number, number, number][]> = {
-    1: [[1, 25, 300, 10], [2, 10, 100, 30]], // A: 35 in 400 s
-    2: [[1, 25, 200, 20], [2, 10, 100, 40]], // B: 35 in 300 s
+    1: [
+      [1, 25, 300, 10],
+      [2, 10, 100, 30],
+    ], // A: 35 in 400 s
+    2: [
+      [1, 25, 200, 20],
+      [2, 10, 100, 40],
+    ], // B: 35 in 300 s
     100: [[1, 25, 200, 5]], // C: 25 in 200 s
     101: [[1, 28, 900, 50]], // D: 28, one subject only (the others count 0)
     102: [[1, 25, 300, 10]], // E: exactly A's Biologia result
-    104: [[1, 2.7, 400, 60], [2, 29.6, 300, 70], [3, 2.7, 300, 80]], // G: 35 (2.7+29.6+2.7 drifts in floating point) in 1000 s
+    104: [
+      [1, 2.7, 400, 60],
+      [2, 29.6, 300, 70],
+      [3, 2.7, 300, 80],
+    ], // G: 35 (2.7+29.6+2.7 drifts in floating point) in 1000 s
   };
 
   async function load(eventId: number) {
@@ -233,27 +313,42 @@ describe("rankings", () => {
     for (const [user, rows] of Object.entries(ROWS)) {
       for (const [subject, score, time, minutes] of rows) {
         statements.push(
-          env.DB.prepare("INSERT INTO rush_progress (event_id, user_id, subject_id, score, time_sec, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)").bind(
-            eventId, Number(user), subject, score, time, base, base + minutes * 60_000,
-          ),
+          env.DB.prepare(
+            "INSERT INTO rush_progress (event_id, user_id, subject_id, score, time_sec, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          ).bind(eventId, Number(user), subject, score, time, base, base + minutes * 60_000),
         );
       }
     }
     // F: claimed Biologia but never finished; not ranked.
-    statements.push(env.DB.prepare("INSERT INTO rush_progress (event_id, user_id, subject_id, started_at) VALUES (?, 103, 1, ?)").bind(eventId, base));
+    statements.push(
+      env.DB.prepare(
+        "INSERT INTO rush_progress (event_id, user_id, subject_id, started_at) VALUES (?, 103, 1, ?)",
+      ).bind(eventId, base),
+    );
     await env.DB.batch(statements);
   }
 
   it("orders each subject by score, then shorter time, then earlier finish; equal results share a position", async () => {
     const event = await activeEvent();
     await load(event.id);
-    const positions = async (userId: number) => (await rushLeaderboard(db(), userId, event.id)).items.map((i) => [i.subjectId, i.position, i.participants]);
+    const positions = async (userId: number) =>
+      (await rushLeaderboard(db(), userId, event.id)).items.map((i) => [i.subjectId, i.position, i.participants]);
     expect(await positions(101)).toEqual([[1, 1, 6]]); // D: best score
     expect(await positions(100)).toEqual([[1, 2, 6]]); // C: 25 in 200 s, finished first
-    expect(await positions(2)).toEqual([[1, 3, 6], [2, 3, 3]]); // B: 25 in 200 s, finished later
-    expect(await positions(1)).toEqual([[1, 4, 6], [2, 2, 3]]); // A: 25 in 300 s; Biologia tied with E
+    expect(await positions(2)).toEqual([
+      [1, 3, 6],
+      [2, 3, 3],
+    ]); // B: 25 in 200 s, finished later
+    expect(await positions(1)).toEqual([
+      [1, 4, 6],
+      [2, 2, 3],
+    ]); // A: 25 in 300 s; Biologia tied with E
     expect(await positions(102)).toEqual([[1, 4, 6]]);
-    expect(await positions(104)).toEqual([[1, 6, 6], [2, 1, 3], [3, 1, 1]]);
+    expect(await positions(104)).toEqual([
+      [1, 6, 6],
+      [2, 1, 3],
+      [3, 1, 1],
+    ]);
     expect(await positions(103)).toEqual([]); // not finished
   });
 
@@ -294,30 +389,66 @@ describe("rankings", () => {
 });
 
 describe("admin rush events", () => {
-  const valid = { title: "Rush di dicembre", startsAt: "2026-12-01T10:00", endsAt: "2026-12-01T22:00", published: true };
+  const valid = {
+    title: "Rush di dicembre",
+    startsAt: "2026-12-01T10:00",
+    endsAt: "2026-12-01T22:00",
+    published: true,
+  };
 
   it("creates, lists, updates and deletes events; naive times are read in Europe/Rome", async () => {
     const created = await createEvent(valid);
-    expect(created).toMatchObject({ title: "Rush di dicembre", startsAt: "2026-12-01T09:00:00.000Z", endsAt: "2026-12-01T21:00:00.000Z", published: true });
-    const summer = await createEvent({ ...valid, title: "Estate", startsAt: "2026-07-01T10:00", endsAt: "2026-07-02T10:00", published: false });
+    expect(created).toMatchObject({
+      title: "Rush di dicembre",
+      startsAt: "2026-12-01T09:00:00.000Z",
+      endsAt: "2026-12-01T21:00:00.000Z",
+      published: true,
+    });
+    const summer = await createEvent({
+      ...valid,
+      title: "Estate",
+      startsAt: "2026-07-01T10:00",
+      endsAt: "2026-07-02T10:00",
+      published: false,
+    });
     expect(summer.startsAt).toBe("2026-07-01T08:00:00.000Z"); // CEST, UTC+2
-    const epoch = await createEvent({ ...valid, title: "Epoch", startsAt: Date.UTC(2027, 0, 1), endsAt: "2027-01-02T00:00:00+01:00" });
+    const epoch = await createEvent({
+      ...valid,
+      title: "Epoch",
+      startsAt: Date.UTC(2027, 0, 1),
+      endsAt: "2027-01-02T00:00:00+01:00",
+    });
     expect(epoch).toMatchObject({ startsAt: "2027-01-01T00:00:00.000Z", endsAt: "2027-01-01T23:00:00.000Z" });
 
     const list = await json<unknown[]>(await call("GET", "/api/admin/rush-events", { token: admin }));
     expect(Array.isArray(list)).toBe(true);
     expect(list.map((e) => (e as { title: string }).title)).toEqual(["Epoch", "Rush di dicembre", "Estate"]);
 
-    const updated = await call("PUT", `/api/admin/rush-events/${summer.id}`, { token: admin, json: { ...valid, title: "Estate (rinviata)", published: true } });
+    const updated = await call("PUT", `/api/admin/rush-events/${summer.id}`, {
+      token: admin,
+      json: { ...valid, title: "Estate (rinviata)", published: true },
+    });
     expect(updated.status).toBe(200);
-    expect(await json(updated)).toMatchObject({ id: summer.id, title: "Estate (rinviata)", startsAt: "2026-12-01T09:00:00.000Z", published: true });
+    expect(await json(updated)).toMatchObject({
+      id: summer.id,
+      title: "Estate (rinviata)",
+      startsAt: "2026-12-01T09:00:00.000Z",
+      published: true,
+    });
 
-    await env.DB.prepare("INSERT INTO rush_progress (event_id, user_id, subject_id, started_at) VALUES (?, 1, 1, 0)").bind(summer.id).run();
+    await env.DB.prepare("INSERT INTO rush_progress (event_id, user_id, subject_id, started_at) VALUES (?, 1, 1, 0)")
+      .bind(summer.id)
+      .run();
     const deleted = await call("DELETE", `/api/admin/rush-events/${summer.id}`, { token: admin });
     expect(deleted.status).toBe(200);
     expect(await count("rush_events", `id = ${summer.id}`)).toBe(0);
     expect(await count("rush_progress", `event_id = ${summer.id}`)).toBe(0);
-    expect(await count("audit_log", `target_type = 'rush_event' AND action = 'rush_event.delete' AND target_id = '${summer.id}'`)).toBe(1);
+    expect(
+      await count(
+        "audit_log",
+        `target_type = 'rush_event' AND action = 'rush_event.delete' AND target_id = '${summer.id}'`,
+      ),
+    ).toBe(1);
 
     expect((await call("DELETE", `/api/admin/rush-events/${summer.id}`, { token: admin })).status).toBe(404);
     const missing = await call("PUT", "/api/admin/rush-events/99999", { token: admin, json: valid });
@@ -352,7 +483,15 @@ describe("admin rush events", () => {
 
   it("answers 400 to a missing or malformed body", async () => {
     expect((await call("POST", "/api/admin/rush-events", { token: admin })).status).toBe(400);
-    expect((await call("POST", "/api/admin/rush-events", { token: admin, body: "{x", headers: { "Content-Type": "application/json" } })).status).toBe(400);
+    expect(
+      (
+        await call("POST", "/api/admin/rush-events", {
+          token: admin,
+          body: "{x",
+          headers: { "Content-Type": "application/json" },
+        })
+      ).status,
+    ).toBe(400);
     expect(await count("rush_events")).toBe(0);
   });
 

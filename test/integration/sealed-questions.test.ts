@@ -87,9 +87,13 @@ beforeAll(async () => {
   studentId = s.id;
   await serverHistory(studentId);
   // A report on a simulation question: /api/my/reports shows the correct answer of answered questions.
-  expect((await call("POST", "/api/report-question", { token: student, json: { questionId: 2001, message: "Dubbio" } })).status).toBe(200);
+  expect(
+    (await call("POST", "/api/report-question", { token: student, json: { questionId: 2001, message: "Dubbio" } }))
+      .status,
+  ).toBe(200);
   // Drawn before the start: 2001's whole topic, so it holds a simulation question.
-  const topic = (await env.DB.prepare("SELECT topic_id FROM questions WHERE id = 2001").first<{ topic_id: number }>())!.topic_id;
+  const topic = (await env.DB.prepare("SELECT topic_id FROM questions WHERE id = 2001").first<{ topic_id: number }>())!
+    .topic_id;
   heldQuiz = await draw(student, `subjectId=2&topicId=${topic}&count=31`);
   expect(heldQuiz.questions.map((q) => q.id)).toContain(2001);
 
@@ -97,17 +101,27 @@ beforeAll(async () => {
   simId = `sigillo-${crypto.randomUUID().slice(0, 8)}`;
   const created = await call("POST", "/api/admin/simulations", {
     token: admin,
-    json: { id: simId, title: "Simulazione sigillata", subjects: [{ subjectId: 2, timeMin: 60, questions: SIM_QUESTIONS }], allowedUsers: [studentId] },
+    json: {
+      id: simId,
+      title: "Simulazione sigillata",
+      subjects: [{ subjectId: 2, timeMin: 60, questions: SIM_QUESTIONS }],
+      allowedUsers: [studentId],
+    },
   });
   expect(created.status).toBe(201);
   expect((await call("POST", `/api/admin/simulations/${simId}/start`, { token: admin })).status).toBe(200);
   const startTime = Date.now() - 1000;
   await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, simId).run();
-  await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${simId}:0`)), (room: SimulationRoom) => room.shiftStartForTest(startTime));
+  await runInDurableObject(
+    env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${simId}:0`)),
+    (room: SimulationRoom) => room.shiftStartForTest(startTime),
+  );
 
   // The Rush subject claimed (Fisica), not submitted.
   const now = Date.now();
-  const event = await env.DB.prepare("INSERT INTO rush_events (title, starts_at, ends_at, published) VALUES ('Rush sigillato', ?, ?, 1) RETURNING id")
+  const event = await env.DB.prepare(
+    "INSERT INTO rush_events (title, starts_at, ends_at, published) VALUES ('Rush sigillato', ?, ?, 1) RETURNING id",
+  )
     .bind(now - 30 * 86_400_000, now + 3_600_000)
     .first<{ id: number }>();
   rushEventId = event!.id;
@@ -115,7 +129,9 @@ beforeAll(async () => {
   cleanQuiz = await draw(student, "subjectId=5&count=3");
 
   sealed = new Set([...SIM_QUESTIONS, ...rushQuiz.questions.map((q) => q.id)]);
-  const { results } = await env.DB.prepare(`SELECT id, explanation FROM questions WHERE id IN (${[...sealed].join(",")})`).all<{ id: number; explanation: string }>();
+  const { results } = await env.DB.prepare(
+    `SELECT id, explanation FROM questions WHERE id IN (${[...sealed].join(",")})`,
+  ).all<{ id: number; explanation: string }>();
   explanations = new Map(results.map((r) => [r.id, r.explanation]));
   expect([...explanations.values()].every((e) => e.length > 20)).toBe(true);
 });
@@ -123,7 +139,17 @@ beforeAll(async () => {
 // --- Leak detection ---
 
 const ID_FIELDS = ["id", "questionId", "question_id"];
-const KEY_FIELDS = ["answerIndex", "correctIndex", "correct_index", "correctText", "correctAnswer", "accepted", "acceptedAnswers", "accepted_answers", "explanation"];
+const KEY_FIELDS = [
+  "answerIndex",
+  "correctIndex",
+  "correct_index",
+  "correctText",
+  "correctAnswer",
+  "accepted",
+  "acceptedAnswers",
+  "accepted_answers",
+  "explanation",
+];
 
 function emptyValue(v: unknown) {
   return v == null || v === "" || (Array.isArray(v) && v.length === 0);
@@ -133,7 +159,8 @@ function emptyValue(v: unknown) {
 function leaks(label: string, text: string): string[] {
   const found: string[] = [];
   for (const [id, explanation] of explanations) {
-    if (text.includes(explanation) || text.includes(JSON.stringify(explanation).slice(1, -1))) found.push(`${label}: explanation of question ${id}`);
+    if (text.includes(explanation) || text.includes(JSON.stringify(explanation).slice(1, -1)))
+      found.push(`${label}: explanation of question ${id}`);
   }
   let body: unknown;
   try {
@@ -148,13 +175,17 @@ function leaks(label: string, text: string): string[] {
     }
     if (!node || typeof node !== "object") return;
     const record = node as Record<string, unknown>;
-    const sealedId = ID_FIELDS.map((f) => record[f]).find((v) => typeof v === "number" && sealed.has(v)) as number | undefined;
+    const sealedId = ID_FIELDS.map((f) => record[f]).find((v) => typeof v === "number" && sealed.has(v)) as
+      | number
+      | undefined;
     if (sealedId !== undefined) {
       for (const field of KEY_FIELDS) {
-        if (field in record && !emptyValue(record[field])) found.push(`${label}: ${path}.${field} of question ${sealedId} = ${JSON.stringify(record[field])}`);
+        if (field in record && !emptyValue(record[field]))
+          found.push(`${label}: ${path}.${field} of question ${sealedId} = ${JSON.stringify(record[field])}`);
       }
       // A verdict next to the student's own answer gives the key away too.
-      if (typeof record.correct === "boolean") found.push(`${label}: ${path}.correct of question ${sealedId} = ${record.correct}`);
+      if (typeof record.correct === "boolean")
+        found.push(`${label}: ${path}.correct of question ${sealedId} = ${record.correct}`);
     }
     for (const [key, value] of Object.entries(record)) walk(value, `${path}.${key}`);
   };
@@ -171,7 +202,10 @@ function staffOnly(route: TableRoute): Req[] {
   const mod = modules[`../../app/${route.file}`] ?? {};
   const path = concrete(route.key);
   const action = mod.action as { methods?: Record<string, unknown> } | undefined;
-  const methods = [...(mod.loader ? ["GET"] : []), ...(action ? Object.keys(action.methods ?? { POST: 1 }) : [])] as Req["method"][];
+  const methods = [
+    ...(mod.loader ? ["GET"] : []),
+    ...(action ? Object.keys(action.methods ?? { POST: 1 }) : []),
+  ] as Req["method"][];
   return methods.map((method) => ({ method, path, json: method === "GET" ? undefined : {} }));
 }
 
@@ -209,7 +243,10 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "ripasso/errori": () => [get("/ripasso/errori")],
   tentativi: () => [get("/tentativi")],
   segnalato: () => [get("/segnalato")],
-  "test/riepilogo/:attemptId?": async (ctx) => [get("/test/riepilogo"), ...(await ctx.attempts()).map((id) => get(`/test/riepilogo/${id}`))],
+  "test/riepilogo/:attemptId?": async (ctx) => [
+    get("/test/riepilogo"),
+    ...(await ctx.attempts()).map((id) => get(`/test/riepilogo/${id}`)),
+  ],
   simulazione: () => [
     get(`/simulazione?id=${simId}`),
     // The runner's autosave / attempt through the screen's action, while the room is running: no key comes back.
@@ -229,16 +266,30 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
     get("/api/quiz?subjectId=2&count=31"),
     get("/api/quiz?subjectId=4&count=31"),
   ],
-  "api/quiz/:id": () => [get(`/api/quiz/${rushQuiz.quizId}`), get(`/api/quiz/${heldQuiz.quizId}`), get(`/api/quiz/${cleanQuiz.quizId}`)],
+  "api/quiz/:id": () => [
+    get(`/api/quiz/${rushQuiz.quizId}`),
+    get(`/api/quiz/${heldQuiz.quizId}`),
+    get(`/api/quiz/${cleanQuiz.quizId}`),
+  ],
   "api/quiz/:id/attempt": () => [
-    { method: "POST", path: `/api/quiz/${heldQuiz.quizId}/attempt`, json: { answers: [{ question_id: 2001, option_id: 0 }], timeTaken: 5 } },
+    {
+      method: "POST",
+      path: `/api/quiz/${heldQuiz.quizId}/attempt`,
+      json: { answers: [{ question_id: 2001, option_id: 0 }], timeTaken: 5 },
+    },
     { method: "POST", path: `/api/quiz/${cleanQuiz.quizId}/attempt`, json: { answers: [], timeTaken: 5 } },
   ],
   "api/grade": () => [
-    { method: "POST", path: "/api/grade", json: { answers: SIM_QUESTIONS.map((id) => ({ question_id: id })), timeTaken: 5 } },
+    {
+      method: "POST",
+      path: "/api/grade",
+      json: { answers: SIM_QUESTIONS.map((id) => ({ question_id: id })), timeTaken: 5 },
+    },
     { method: "POST", path: "/api/grade", json: { answers: [{ question_id: 2001, option_id: 1 }], timeTaken: 5 } },
   ],
-  "api/report-question": () => [{ method: "POST", path: "/api/report-question", json: { questionId: 2006, message: "Ancora" } }],
+  "api/report-question": () => [
+    { method: "POST", path: "/api/report-question", json: { questionId: 2006, message: "Ancora" } },
+  ],
   "api/attempts": () => [get("/api/attempts?limit=500")],
   "api/attempts/:id/summary": async (ctx) => (await ctx.attempts()).map((id) => get(`/api/attempts/${id}/summary`)),
   "api/me/wrong-questions": () => [get("/api/me/wrong-questions")],
@@ -253,7 +304,11 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "api/profile/sessions": () => [get("/api/profile/sessions")],
   "api/simulations/:id": () => [get(`/api/simulations/${simId}`)],
   "api/simulations/:id/attempt": () => [
-    { method: "POST", path: `/api/simulations/${simId}/attempt`, json: { answers: { "2": { "2006": "x" } }, timeTaken: 5 } },
+    {
+      method: "POST",
+      path: `/api/simulations/${simId}/attempt`,
+      json: { answers: { "2": { "2006": "x" } }, timeTaken: 5 },
+    },
   ],
   "api/simulations/:id/ranking": () => [get(`/api/simulations/${simId}/ranking`)],
   "api/rush/event": () => [get("/api/rush/event")],
@@ -277,10 +332,11 @@ type TableRoute = { key: string; file: string };
 
 function tableRoutes(entries: RouteEntry[], out: TableRoute[] = [], parent = ""): TableRoute[] {
   for (const entry of entries) {
-    const own = entry.index ? "(index)" : entry.path ?? `layout:${entry.file}`;
+    const own = entry.index ? "(index)" : (entry.path ?? `layout:${entry.file}`);
     const key = parent && (entry.index || entry.path) ? `${parent}/${own}` : own;
     out.push({ key, file: entry.file });
-    if (entry.children) tableRoutes(entry.children, out, entry.path ? (parent ? `${parent}/${entry.path}` : entry.path) : parent);
+    if (entry.children)
+      tableRoutes(entry.children, out, entry.path ? (parent ? `${parent}/${entry.path}` : entry.path) : parent);
   }
   return out;
 }
@@ -308,11 +364,16 @@ describe("sealed questions: the guard over every route", () => {
       const mod = modules[`../../app/${route.file}`] ?? {};
       if (isStaffPath(route.key)) continue;
       const entry = ROUTE_CALLS[route.key];
-      if (!entry) problems.push(`Route "${route.key}" (app/${route.file}) has no entry in ROUTE_CALLS (test/integration/sealed-questions.test.ts)`);
-      else if (entry === "static" && (mod.loader || mod.action)) problems.push(`Route "${route.key}" is listed as static but has a loader or an action`);
+      if (!entry)
+        problems.push(
+          `Route "${route.key}" (app/${route.file}) has no entry in ROUTE_CALLS (test/integration/sealed-questions.test.ts)`,
+        );
+      else if (entry === "static" && (mod.loader || mod.action))
+        problems.push(`Route "${route.key}" is listed as static but has a loader or an action`);
     }
     for (const key of Object.keys(ROUTE_CALLS)) {
-      if (!ROUTES.some((r) => r.key === key)) problems.push(`ROUTE_CALLS has an entry for "${key}", which is not in app/routes.ts`);
+      if (!ROUTES.some((r) => r.key === key))
+        problems.push(`ROUTE_CALLS has an entry for "${key}", which is not in app/routes.ts`);
     }
     expect(problems, problems.join("\n")).toEqual([]);
   });
@@ -320,7 +381,11 @@ describe("sealed questions: the guard over every route", () => {
   it("with a simulation running and a Rush subject claimed, no response carries a key, verdict or explanation of their questions", async () => {
     const ctx: Ctx = {
       attempts: async () =>
-        (await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? ORDER BY id").bind(studentId).all<{ id: number }>()).results.map((r) => r.id),
+        (
+          await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? ORDER BY id")
+            .bind(studentId)
+            .all<{ id: number }>()
+        ).results.map((r) => r.id),
     };
     const found: string[] = [];
     let calls = 0;
@@ -343,8 +408,19 @@ describe("sealed questions: the guard over every route", () => {
   });
 
   it("the past summary withholds exactly the sealed questions, and shows their keys again once the seal is lifted", async () => {
-    const past = (await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? AND quiz_id IS NULL").bind(studentId).first<{ id: number }>())!.id;
-    type Summary = { questions: { id: number; sealed: boolean; answerIndex: number | null; correctText: string; explanation: string; correct: boolean | null }[] };
+    const past = (await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? AND quiz_id IS NULL")
+      .bind(studentId)
+      .first<{ id: number }>())!.id;
+    type Summary = {
+      questions: {
+        id: number;
+        sealed: boolean;
+        answerIndex: number | null;
+        correctText: string;
+        explanation: string;
+        correct: boolean | null;
+      }[];
+    };
     const during = await json<Summary>(await call("GET", `/api/attempts/${past}/summary`, { token: student }));
     const hidden = during.questions.filter((q) => q.sealed).map((q) => q.id);
     expect(new Set(hidden)).toEqual(sealed);
@@ -354,7 +430,14 @@ describe("sealed questions: the guard over every route", () => {
 
     // The simulation graded and the Rush quiz submitted: nothing is sealed any more.
     await env.DB.prepare("UPDATE simulations SET graded_at = ? WHERE id = ?").bind(Date.now(), simId).run();
-    expect((await call("POST", `/api/quiz/${rushQuiz.quizId}/attempt`, { token: student, json: { answers: [], timeTaken: 5 } })).status).toBe(200);
+    expect(
+      (
+        await call("POST", `/api/quiz/${rushQuiz.quizId}/attempt`, {
+          token: student,
+          json: { answers: [], timeTaken: 5 },
+        })
+      ).status,
+    ).toBe(200);
     const after = await json<Summary>(await call("GET", `/api/attempts/${past}/summary`, { token: student }));
     expect(after.questions.every((q) => !q.sealed)).toBe(true);
     const q2001 = after.questions.find((q) => q.id === 2001)!;
@@ -370,12 +453,19 @@ async function runningSimulation(userId: number, questions: number[]) {
   const id = `attacco-${crypto.randomUUID().slice(0, 8)}`;
   await call("POST", "/api/admin/simulations", {
     token: admin,
-    json: { id, title: "Simulazione in corso", subjects: [{ subjectId: 2, timeMin: 60, questions }], allowedUsers: [userId] },
+    json: {
+      id,
+      title: "Simulazione in corso",
+      subjects: [{ subjectId: 2, timeMin: 60, questions }],
+      allowedUsers: [userId],
+    },
   });
   expect((await call("POST", `/api/admin/simulations/${id}/start`, { token: admin })).status).toBe(200);
   const startTime = Date.now() - 1000;
   await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
-  await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:0`)), (room: SimulationRoom) => room.shiftStartForTest(startTime));
+  await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:0`)), (room: SimulationRoom) =>
+    room.shiftStartForTest(startTime),
+  );
   return id;
 }
 
@@ -390,15 +480,22 @@ describe("the attacks of issue 17 fail", () => {
   it("1. live simulation: its question ids sent to POST /api/grade or to a redo are refused (409), nothing is written", async () => {
     const a = await newStudent("attacco-sim");
     await serverHistory(a.id); // every question answered before: a redo would otherwise be allowed
-    const topic = (await env.DB.prepare("SELECT topic_id FROM questions WHERE id = 2001").first<{ topic_id: number }>())!.topic_id;
+    const topic = (await env.DB.prepare("SELECT topic_id FROM questions WHERE id = 2001").first<{
+      topic_id: number;
+    }>())!.topic_id;
     const held = await draw(a.token, `subjectId=2&topicId=${topic}&count=31`); // drawn before the start
     const id = await runningSimulation(a.id, SIM_QUESTIONS);
-    const view = await json<{ flow: { questions: { id: number }[] }[] }>(await call("GET", `/api/simulations/${id}`, { token: a.token }));
+    const view = await json<{ flow: { questions: { id: number }[] }[] }>(
+      await call("GET", `/api/simulations/${id}`, { token: a.token }),
+    );
     const ids = view.flow[0]!.questions.map((q) => q.id);
     expect(ids.sort()).toEqual([...SIM_QUESTIONS].sort()); // the open subject's ids are visible, as designed
     const before = await written(a.id);
 
-    const graded = await call("POST", "/api/grade", { token: a.token, json: { answers: ids.map((q) => ({ question_id: q })), timeTaken: 3 } });
+    const graded = await call("POST", "/api/grade", {
+      token: a.token,
+      json: { answers: ids.map((q) => ({ question_id: q })), timeTaken: 3 },
+    });
     expect(graded.status).toBe(409);
     expect((await json(graded)).error).toBe(SEALED_TEXT.gradeNotServed);
 
@@ -415,7 +512,9 @@ describe("the attacks of issue 17 fail", () => {
     expect((await json(direct)).error).toBe(SEALED_TEXT.submitSealed);
     expect((await call("POST", "/api/grade", { token: a.token, json: sheet })).status).toBe(409);
     // The review of mistakes leaves them out while sealed (its start would be refused).
-    const wrong = await json<{ items: { id: number }[] }>(await call("GET", "/api/me/wrong-questions", { token: a.token }));
+    const wrong = await json<{ items: { id: number }[] }>(
+      await call("GET", "/api/me/wrong-questions", { token: a.token }),
+    );
     expect(wrong.items.length).toBeGreaterThan(0);
     expect(wrong.items.some((i) => SIM_QUESTIONS.includes(i.id))).toBe(false);
     // Nor does a new random draw serve a simulation question.
@@ -430,19 +529,31 @@ describe("the attacks of issue 17 fail", () => {
   it("1b. a pupil let in through a class (not by id) is sealed the same way", async () => {
     const a = await newStudent("attacco-classe");
     await serverHistory(a.id);
-    const made = await call("POST", "/api/classes", { token: admin, json: { name: `Classe sigillata ${crypto.randomUUID().slice(0, 6)}` } });
+    const made = await call("POST", "/api/classes", {
+      token: admin,
+      json: { name: `Classe sigillata ${crypto.randomUUID().slice(0, 6)}` },
+    });
     expect(made.status).toBe(201);
     const { id: classId, code } = await json<{ id: number; code: string }>(made);
     expect((await call("POST", "/api/classes/join", { token: a.token, json: { code } })).status).toBe(200);
     const id = `attacco-classe-${crypto.randomUUID().slice(0, 8)}`;
     const created = await call("POST", "/api/admin/simulations", {
       token: admin,
-      json: { id, title: "Simulazione di classe", subjects: [{ subjectId: 2, timeMin: 60, questions: SIM_QUESTIONS }], allowedUsers: [], allowedClasses: [classId] },
+      json: {
+        id,
+        title: "Simulazione di classe",
+        subjects: [{ subjectId: 2, timeMin: 60, questions: SIM_QUESTIONS }],
+        allowedUsers: [],
+        allowedClasses: [classId],
+      },
     });
     expect(created.status, await created.clone().text()).toBe(201);
     expect((await call("POST", `/api/admin/simulations/${id}/start`, { token: admin })).status).toBe(200);
     const before = await written(a.id);
-    const graded = await call("POST", "/api/grade", { token: a.token, json: { answers: SIM_QUESTIONS.map((q) => ({ question_id: q })), timeTaken: 3 } });
+    const graded = await call("POST", "/api/grade", {
+      token: a.token,
+      json: { answers: SIM_QUESTIONS.map((q) => ({ question_id: q })), timeTaken: 3 },
+    });
     expect(graded.status).toBe(409);
     const redo = await call("GET", `/api/quiz?ids=${SIM_QUESTIONS.join(",")}`, { token: a.token });
     expect(redo.status).toBe(409);
@@ -464,21 +575,34 @@ describe("the attacks of issue 17 fail", () => {
     expect(random.questions.some((q) => ids.includes(q.id))).toBe(false);
 
     // Blank answers through /api/grade: that is the Rush quiz's own submission, scored 0.
-    const blank = await call("POST", "/api/grade", { token: b.token, json: { answers: ids.map((q) => ({ question_id: q })), timeTaken: 3 } });
+    const blank = await call("POST", "/api/grade", {
+      token: b.token,
+      json: { answers: ids.map((q) => ({ question_id: q })), timeTaken: 3 },
+    });
     expect(await json(blank)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: false });
-    const progress = () => env.DB.prepare("SELECT score, attempt_id FROM rush_progress WHERE event_id = ? AND user_id = ?").bind(rushEventId, b.id).first();
+    const progress = () =>
+      env.DB.prepare("SELECT score, attempt_id FROM rush_progress WHERE event_id = ? AND user_id = ?")
+        .bind(rushEventId, b.id)
+        .first();
     expect(await progress()).toEqual({ score: 0, attempt_id: quiz.attemptId });
     // The keys are visible now (submitted), and the perfect answers change nothing.
-    const { results } = await env.DB.prepare(`SELECT id, type, correct_index, accepted_answers FROM questions WHERE id IN (${ids.join(",")})`).all<{
+    const { results } = await env.DB.prepare(
+      `SELECT id, type, correct_index, accepted_answers FROM questions WHERE id IN (${ids.join(",")})`,
+    ).all<{
       id: number;
       type: string;
       correct_index: number;
       accepted_answers: string;
     }>();
     const perfect = results.map((r) =>
-      r.type === "mc" ? { question_id: r.id, option_id: r.correct_index } : { question_id: r.id, answer_text: JSON.parse(r.accepted_answers)[0] },
+      r.type === "mc"
+        ? { question_id: r.id, option_id: r.correct_index }
+        : { question_id: r.id, answer_text: JSON.parse(r.accepted_answers)[0] },
     );
-    const second = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: b.token, json: { answers: perfect, timeTaken: 4 } });
+    const second = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+      token: b.token,
+      json: { answers: perfect, timeTaken: 4 },
+    });
     expect(await json(second)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: true });
     const again = await call("POST", "/api/grade", { token: b.token, json: { answers: perfect, timeTaken: 4 } });
     expect(again.status).toBe(409); // no open quiz served them any more
@@ -490,7 +614,10 @@ describe("the attacks of issue 17 fail", () => {
     const redo = await call("GET", "/api/quiz?ids=1001,1002,1003", { token: n.token });
     expect(redo.status).toBe(403);
     expect((await json(redo)).error).toBe("Puoi ripetere solo domande a cui hai già risposto.");
-    const graded = await call("POST", "/api/grade", { token: n.token, json: { answers: [{ question_id: 1001 }, { question_id: 1002 }], timeTaken: 3 } });
+    const graded = await call("POST", "/api/grade", {
+      token: n.token,
+      json: { answers: [{ question_id: 1001 }, { question_id: 1002 }], timeTaken: 3 },
+    });
     expect(graded.status).toBe(409);
     expect((await json(graded)).error).toMatch(/quiz in corso/);
     expect(await written(n.id)).toEqual({ quizzes: 0, attempts: 0, answers: 0, completed: 0 });
@@ -498,11 +625,21 @@ describe("the attacks of issue 17 fail", () => {
     // An open practice quiz: /api/grade on its ids is its one submission; the blank-then-perfect trick gets nothing.
     const quiz = await draw(n.token, "subjectId=1&count=3");
     const ids = quiz.questions.map((q) => q.id);
-    const blank = await json(await call("POST", "/api/grade", { token: n.token, json: { answers: ids.map((q) => ({ question_id: q })), timeTaken: 3 } }));
+    const blank = await json(
+      await call("POST", "/api/grade", {
+        token: n.token,
+        json: { answers: ids.map((q) => ({ question_id: q })), timeTaken: 3 },
+      }),
+    );
     expect(blank).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: false });
-    const retry = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: n.token, json: { answers: [{ question_id: ids[0], option_id: 0 }], timeTaken: 3 } });
+    const retry = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+      token: n.token,
+      json: { answers: [{ question_id: ids[0], option_id: 0 }], timeTaken: 3 },
+    });
     expect(await json(retry)).toEqual({ attemptId: quiz.attemptId, alreadySubmitted: true });
-    expect(await env.DB.prepare("SELECT correct, blank FROM attempts WHERE id = ?").bind(quiz.attemptId).first()).toEqual({ correct: 0, blank: 3 });
+    expect(
+      await env.DB.prepare("SELECT correct, blank FROM attempts WHERE id = ?").bind(quiz.attemptId).first(),
+    ).toEqual({ correct: 0, blank: 3 });
     // Now answered: a redo of them is allowed.
     expect((await call("GET", `/api/quiz?ids=${ids.join(",")}`, { token: n.token })).status).toBe(200);
   });

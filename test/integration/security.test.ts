@@ -9,7 +9,8 @@ import { callGuarded, json, login, seed } from "./helpers";
 
 const ORIGIN = "http://localhost";
 const city = async () =>
-  (await env.DB.prepare("SELECT city FROM users WHERE id = ?").bind(9301).first<{ city: string | null }>())?.city ?? null;
+  (await env.DB.prepare("SELECT city FROM users WHERE id = ?").bind(9301).first<{ city: string | null }>())?.city ??
+  null;
 
 let token = "";
 let cookie = "";
@@ -43,22 +44,37 @@ describe("cross-site writes", () => {
     });
     expect(plain.status).toBe(403);
     for (const method of ["PUT", "PATCH", "DELETE"]) {
-      expect((await callGuarded(method, "/api/profile", { cookie, headers: { Origin: "https://evil.example" } })).status, method).toBe(403);
+      expect(
+        (await callGuarded(method, "/api/profile", { cookie, headers: { Origin: "https://evil.example" } })).status,
+        method,
+      ).toBe(403);
     }
     expect(await city()).toBe(before);
   });
 
   it("lets our own pages write: same Origin, or Sec-Fetch-Site same-origin without Origin", async () => {
-    const same = await callGuarded("POST", "/api/profile", { cookie, headers: { Origin: ORIGIN }, json: { city: "Pavia" } });
+    const same = await callGuarded("POST", "/api/profile", {
+      cookie,
+      headers: { Origin: ORIGIN },
+      json: { city: "Pavia" },
+    });
     expect(same.status).toBe(200);
     expect(await city()).toBe("Pavia");
-    const fetchMeta = await callGuarded("POST", "/api/profile", { cookie, headers: { "Sec-Fetch-Site": "same-origin" }, json: { city: "Lodi" } });
+    const fetchMeta = await callGuarded("POST", "/api/profile", {
+      cookie,
+      headers: { "Sec-Fetch-Site": "same-origin" },
+      json: { city: "Lodi" },
+    });
     expect(fetchMeta.status).toBe(200);
     expect(await city()).toBe("Lodi");
   });
 
   it("leaves Bearer calls and non-browser clients (neither Origin nor Sec-Fetch-Site) alone", async () => {
-    const bearer = await callGuarded("POST", "/api/profile", { token, headers: { Origin: "https://tool.example" }, json: { city: "Como" } });
+    const bearer = await callGuarded("POST", "/api/profile", {
+      token,
+      headers: { Origin: "https://tool.example" },
+      json: { city: "Como" },
+    });
     expect(bearer.status).toBe(200);
     const tool = await callGuarded("POST", "/api/profile", { cookie, json: { city: "Varese" } });
     expect(tool.status).toBe(200);
@@ -66,19 +82,29 @@ describe("cross-site writes", () => {
   });
 
   it("lets reads through from anywhere (a link from another site still opens the page)", async () => {
-    const read = await callGuarded("GET", "/api/profile", { cookie, headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" } });
+    const read = await callGuarded("GET", "/api/profile", {
+      cookie,
+      headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+    });
     expect(read.status).toBe(200);
   });
 
   it("refuses a cross-site WebSocket upgrade (the simulation room)", () => {
     const upgrade = (origin: string) =>
-      crossSiteRefusal(new Request(`${ORIGIN}/api/simulations/x/ws`, { headers: { Upgrade: "websocket", Origin: origin, Cookie: cookie } }));
+      crossSiteRefusal(
+        new Request(`${ORIGIN}/api/simulations/x/ws`, {
+          headers: { Upgrade: "websocket", Origin: origin, Cookie: cookie },
+        }),
+      );
     expect(upgrade("https://evil.example")?.status).toBe(403);
     expect(upgrade(ORIGIN)).toBeNull();
   });
 
   it("refuses the Google and development sign-ins from a foreign page (login CSRF)", async () => {
-    const response = await callGuarded("POST", "/api/auth/dev", { headers: { Origin: "https://evil.example" }, json: { email: "studente@example.com" } });
+    const response = await callGuarded("POST", "/api/auth/dev", {
+      headers: { Origin: "https://evil.example" },
+      json: { email: "studente@example.com" },
+    });
     expect(response.status).toBe(403);
     expect(response.headers.get("Set-Cookie")).toBeNull();
   });
@@ -87,8 +113,17 @@ describe("cross-site writes", () => {
 describe("JSON calls only take JSON", () => {
   it("answers 415 in Italian to a text/plain or form body, and writes nothing", async () => {
     const before = await city();
-    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/html"]) {
-      const response = await callGuarded("POST", "/api/profile", { cookie, headers: { Origin: ORIGIN, "Content-Type": type }, body: '{"city":"Bari"}' });
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "text/html",
+    ]) {
+      const response = await callGuarded("POST", "/api/profile", {
+        cookie,
+        headers: { Origin: ORIGIN, "Content-Type": type },
+        body: '{"city":"Bari"}',
+      });
       expect(response.status, type).toBe(415);
       expect((await json(response)).error).toMatch(/Formato non supportato.*JSON/);
     }
@@ -107,7 +142,11 @@ describe("JSON calls only take JSON", () => {
 
   it("answers 413 to a JSON body over 1 MB, declared or not", async () => {
     const big = JSON.stringify({ city: "x".repeat(1024 * 1024 + 10) });
-    const declared = await callGuarded("POST", "/api/profile", { token, headers: { "Content-Type": "application/json", "Content-Length": String(big.length) }, body: big });
+    const declared = await callGuarded("POST", "/api/profile", {
+      token,
+      headers: { "Content-Type": "application/json", "Content-Length": String(big.length) },
+      body: big,
+    });
     expect(declared.status).toBe(413);
     expect((await json(declared)).error).toMatch(/troppo grande/);
     // A streamed body has no length to check up front: readJson stops reading past the cap.
@@ -124,7 +163,11 @@ describe("JSON calls only take JSON", () => {
 
   it("keeps the imports' own types (CSV)", async () => {
     const admin = await login("admin@example.com");
-    const csv = await callGuarded("POST", "/api/admin/import-difficulty", { token: admin, headers: { "Content-Type": "text/csv" }, body: "id,difficulty\n" });
+    const csv = await callGuarded("POST", "/api/admin/import-difficulty", {
+      token: admin,
+      headers: { "Content-Type": "text/csv" },
+      body: "id,difficulty\n",
+    });
     expect(csv.status).not.toBe(415);
   });
 });

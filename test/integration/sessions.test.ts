@@ -6,7 +6,8 @@ import { SESSION_TTL_MS } from "~/lib/constants";
 import { insertUser } from "./analytics-fixtures";
 import { call, count, json, login, seed } from "./helpers";
 
-const CHROME_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const CHROME_WINDOWS =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const SAFARI_IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
 
@@ -17,7 +18,9 @@ async function signIn(email: string, userAgent: string) {
 }
 
 const sessionRows = (userId: number) =>
-  env.DB.prepare("SELECT id, expires_at, last_used_at FROM sessions WHERE user_id = ? ORDER BY created_at").bind(userId).all<{ id: string; expires_at: number; last_used_at: number }>();
+  env.DB.prepare("SELECT id, expires_at, last_used_at FROM sessions WHERE user_id = ? ORDER BY created_at")
+    .bind(userId)
+    .all<{ id: string; expires_at: number; last_used_at: number }>();
 
 type SessionView = { current: boolean; device: string; createdAt: string; lastUsedAt: string };
 
@@ -46,13 +49,19 @@ describe("sessions", () => {
     const token = await signIn("sessioni.uno@example.com", CHROME_WINDOWS);
     const [row] = (await sessionRows(9501)).results.slice(-1);
     const old = Date.now() - 20 * 24 * 3600_000;
-    await env.DB.prepare("UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?").bind(old, old + SESSION_TTL_MS, row!.id).run();
+    await env.DB.prepare("UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?")
+      .bind(old, old + SESSION_TTL_MS, row!.id)
+      .run();
     expect((await call("GET", "/api/me", { token })).status).toBe(200);
-    const slid = (await env.DB.prepare("SELECT expires_at, last_used_at FROM sessions WHERE id = ?").bind(row!.id).first<{ expires_at: number; last_used_at: number }>())!;
+    const slid = (await env.DB.prepare("SELECT expires_at, last_used_at FROM sessions WHERE id = ?")
+      .bind(row!.id)
+      .first<{ expires_at: number; last_used_at: number }>())!;
     expect(slid.last_used_at).toBeGreaterThan(Date.now() - 60_000);
     expect(slid.expires_at).toBeGreaterThan(Date.now() + SESSION_TTL_MS - 60_000);
 
-    await env.DB.prepare("UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?").bind(Date.now() - SESSION_TTL_MS - 1000, Date.now() - 1000, row!.id).run();
+    await env.DB.prepare("UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?")
+      .bind(Date.now() - SESSION_TTL_MS - 1000, Date.now() - 1000, row!.id)
+      .run();
     expect((await call("GET", "/api/me", { token })).status).toBe(401);
   });
 
@@ -81,7 +90,10 @@ describe("sessions", () => {
   it("a suspension ends the sessions; the next call still says why (423 with the reason)", async () => {
     const admin = await login("admin@example.com");
     const token = await login("sessioni.sospesa@example.com");
-    const ban = await call("POST", "/api/admin/users/9503/ban", { token: admin, json: { reason: "Account condiviso" } });
+    const ban = await call("POST", "/api/admin/users/9503/ban", {
+      token: admin,
+      json: { reason: "Account condiviso" },
+    });
     expect(ban.status).toBe(200);
     expect(await count("sessions", "user_id = 9503")).toBe(0);
     const stopped = await call("GET", "/api/me", { token });

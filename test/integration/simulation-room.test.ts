@@ -26,7 +26,8 @@ async function connect(simId: string, token?: string) {
   const headers: Record<string, string> = { Upgrade: "websocket" };
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await exports.default.fetch(`http://localhost/api/simulations/${simId}/ws`, { headers });
-  if (response.status !== 101) return { response, ws: null, messages: [] as Msg[], next: async () => ({}) as Msg, send: () => {} };
+  if (response.status !== 101)
+    return { response, ws: null, messages: [] as Msg[], next: async () => ({}) as Msg, send: () => {} };
   const ws = response.webSocket!;
   ws.accept();
   const messages: Msg[] = [];
@@ -56,16 +57,33 @@ async function connect(simId: string, token?: string) {
   return { response, ws, messages, next, send };
 }
 
-async function createSimulation(id: string, subjects = [{ subjectId: 2, timeMin: 1, questionCount: 4 }, { subjectId: 4, timeMin: 1, questionCount: 4 }]) {
-  const response = await call("POST", "/api/admin/simulations", { token: admin, json: { id, title: `Prova ${id}`, subjects, allowedUsers: [STUDENT_ID] } });
+async function createSimulation(
+  id: string,
+  subjects = [
+    { subjectId: 2, timeMin: 1, questionCount: 4 },
+    { subjectId: 4, timeMin: 1, questionCount: 4 },
+  ],
+) {
+  const response = await call("POST", "/api/admin/simulations", {
+    token: admin,
+    json: { id, title: `Prova ${id}`, subjects, allowedUsers: [STUDENT_ID] },
+  });
   expect(response.status).toBe(201);
-  const flow = (await json<{ flow: { id: number }[] }>(await call("GET", `/api/simulations/${id}`, { token: student }))).flow;
+  const flow = (await json<{ flow: { id: number }[] }>(await call("GET", `/api/simulations/${id}`, { token: student })))
+    .flow;
   const keys = await env.DB.prepare(
     `SELECT q.id, q.type, q.options, q.correct_index, q.accepted_answers, sq.subject_position AS pos FROM simulation_questions sq
      JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.subject_position, sq.position`,
   )
     .bind(id)
-    .all<{ id: number; type: string; options: string | null; correct_index: number | null; accepted_answers: string | null; pos: number }>();
+    .all<{
+      id: number;
+      type: string;
+      options: string | null;
+      correct_index: number | null;
+      accepted_answers: string | null;
+      pos: number;
+    }>();
   return { flow, questions: keys.results };
 }
 
@@ -95,7 +113,9 @@ describe("SimulationRoom", () => {
   it("refuses without a session (401), a plain HTTP request (426), an unknown simulation (404), a user not allowed (403)", async () => {
     await createSimulation("sim-guard");
     expect((await connect("sim-guard")).response.status).toBe(401);
-    const plain = await exports.default.fetch("http://localhost/api/simulations/sim-guard/ws", { headers: { Authorization: `Bearer ${student}` } });
+    const plain = await exports.default.fetch("http://localhost/api/simulations/sim-guard/ws", {
+      headers: { Authorization: `Bearer ${student}` },
+    });
     expect(plain.status).toBe(426);
     expect((await connect("sim-nessuna", student)).response.status).toBe(404);
     const refused = await connect("sim-guard", friend);
@@ -122,7 +142,9 @@ describe("SimulationRoom", () => {
     expect(hello).toMatchObject({ started: true, startTime: startMsgA.startTime, id: "sim-start" });
     // A second start is refused and does not move the start.
     expect((await call("POST", "/api/admin/simulations/sim-start/start", { token: admin })).status).toBe(409);
-    const row = await env.DB.prepare("SELECT start_time FROM simulations WHERE id = 'sim-start'").first<{ start_time: number }>();
+    const row = await env.DB.prepare("SELECT start_time FROM simulations WHERE id = 'sim-start'").first<{
+      start_time: number;
+    }>();
     expect(row!.start_time).toBe(startMsgA.startTime);
   });
 
@@ -146,7 +168,10 @@ describe("SimulationRoom", () => {
     // First subject over for 3 s (beyond the grace), second subject open.
     await moveStart("sim-deadline", Date.now() - 60_000 - 3000);
     s.send({ type: "answer", seq: 2, subjectId: flow[0]!.id, questionId: first[0]!.id, value: value(first[0]!) });
-    expect(await s.next("rejected")).toMatchObject({ seq: 2, error: "Tempo scaduto per questa materia: la risposta non è stata salvata." });
+    expect(await s.next("rejected")).toMatchObject({
+      seq: 2,
+      error: "Tempo scaduto per questa materia: la risposta non è stata salvata.",
+    });
     s.send({ type: "answer", seq: 3, subjectId: flow[1]!.id, questionId: second[0]!.id, value: value(second[0]!) });
     expect(await s.next("ack")).toMatchObject({ seq: 3, questionId: second[0]!.id });
     // A question of another subject is not accepted under this one.
@@ -170,7 +195,10 @@ describe("SimulationRoom", () => {
     const value = (q: (typeof questions)[number]) => (q.type === "mc" ? JSON.parse(q.options!)[0] : "prova");
     const response = await call("POST", "/api/simulations/sim-http/attempt", {
       token: student,
-      json: { answers: { [flow[0]!.id]: { [first.id]: value(first) }, [flow[1]!.id]: { [second.id]: value(second) } }, timeTaken: 0 },
+      json: {
+        answers: { [flow[0]!.id]: { [first.id]: value(first) }, [flow[1]!.id]: { [second.id]: value(second) } },
+        timeTaken: 0,
+      },
     });
     expect(response.status).toBe(200);
     expect(await json(response)).toEqual({ ok: true, pending: true, saved: 1 });
@@ -225,9 +253,12 @@ describe("SimulationRoom", () => {
     expect(seen).not.toMatch(/correct|accepted|explanation|keys/i);
     // The options of multiple-choice questions are shown by design (and may equal a gap answer
     // such as "2"); everything else must not carry an accepted answer of a gap question.
-    const withoutOptions = JSON.stringify([s.messages, JSON.parse(view)], (key, value) => (key === "options" ? undefined : value));
+    const withoutOptions = JSON.stringify([s.messages, JSON.parse(view)], (key, value) =>
+      key === "options" ? undefined : value,
+    );
     for (const q of questions.filter((x) => x.pos === 1 && x.type === "gap")) {
-      for (const a of JSON.parse(q.accepted_answers!) as string[]) expect(withoutOptions.toLowerCase()).not.toContain(`"${a.toLowerCase()}"`);
+      for (const a of JSON.parse(q.accepted_answers!) as string[])
+        expect(withoutOptions.toLowerCase()).not.toContain(`"${a.toLowerCase()}"`);
     }
 
     expect(await count("simulation_attempts", "simulation_id = 'sim-grade'")).toBe(0);
@@ -239,20 +270,27 @@ describe("SimulationRoom", () => {
     });
     await runDurableObjectAlarm(room);
     expect(await count("simulation_attempts", "simulation_id = 'sim-grade'")).toBe(1);
-    const row = await env.DB.prepare("SELECT * FROM simulation_attempts WHERE simulation_id = 'sim-grade'").first<Record<string, unknown>>();
+    const row = await env.DB.prepare("SELECT * FROM simulation_attempts WHERE simulation_id = 'sim-grade'").first<
+      Record<string, unknown>
+    >();
     expect(row!.user_id).toBe(STUDENT_ID);
     const subjects = JSON.parse(String(row!.subjects_result));
     expect(subjects[0]).toMatchObject({ score31: 31, perc: 100, correct: 4, wrong: 0, total: 4 });
     expect(subjects[1]).toMatchObject({ score31: 0, perc: 0, correct: 0, wrong: 1, total: 4 });
     expect(row!.score).toBe(16);
     expect(await s.next("simulation-end")).toMatchObject({ id: "sim-grade" });
-    const graded = await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = 'sim-grade'").first<{ graded_at: number }>();
+    const graded = await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = 'sim-grade'").first<{
+      graded_at: number;
+    }>();
     expect(graded!.graded_at).toBeGreaterThan(0);
 
     // After the end: ranking and a late, repeated submission give back the same stored attempt.
     const ranking = await json(await call("GET", "/api/simulations/sim-grade/ranking", { token: student }));
     expect(ranking).toMatchObject({ pos: 1, ranking: [{ userId: STUDENT_ID, pos: 1, score: 16 }] });
-    const again = await call("POST", "/api/simulations/sim-grade/attempt", { token: student, json: { answers: {}, timeTaken: 120 } });
+    const again = await call("POST", "/api/simulations/sim-grade/attempt", {
+      token: student,
+      json: { answers: {}, timeTaken: 120 },
+    });
     expect(again.status).toBe(200);
     expect(await json(again)).toMatchObject({ ok: true, attemptId: row!.id, result: { totale: 16 } });
     expect(await count("simulation_attempts", "simulation_id = 'sim-grade'")).toBe(1);

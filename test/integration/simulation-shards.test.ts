@@ -26,19 +26,25 @@ beforeAll(async () => {
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
      INSERT OR IGNORE INTO users (email, name) SELECT 'folla-' || i || '@example.com', 'Folla ' || i FROM n`,
   ).run();
-  const rows = await env.DB.prepare(`SELECT id FROM users WHERE email LIKE 'folla-%' ORDER BY id`).all<{ id: number }>();
+  const rows = await env.DB.prepare(`SELECT id FROM users WHERE email LIKE 'folla-%' ORDER BY id`).all<{
+    id: number;
+  }>();
   crowd.push(...rows.results.map((r) => r.id));
 });
 
 const roomOf = (id: string, shard: number) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:${shard}`));
 
 async function connect(simId: string, token: string) {
-  const response = await exports.default.fetch(`http://localhost/api/simulations/${simId}/ws`, { headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` } });
+  const response = await exports.default.fetch(`http://localhost/api/simulations/${simId}/ws`, {
+    headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` },
+  });
   expect(response.status).toBe(101);
   const ws = response.webSocket!;
   ws.accept();
   const messages: (Msg & { at: number })[] = [];
-  ws.addEventListener("message", (event) => messages.push({ ...(JSON.parse(event.data as string) as Msg), at: Date.now() }));
+  ws.addEventListener("message", (event) =>
+    messages.push({ ...(JSON.parse(event.data as string) as Msg), at: Date.now() }),
+  );
   const next = async (type: string, nth = 0) => {
     await expect.poll(() => messages.filter((m) => m.type === type).length, { timeout: 8000 }).toBeGreaterThan(nth);
     return messages.filter((m) => m.type === type)[nth]!;
@@ -49,21 +55,35 @@ async function connect(simId: string, token: string) {
 async function createLarge(id: string) {
   const response = await call("POST", "/api/admin/simulations", {
     token: admin,
-    json: { id, title: `Nazionale ${id}`, subjects: [{ subjectId: 2, timeMin: 1, questions: [2001, 2002] }], allowedUsers: [1, 2, ...crowd] },
+    json: {
+      id,
+      title: `Nazionale ${id}`,
+      subjects: [{ subjectId: 2, timeMin: 1, questions: [2001, 2002] }],
+      allowedUsers: [1, 2, ...crowd],
+    },
   });
   expect(response.status).toBe(201);
 }
 
-const option = async () => JSON.parse((await env.DB.prepare("SELECT options FROM questions WHERE id = 2001").first<{ options: string }>())!.options)[0] as string;
+const option = async () =>
+  JSON.parse(
+    (await env.DB.prepare("SELECT options FROM questions WHERE id = 2001").first<{ options: string }>())!.options,
+  )[0] as string;
 
 describe("sharded simulation", () => {
   it("has ceil(allowed / 1,000) rooms; each student's room is stored at start and every reconnect lands in it", async () => {
     await createLarge("naz-rooms");
-    const started = await json<{ shards: number }>(await call("POST", "/api/admin/simulations/naz-rooms/start", { token: admin }));
+    const started = await json<{ shards: number }>(
+      await call("POST", "/api/admin/simulations/naz-rooms/start", { token: admin }),
+    );
     expect(started.shards).toBe(2);
-    const stored = await env.DB.prepare("SELECT user_id, shard FROM simulation_allowed_users WHERE simulation_id = 'naz-rooms' AND user_id IN (1, 2)").all<{ user_id: number; shard: number }>();
+    const stored = await env.DB.prepare(
+      "SELECT user_id, shard FROM simulation_allowed_users WHERE simulation_id = 'naz-rooms' AND user_id IN (1, 2)",
+    ).all<{ user_id: number; shard: number }>();
     expect(Object.fromEntries(stored.results.map((r) => [r.user_id, r.shard]))).toEqual({ 1: 1, 2: 0 });
-    const perShard = await env.DB.prepare("SELECT shard, count(*) AS n FROM simulation_allowed_users WHERE simulation_id = 'naz-rooms' GROUP BY shard").all<{ shard: number; n: number }>();
+    const perShard = await env.DB.prepare(
+      "SELECT shard, count(*) AS n FROM simulation_allowed_users WHERE simulation_id = 'naz-rooms' GROUP BY shard",
+    ).all<{ shard: number; n: number }>();
     expect(perShard.results.map((r) => r.n)).toEqual([501, 501]);
 
     for (let round = 0; round < 2; round++) {
@@ -71,19 +91,32 @@ describe("sharded simulation", () => {
       const b = await connect("naz-rooms", friend);
       await a.next("hello");
       await b.next("hello");
-      expect(await runInDurableObject(roomOf("naz-rooms", 1), (r: SimulationRoom) => r.connectedUserIds())).toContain(1);
-      expect(await runInDurableObject(roomOf("naz-rooms", 0), (r: SimulationRoom) => r.connectedUserIds())).toContain(2);
-      expect(await runInDurableObject(roomOf("naz-rooms", 0), (r: SimulationRoom) => r.connectedUserIds())).not.toContain(1);
-      // The admin's live view: one summary over both rooms.
-      const live = await json<{ shards: number; rooms: { shard: number; connected: number }[]; total: { connected: number } }>(
-        await call("GET", "/api/admin/simulations/naz-rooms/live", { token: admin }),
+      expect(await runInDurableObject(roomOf("naz-rooms", 1), (r: SimulationRoom) => r.connectedUserIds())).toContain(
+        1,
       );
+      expect(await runInDurableObject(roomOf("naz-rooms", 0), (r: SimulationRoom) => r.connectedUserIds())).toContain(
+        2,
+      );
+      expect(
+        await runInDurableObject(roomOf("naz-rooms", 0), (r: SimulationRoom) => r.connectedUserIds()),
+      ).not.toContain(1);
+      // The admin's live view: one summary over both rooms.
+      const live = await json<{
+        shards: number;
+        rooms: { shard: number; connected: number }[];
+        total: { connected: number };
+      }>(await call("GET", "/api/admin/simulations/naz-rooms/live", { token: admin }));
       expect(live.shards).toBe(2);
       expect(live.rooms.map((r) => r.connected)).toEqual([1, 1]);
       expect(live.total.connected).toBe(2);
       a.ws.close(1000, "bye");
       b.ws.close(1000, "bye");
-      await expect.poll(async () => (await runInDurableObject(roomOf("naz-rooms", 1), (r: SimulationRoom) => r.connectedUserIds())).length).toBe(0);
+      await expect
+        .poll(
+          async () =>
+            (await runInDurableObject(roomOf("naz-rooms", 1), (r: SimulationRoom) => r.connectedUserIds())).length,
+        )
+        .toBe(0);
     }
   });
 
@@ -95,7 +128,14 @@ describe("sharded simulation", () => {
     await b.next("hello");
     // The start instant is 0.5 s away; room 1 hears of it 2 s from now, 1.5 s after it.
     const now = Date.now();
-    const start = await startSimulation(getDb(env.DB), env as unknown as Env, "naz-late", { id: 1, effectiveRole: "admin" }, now - 3500, { delayShard: (shard) => (shard === 1 ? 2000 : 0) });
+    const start = await startSimulation(
+      getDb(env.DB),
+      env as unknown as Env,
+      "naz-late",
+      { id: 1, effectiveRole: "admin" },
+      now - 3500,
+      { delayShard: (shard) => (shard === 1 ? 2000 : 0) },
+    );
     const late = await a.next("simulation-start");
     const onTime = await b.next("simulation-start");
     expect(late.startTime).toBe(start.startTime);
@@ -106,7 +146,9 @@ describe("sharded simulation", () => {
     a.send({ type: "answer", seq: 1, subjectId: 2, questionId: 2001, value: await option() });
     expect(await a.next("ack")).toMatchObject({ seq: 1, questionId: 2001 });
     const deadlines = await Promise.all(
-      [0, 1].map((shard) => runInDurableObject(roomOf("naz-late", shard), async (_r: SimulationRoom, state) => state.storage.getAlarm())),
+      [0, 1].map((shard) =>
+        runInDurableObject(roomOf("naz-late", shard), async (_r: SimulationRoom, state) => state.storage.getAlarm()),
+      ),
     );
     expect(deadlines[0]).toBe(start.startTime + 60_000 + 2000);
     expect(deadlines[1]).toBe(deadlines[0]);
@@ -117,7 +159,8 @@ describe("sharded simulation", () => {
     await call("POST", "/api/admin/simulations/naz-grade/start", { token: admin });
     const startTime = Date.now() - 1000;
     await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = 'naz-grade'").bind(startTime).run();
-    for (const shard of [0, 1]) await runInDurableObject(roomOf("naz-grade", shard), (r: SimulationRoom) => r.shiftStartForTest(startTime));
+    for (const shard of [0, 1])
+      await runInDurableObject(roomOf("naz-grade", shard), (r: SimulationRoom) => r.shiftStartForTest(startTime));
     const a = await connect("naz-grade", student);
     const b = await connect("naz-grade", friend);
     await a.next("hello");
@@ -129,11 +172,16 @@ describe("sharded simulation", () => {
     await b.next("ack");
     const past = Date.now() - 60_000 - 3000;
     await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = 'naz-grade'").bind(past).run();
-    for (const shard of [0, 1]) await runInDurableObject(roomOf("naz-grade", shard), (r: SimulationRoom) => r.shiftStartForTest(past));
+    for (const shard of [0, 1])
+      await runInDurableObject(roomOf("naz-grade", shard), (r: SimulationRoom) => r.shiftStartForTest(past));
 
     await runDurableObjectAlarm(roomOf("naz-grade", 0));
     expect(await count("simulation_attempts", "simulation_id = 'naz-grade'")).toBe(1);
-    expect((await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = 'naz-grade'").first<{ graded_at: number | null }>())!.graded_at).toBeNull();
+    expect(
+      (await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = 'naz-grade'").first<{
+        graded_at: number | null;
+      }>())!.graded_at,
+    ).toBeNull();
     expect(await b.next("simulation-end")).toMatchObject({ id: "naz-grade" });
     expect(a.messages.some((m) => m.type === "simulation-end")).toBe(false);
 
@@ -141,14 +189,23 @@ describe("sharded simulation", () => {
     await runInDurableObject(roomOf("naz-grade", 1), (r: SimulationRoom) => r.alarm());
     expect(await count("simulation_attempts", "simulation_id = 'naz-grade'")).toBe(2);
     expect(await count("simulation_rooms", "simulation_id = 'naz-grade'")).toBe(2);
-    expect((await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = 'naz-grade'").first<{ graded_at: number | null }>())!.graded_at).toBeGreaterThan(0);
+    expect(
+      (await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = 'naz-grade'").first<{
+        graded_at: number | null;
+      }>())!.graded_at,
+    ).toBeGreaterThan(0);
     await a.next("simulation-end");
 
-    const ranking = await json<{ participants: number; ranking: { userId: number; pos: number }[] }>(await call("GET", "/api/simulations/naz-grade/ranking", { token: student }));
+    const ranking = await json<{ participants: number; ranking: { userId: number; pos: number }[] }>(
+      await call("GET", "/api/simulations/naz-grade/ranking", { token: student }),
+    );
     expect(ranking.participants).toBe(2);
     expect(ranking.ranking.map((r) => r.userId).sort()).toEqual([1, 2]);
     // The HTTP attempt goes to the student's own room and returns the stored attempt.
-    const mine = await call("POST", "/api/simulations/naz-grade/attempt", { token: student, json: { answers: {}, timeTaken: 60 } });
+    const mine = await call("POST", "/api/simulations/naz-grade/attempt", {
+      token: student,
+      json: { answers: {}, timeTaken: 60 },
+    });
     expect(mine.status).toBe(200);
     expect(await json(mine)).toMatchObject({ ok: true, result: { subjects: [{ id: 2 }] } });
     expect(await count("simulation_attempts", "simulation_id = 'naz-grade'")).toBe(2);

@@ -20,7 +20,9 @@ async function questionsById(ids: number[]): Promise<Map<number, Row>> {
   const out = new Map<number, Row>();
   for (let i = 0; i < ids.length; i += 90) {
     const part = ids.slice(i, i + 90);
-    const rows = await env.DB.prepare(`SELECT id, subject_id, type, unit, legacy FROM questions WHERE id IN (${part.map(() => "?").join(",")})`)
+    const rows = await env.DB.prepare(
+      `SELECT id, subject_id, type, unit, legacy FROM questions WHERE id IN (${part.map(() => "?").join(",")})`,
+    )
       .bind(...part)
       .all<Row>();
     for (const r of rows.results) out.set(r.id, r);
@@ -29,7 +31,11 @@ async function questionsById(ids: number[]): Promise<Map<number, Row>> {
 }
 
 async function unitsOf(subjectId: number) {
-  return (await env.DB.prepare("SELECT number, credits FROM units WHERE subject_id = ? ORDER BY number").bind(subjectId).all<{ number: number; credits: number }>()).results;
+  return (
+    await env.DB.prepare("SELECT number, credits FROM units WHERE subject_id = ? ORDER BY number")
+      .bind(subjectId)
+      .all<{ number: number; credits: number }>()
+  ).results;
 }
 
 describe("the semestre filtro simulation (admin template)", () => {
@@ -49,13 +55,19 @@ describe("the semestre filtro simulation (admin template)", () => {
     });
     expect(response.status).toBe(201);
     const rows = (
-      await env.DB.prepare("SELECT subject_position AS pos, question_id AS id FROM simulation_questions WHERE simulation_id = 'sim-weighted'").all<{ pos: number; id: number }>()
+      await env.DB.prepare(
+        "SELECT subject_position AS pos, question_id AS id FROM simulation_questions WHERE simulation_id = 'sim-weighted'",
+      ).all<{ pos: number; id: number }>()
     ).results;
     const ids = rows.map((r) => r.id);
     expect(ids).toHaveLength(93);
     expect(new Set(ids).size).toBe(93);
     const byId = await questionsById(ids);
-    for (const [pos, subjectId] of [[0, 2], [1, 4], [2, 1]] as const) {
+    for (const [pos, subjectId] of [
+      [0, 2],
+      [1, 4],
+      [2, 1],
+    ] as const) {
       const mine = rows.filter((r) => r.pos === pos).map((r) => byId.get(r.id)!);
       expect(mine.every((q) => q.subject_id === subjectId)).toBe(true);
       expect(mine.filter((q) => q.type === "mc")).toHaveLength(15);
@@ -77,7 +89,9 @@ describe("the semestre filtro simulation (admin template)", () => {
     // A subject of its own: units 1-3 of 2 credits each, unit 2 with a single gap question.
     await env.DB.batch([
       env.DB.prepare("INSERT INTO subjects (id, name) VALUES (88, 'Materia di prova pesata')"),
-      env.DB.prepare("INSERT INTO units (subject_id, number, title, credits) VALUES (88, 1, 'Uno', 2), (88, 2, 'Due', 2), (88, 3, 'Tre', 2)"),
+      env.DB.prepare(
+        "INSERT INTO units (subject_id, number, title, credits) VALUES (88, 1, 'Uno', 2), (88, 2, 'Due', 2), (88, 3, 'Tre', 2)",
+      ),
     ]);
     const inserts = [];
     let id = 88001;
@@ -86,7 +100,9 @@ describe("the semestre filtro simulation (admin template)", () => {
         const n = unit === 2 && type === "gap" ? 1 : 12;
         for (let i = 0; i < n; i++) {
           inserts.push(
-            env.DB.prepare("INSERT INTO questions (id, subject_id, type, stem, options, correct_index, accepted_answers, explanation, difficulty, unit) VALUES (?, 88, ?, ?, ?, ?, ?, 'x', 3, ?)").bind(
+            env.DB.prepare(
+              "INSERT INTO questions (id, subject_id, type, stem, options, correct_index, accepted_answers, explanation, difficulty, unit) VALUES (?, 88, ?, ?, ?, ?, ?, 'x', 3, ?)",
+            ).bind(
               id,
               type,
               `Domanda ${id}`,
@@ -100,17 +116,32 @@ describe("the semestre filtro simulation (admin template)", () => {
         }
       }
     }
-    inserts.push(env.DB.prepare("INSERT INTO questions (id, subject_id, type, stem, accepted_answers, explanation, difficulty, legacy) VALUES (88999, 88, 'gap', 'Legacy', '[\"x\"]', 'x', 3, 1)"));
+    inserts.push(
+      env.DB.prepare(
+        "INSERT INTO questions (id, subject_id, type, stem, accepted_answers, explanation, difficulty, legacy) VALUES (88999, 88, 'gap', 'Legacy', '[\"x\"]', 'x', 3, 1)",
+      ),
+    );
     await env.DB.batch(inserts);
     const response = await call("POST", "/api/admin/simulations", {
       token: admin,
-      json: { id: "sim-short", title: "Unità corta", subjects: [{ subjectId: 88, timeMin: 45, questionCount: 31 }], allowedUsers: [] },
+      json: {
+        id: "sim-short",
+        title: "Unità corta",
+        subjects: [{ subjectId: 88, timeMin: 45, questionCount: 31 }],
+        allowedUsers: [],
+      },
     });
     expect(response.status).toBe(201);
     const body = await json<{ drawNotes: string[] }>(response);
     expect(body.drawNotes).toHaveLength(1);
-    expect(body.drawNotes[0]).toMatch(/^Materia di prova pesata: unità 2: mancano \d+ domande di completamento \(spostate: .*all'unità [13]/);
-    const ids = (await env.DB.prepare("SELECT question_id AS id FROM simulation_questions WHERE simulation_id = 'sim-short'").all<{ id: number }>()).results.map((r) => r.id);
+    expect(body.drawNotes[0]).toMatch(
+      /^Materia di prova pesata: unità 2: mancano \d+ domande di completamento \(spostate: .*all'unità [13]/,
+    );
+    const ids = (
+      await env.DB.prepare("SELECT question_id AS id FROM simulation_questions WHERE simulation_id = 'sim-short'").all<{
+        id: number;
+      }>()
+    ).results.map((r) => r.id);
     expect(ids).toHaveLength(31);
     expect(new Set(ids).size).toBe(31);
     expect(ids).not.toContain(88999);
@@ -132,9 +163,16 @@ describe("practice tests", () => {
   });
 
   it("a legacy topic chosen on purpose still draws its questions (older format)", async () => {
-    const legacyTopic = await env.DB.prepare("SELECT id, subject_id FROM topics WHERE legacy = 1 LIMIT 1").first<{ id: number; subject_id: number }>();
+    const legacyTopic = await env.DB.prepare("SELECT id, subject_id FROM topics WHERE legacy = 1 LIMIT 1").first<{
+      id: number;
+      subject_id: number;
+    }>();
     if (!legacyTopic) return; // the shipped bank has no legacy topic
-    const response = await call("GET", `/api/quiz?subjectId=${legacyTopic.subject_id}&topicId=${legacyTopic.id}&count=5`, { token: student });
+    const response = await call(
+      "GET",
+      `/api/quiz?subjectId=${legacyTopic.subject_id}&topicId=${legacyTopic.id}&count=5`,
+      { token: student },
+    );
     expect(response.status).toBe(200);
     const quiz = await json<{ questions: { id: number }[] }>(response);
     const byId = await questionsById(quiz.questions.map((q) => q.id));
@@ -146,12 +184,23 @@ describe("statistics by unit", () => {
   it("the student's analytics carry the units, each topic's unit and the site accuracy per unit", async () => {
     const response = await call("GET", "/api/me/analytics", { token: student });
     expect(response.status).toBe(200);
-    const body = await json<{ subjects: { id: number; units?: { number: number }[]; topicUnits?: Record<string, number | null>; siteAggregate: { unitAccuracy?: Record<string, number> } }[] }>(response);
+    const body = await json<{
+      subjects: {
+        id: number;
+        units?: { number: number }[];
+        topicUnits?: Record<string, number | null>;
+        siteAggregate: { unitAccuracy?: Record<string, number> };
+      }[];
+    }>(response);
     for (const subjectId of [1, 2, 4]) {
       const s = body.subjects.find((x) => x.id === subjectId)!;
       const units = await unitsOf(subjectId);
       expect(s.units?.map((u) => u.number)).toEqual(units.map((u) => u.number));
-      const topics = (await env.DB.prepare("SELECT id, unit, legacy FROM topics WHERE subject_id = ?").bind(subjectId).all<{ id: number; unit: number | null; legacy: number }>()).results;
+      const topics = (
+        await env.DB.prepare("SELECT id, unit, legacy FROM topics WHERE subject_id = ?")
+          .bind(subjectId)
+          .all<{ id: number; unit: number | null; legacy: number }>()
+      ).results;
       for (const t of topics) expect(s.topicUnits?.[t.id]).toBe(t.legacy ? null : t.unit);
       // The seeded history answered questions of every subject: every accuracy is a share.
       for (const value of Object.values(s.siteAggregate.unitAccuracy ?? {})) {
@@ -166,7 +215,9 @@ describe("statistics by unit", () => {
 
   it("the admin analytics list answers and accuracy per unit", async () => {
     const response = await call("GET", "/api/admin/analytics", { token: admin });
-    const body = await json<{ unitAccuracy: { subjectId: number; unit: number; answered: number; correct: number; accuracy: number | null }[] }>(response);
+    const body = await json<{
+      unitAccuracy: { subjectId: number; unit: number; answered: number; correct: number; accuracy: number | null }[];
+    }>(response);
     const expected = (await env.DB.prepare("SELECT count(*) AS n FROM units").first<{ n: number }>())!.n;
     expect(body.unitAccuracy).toHaveLength(expected);
     const sample = body.unitAccuracy.find((u) => u.answered > 0)!;
@@ -186,7 +237,10 @@ describe("fair grading of typed answers in practice", () => {
     expect(quizResponse.status).toBe(200);
     const quiz = await json<{ quizId: number }>(quizResponse);
     const typed = `${key.replace(",", ".")} ${q!.measure}`;
-    const submit = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, { token: student, json: { answers: [{ question_id: q!.id, answer_text: typed }], timeTaken: 30 } });
+    const submit = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+      token: student,
+      json: { answers: [{ question_id: q!.id, answer_text: typed }], timeTaken: 30 },
+    });
     expect(submit.status, await submit.clone().text()).toBe(200);
     const { attemptId } = await json<{ attemptId: number }>(submit);
     const summary = await json<{ correct: number; questions: { correct: boolean; sheetForm: string | null }[] }>(

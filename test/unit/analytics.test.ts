@@ -19,7 +19,11 @@ import {
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-03-31T12:00:00Z");
-const at = (daysAgo: number, score: number, timeSec = 600) => ({ date: new Date(NOW - daysAgo * DAY).toISOString(), score, timeSec });
+const at = (daysAgo: number, score: number, timeSec = 600) => ({
+  date: new Date(NOW - daysAgo * DAY).toISOString(),
+  score,
+  timeSec,
+});
 
 describe("score normalisation", () => {
   it("reads a score of 1 or less as a fraction of 31", () => {

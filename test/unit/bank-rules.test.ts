@@ -23,25 +23,84 @@ describe("bank rules", () => {
   });
 
   type Case = [name: string, mutate: (bank: BankFile[]) => void, key: RegExp];
-  const firstOf = (bank: BankFile[], type: "mc" | "gap") => chimica(bank).questions.find((q) => q.type === type && !q.legacy)!;
+  const firstOf = (bank: BankFile[], type: "mc" | "gap") =>
+    chimica(bank).questions.find((q) => q.type === type && !q.legacy)!;
   const CASES: Case[] = [
     ["a repeated id", (b) => void (chimica(b).questions[1]!.id = chimica(b).questions[0]!.id), /^id-dup:/],
-    ["the same stem after normalising", (b) => void (chimica(b).questions[1]!.stem = `  ${chimica(b).questions[0]!.stem.toUpperCase()}!! `), /^stem-dup:/],
+    [
+      "the same stem after normalising",
+      (b) => void (chimica(b).questions[1]!.stem = `  ${chimica(b).questions[0]!.stem.toUpperCase()}!! `),
+      /^stem-dup:/,
+    ],
     ["4 options", (b) => void firstOf(b, "mc").options!.pop(), /^options:/],
-    ["repeated options", (b) => { const q = firstOf(b, "mc"); q.options![1] = ` ${q.options![0]!.toUpperCase()}`; }, /^options-distinct:/],
+    [
+      "repeated options",
+      (b) => {
+        const q = firstOf(b, "mc");
+        q.options![1] = ` ${q.options![0]!.toUpperCase()}`;
+      },
+      /^options-distinct:/,
+    ],
     ["no blank in a gap stem", (b) => void (firstOf(b, "gap").stem = "Senza spazio da completare."), /^blank:/],
-    ["an accepted form over 16 characters", (b) => void firstOf(b, "gap").accepted!.push("diciassettecaratt"), /^accepted-length:/],
+    [
+      "an accepted form over 16 characters",
+      (b) => void firstOf(b, "gap").accepted!.push("diciassettecaratt"),
+      /^accepted-length:/,
+    ],
     ["a number that does not read as one", (b) => void firstOf(b, "gap").accepted!.push("1,2,3"), /^numeric:/],
-    ["a unit of measure without a numeric key", (b) => { const q = firstOf(b, "gap"); q.accepted = ["parola"]; q.measure = "m"; }, /^numeric:/],
+    [
+      "a unit of measure without a numeric key",
+      (b) => {
+        const q = firstOf(b, "gap");
+        q.accepted = ["parola"];
+        q.measure = "m";
+      },
+      /^numeric:/,
+    ],
     ["no explanation", (b) => void (firstOf(b, "mc").explanation = " "), /^explanation:/],
     ["no unit", (b) => void delete firstOf(b, "mc").unit, /^unit-missing:/],
-    ["a unit that is not its topic's", (b) => { const q = firstOf(b, "mc"); q.unit = q.unit === 1 ? 2 : 1; }, /^unit-topic:/],
+    [
+      "a unit that is not its topic's",
+      (b) => {
+        const q = firstOf(b, "mc");
+        q.unit = q.unit === 1 ? 2 : 1;
+      },
+      /^unit-topic:/,
+    ],
     ["a unit that does not exist", (b) => void (firstOf(b, "mc").unit = 42), /^unit-unknown:/],
     ["a topic without unit", (b) => void delete chimica(b).topics[0]!.unit, /^topic-unit:/],
     ["units that differ from SYLLABUS.md", (b) => void (chimica(b).units![0]!.credits = 2), /^units-syllabus:2$/],
-    ["a topic under 6 questions", (b) => { const c = chimica(b); const t = c.topics[0]!.id; let n = 0; c.questions = c.questions.filter((q) => q.topic !== t || n++ < 5); }, /^topic-min:/],
-    ["a unit under 6 questions", (b) => { const c = chimica(b); c.questions = c.questions.filter((q) => q.unit !== 6); c.topics = c.topics.filter((t) => t.unit !== 6); }, /^unit-min:2:6$/],
-    ["the correct option always in one position", (b) => { for (const q of chimica(b).questions) if (q.type === "mc") { const right = q.options![q.correct!]!; q.options = [right, ...q.options!.filter((_, i) => i !== q.correct)]; q.correct = 0; } }, /^position:2:0$/],
+    [
+      "a topic under 6 questions",
+      (b) => {
+        const c = chimica(b);
+        const t = c.topics[0]!.id;
+        let n = 0;
+        c.questions = c.questions.filter((q) => q.topic !== t || n++ < 5);
+      },
+      /^topic-min:/,
+    ],
+    [
+      "a unit under 6 questions",
+      (b) => {
+        const c = chimica(b);
+        c.questions = c.questions.filter((q) => q.unit !== 6);
+        c.topics = c.topics.filter((t) => t.unit !== 6);
+      },
+      /^unit-min:2:6$/,
+    ],
+    [
+      "the correct option always in one position",
+      (b) => {
+        for (const q of chimica(b).questions)
+          if (q.type === "mc") {
+            const right = q.options![q.correct!]!;
+            q.options = [right, ...q.options!.filter((_, i) => i !== q.correct)];
+            q.correct = 0;
+          }
+      },
+      /^position:2:0$/,
+    ],
     ["a question id outside its subject's range", (b) => void (firstOf(b, "mc").id = 9999), /^id-range:/],
   ];
   it.each(CASES)("catches %s", (_name, mutate, key) => {

@@ -18,9 +18,15 @@ describe("class results helpers", () => {
 
   it("averages each subject over the attempts that have it, one decimal", () => {
     const avg = subjectAverages([
-      [{ id: 1, name: "Biologia", score31: 20 }, { id: 2, name: "Chimica", score31: 10 }],
+      [
+        { id: 1, name: "Biologia", score31: 20 },
+        { id: 2, name: "Chimica", score31: 10 },
+      ],
       [{ id: 1, name: "Biologia", score31: 25 }],
-      [{ id: 1, name: "Biologia", score31: 26 }, { id: 2, name: "Chimica", score31: 11 }],
+      [
+        { id: 1, name: "Biologia", score31: 26 },
+        { id: 2, name: "Chimica", score31: 11 },
+      ],
     ]);
     expect(avg).toEqual([
       { subjectId: 1, name: "Biologia", average: 23.7, count: 3 },
@@ -35,8 +41,26 @@ describe("class results helpers", () => {
       members: 3,
       participants: 2,
       ranking: [
-        { pos: 1, userId: 2, name: "Niccolò D'Alessandro", email: "n@example.com", score: 27.5, perc: 80, timeSec: 600, subjects: [{ subjectId: 1, name: "Biologia", score31: 28 }] },
-        { pos: 2, userId: 1, name: "Rossi, Giulia", email: "g@example.com", score: 20, perc: 60, timeSec: 640, subjects: [{ subjectId: 1, name: "Biologia", score31: 20 }] },
+        {
+          pos: 1,
+          userId: 2,
+          name: "Niccolò D'Alessandro",
+          email: "n@example.com",
+          score: 27.5,
+          perc: 80,
+          timeSec: 600,
+          subjects: [{ subjectId: 1, name: "Biologia", score31: 28 }],
+        },
+        {
+          pos: 2,
+          userId: 1,
+          name: "Rossi, Giulia",
+          email: "g@example.com",
+          score: 20,
+          perc: 60,
+          timeSec: 640,
+          subjects: [{ subjectId: 1, name: "Biologia", score31: 20 }],
+        },
       ],
       subjectAverages: [{ subjectId: 1, name: "Biologia", average: 24, count: 2 }],
       distribution: [],
@@ -45,9 +69,36 @@ describe("class results helpers", () => {
     const { rows, errors } = parseCsv(classResultsCsv(result));
     expect(errors).toEqual([]);
     expect(rows).toEqual([
-      { Posizione: "1", Studente: "Niccolò D'Alessandro", Email: "n@example.com", Presente: "sì", "Punteggio (0-31)": "27.5", "Corrette %": "80", "Tempo (s)": "600", "Biologia (0-31)": "28" },
-      { Posizione: "2", Studente: "Rossi, Giulia", Email: "g@example.com", Presente: "sì", "Punteggio (0-31)": "20", "Corrette %": "60", "Tempo (s)": "640", "Biologia (0-31)": "20" },
-      { Posizione: "", Studente: "Zeno", Email: "z@example.com", Presente: "no", "Punteggio (0-31)": "", "Corrette %": "", "Tempo (s)": "", "Biologia (0-31)": "" },
+      {
+        Posizione: "1",
+        Studente: "Niccolò D'Alessandro",
+        Email: "n@example.com",
+        Presente: "sì",
+        "Punteggio (0-31)": "27.5",
+        "Corrette %": "80",
+        "Tempo (s)": "600",
+        "Biologia (0-31)": "28",
+      },
+      {
+        Posizione: "2",
+        Studente: "Rossi, Giulia",
+        Email: "g@example.com",
+        Presente: "sì",
+        "Punteggio (0-31)": "20",
+        "Corrette %": "60",
+        "Tempo (s)": "640",
+        "Biologia (0-31)": "20",
+      },
+      {
+        Posizione: "",
+        Studente: "Zeno",
+        Email: "z@example.com",
+        Presente: "no",
+        "Punteggio (0-31)": "",
+        "Corrette %": "",
+        "Tempo (s)": "",
+        "Biologia (0-31)": "",
+      },
     ]);
   });
 });

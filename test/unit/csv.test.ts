@@ -31,7 +31,13 @@ describe("CSV export (utenti.csv, segnalazioni.csv)", () => {
     const { rows: back, errors } = parseCsv(toCsv(rows, [...columns]));
     expect(errors).toEqual([]);
     expect(back).toEqual([
-      { ID: "1", Nome: "Niccolò D'Alessandro", Città: "Forlì, Cesena", Bio: 'Ha scritto "perché?"\nsu due righe', Verificato: "sì" },
+      {
+        ID: "1",
+        Nome: "Niccolò D'Alessandro",
+        Città: "Forlì, Cesena",
+        Bio: 'Ha scritto "perché?"\nsu due righe',
+        Verificato: "sì",
+      },
       { ID: "2", Nome: "Zoë Làzzari", Città: "", Bio: "'=SUM(A1:A2)", Verificato: "no" },
     ]);
   });

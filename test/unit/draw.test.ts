@@ -17,7 +17,9 @@ const NAMES: Record<number, string> = { 1: "Biologia", 2: "Chimica", 4: "Fisica"
 function syntheticPool(units: readonly DrawUnit[], perType = 12, legacy = 11): DrawCandidate[] {
   const out: DrawCandidate[] = [];
   let id = 1;
-  for (const u of units) for (const type of ["mc", "gap"] as const) for (let i = 0; i < perType; i++) out.push({ id: id++, type, unit: u.number, legacy: false });
+  for (const u of units)
+    for (const type of ["mc", "gap"] as const)
+      for (let i = 0; i < perType; i++) out.push({ id: id++, type, unit: u.number, legacy: false });
   for (let i = 0; i < legacy; i++) out.push({ id: id++, type: i % 2 ? "mc" : "gap", unit: null, legacy: true });
   return out;
 }
@@ -39,7 +41,12 @@ function runDraws(candidates: DrawCandidate[], units: readonly DrawUnit[], times
     for (const s of r.shares) sums.set(s.unit, sums.get(s.unit)! + s.drawn);
   }
   const credits = units.reduce((s, u) => s + u.credits, 0);
-  const rows = units.map((u) => ({ unit: u.number, credits: u.credits, target: (u.credits / credits) * 31, drawn: sums.get(u.number)! / times }));
+  const rows = units.map((u) => ({
+    unit: u.number,
+    credits: u.credits,
+    target: (u.credits / credits) * 31,
+    drawn: sums.get(u.number)! / times,
+  }));
   return { rows, legacySeen, repeats, wrongMix };
 }
 
@@ -47,14 +54,21 @@ function table(title: string, rows: { unit: number; credits: number; target: num
   return [
     title,
     "unità | CFU  | target/31 | media estratta (1.000 estrazioni) | scarto",
-    ...rows.map((r) => `U${r.unit}    | ${r.credits.toFixed(2)} | ${r.target.toFixed(2).padStart(9)} | ${r.drawn.toFixed(2).padStart(33)} | ${(r.drawn - r.target).toFixed(2)}`),
+    ...rows.map(
+      (r) =>
+        `U${r.unit}    | ${r.credits.toFixed(2)} | ${r.target.toFixed(2).padStart(9)} | ${r.drawn.toFixed(2).padStart(33)} | ${(r.drawn - r.target).toFixed(2)}`,
+    ),
   ].join("\n");
 }
 
 describe("apportion (largest remainder)", () => {
   it("gives 31 questions in total and a 1-credit unit of 6 gets 5", () => {
     for (const [sid, units] of SYLLABUS) {
-      const q = apportion(31, units.map((u) => u.credits), prng(sid));
+      const q = apportion(
+        31,
+        units.map((u) => u.credits),
+        prng(sid),
+      );
       expect(q.reduce((s, n) => s + n, 0)).toBe(31);
       units.forEach((u, i) => {
         expect(Math.abs(q[i]! - (u.credits / 6) * 31)).toBeLessThan(1);
@@ -107,7 +121,14 @@ describe("semestre filtro draws", () => {
 
   it("a 10-question practice test keeps the unit mix as closely as its size allows", () => {
     const units = SYLLABUS.get(4)!;
-    const r = drawQuestions({ candidates: syntheticPool(units), count: 10, mix: mixFor(10, MIX), units, excludeLegacy: true, random: prng(11) });
+    const r = drawQuestions({
+      candidates: syntheticPool(units),
+      count: 10,
+      mix: mixFor(10, MIX),
+      units,
+      excludeLegacy: true,
+      random: prng(11),
+    });
     expect(r.ids).toHaveLength(10);
     for (const s of r.shares) expect(Math.abs(s.drawn - s.target)).toBeLessThan(1);
   });
@@ -118,7 +139,12 @@ const realBanks = BANK.filter((b: BankFile) => (b.units ?? []).length > 0);
 describe.runIf(realBanks.length > 0)("draws from the shipped bank", () => {
   for (const b of realBanks) {
     it(`${b.subject.name}: 1,000 draws within one question of every unit's target, no legacy`, () => {
-      const candidates = b.questions.map((q) => ({ id: q.id, type: q.type, unit: q.unit ?? null, legacy: q.legacy === true }));
+      const candidates = b.questions.map((q) => ({
+        id: q.id,
+        type: q.type,
+        unit: q.unit ?? null,
+        legacy: q.legacy === true,
+      }));
       const { rows, legacySeen, repeats } = runDraws(candidates, b.units!, 1000, b.subject.id);
       console.log(table(`${b.subject.name} (banca del seed, ${b.questions.length} domande)`, rows));
       expect(legacySeen).toBe(0);

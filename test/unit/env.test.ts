@@ -10,13 +10,21 @@ describe("the environment check", () => {
   });
 
   it("names every problem: a short secret, a missing database, a malformed flag and e-mail", () => {
-    const problems = envProblems({ ...env, SESSION_SECRET: "corto", DB: undefined, DEV_LOGIN: "si", OWNER_EMAIL: "non-una-mail" });
+    const problems = envProblems({
+      ...env,
+      SESSION_SECRET: "corto",
+      DB: undefined,
+      DEV_LOGIN: "si",
+      OWNER_EMAIL: "non-una-mail",
+    });
     expect(problems).toEqual([
       "DB: il binding D1 DB manca (wrangler.jsonc)",
       "SESSION_SECRET: SESSION_SECRET è troppo corto: servono almeno 32 caratteri casuali",
       'DEV_LOGIN: DEV_LOGIN vale "1" (attivo) oppure resta vuoto',
       "OWNER_EMAIL: OWNER_EMAIL non è un indirizzo e-mail valido",
     ]);
-    expect(() => assertValidEnv({ ...env, SESSION_SECRET: undefined } as unknown as Env)).toThrow(/SESSION_SECRET manca/);
+    expect(() => assertValidEnv({ ...env, SESSION_SECRET: undefined } as unknown as Env)).toThrow(
+      /SESSION_SECRET manca/,
+    );
   });
 });

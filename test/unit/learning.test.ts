@@ -32,7 +32,12 @@ describe("answer → FSRS rating", () => {
     expect(m.due).toBeLessThanOrEqual(t0 + DAY);
     const later = reviewMemory(m, { correct: true, timeSec: 20, at: t0 + 2 * DAY });
     expect(reviewMemory(later, { correct: false, timeSec: 20, at: t0 + DAY })).toBe(later);
-    expect(replayMemory([{ correct: true, timeSec: 20, at: t0 + 2 * DAY }, { correct: false, timeSec: 20, at: t0 }])).toEqual(later);
+    expect(
+      replayMemory([
+        { correct: true, timeSec: 20, at: t0 + 2 * DAY },
+        { correct: false, timeSec: 20, at: t0 },
+      ]),
+    ).toEqual(later);
   });
 });
 
@@ -182,13 +187,18 @@ describe("Test mirato weights and peer difficulty", () => {
   it("weak topics, due and unseen questions weigh more; questions near the student's level are preferred", async () => {
     const { peerDifficulty, targetedWeight, weightedSample } = await import("~/server/learning.server");
     const base = { topicAccuracy: 0.5, due: false, seen: false, peerShare: null };
-    expect(targetedWeight({ ...base, topicAccuracy: 0.2 })).toBeGreaterThan(targetedWeight({ ...base, topicAccuracy: 0.9 }));
+    expect(targetedWeight({ ...base, topicAccuracy: 0.2 })).toBeGreaterThan(
+      targetedWeight({ ...base, topicAccuracy: 0.9 }),
+    );
     expect(targetedWeight({ ...base, seen: true, due: true })).toBeGreaterThan(targetedWeight(base));
     expect(targetedWeight(base)).toBeGreaterThan(targetedWeight({ ...base, seen: true }));
     expect(targetedWeight({ ...base, peerShare: 0.5 })).toBeGreaterThan(targetedWeight({ ...base, peerShare: 0.95 }));
     // The sampler draws without repeats and follows the weights.
     const rand = prng(3);
-    const items = [{ id: "heavy", weight: 20 }, ...Array.from({ length: 20 }, (_, i) => ({ id: `light${i}`, weight: 1 }))];
+    const items = [
+      { id: "heavy", weight: 20 },
+      ...Array.from({ length: 20 }, (_, i) => ({ id: `light${i}`, weight: 1 })),
+    ];
     let heavy = 0;
     for (let i = 0; i < 200; i++) {
       const drawn = weightedSample(items, 3, rand);
@@ -197,6 +207,12 @@ describe("Test mirato weights and peer difficulty", () => {
     }
     expect(heavy).toBeGreaterThan(150); // about 86 % (uniform: 3 in 21, 14 %)
     expect(peerDifficulty(19, 0)).toBeNull();
-    expect([peerDifficulty(20, 18), peerDifficulty(20, 14), peerDifficulty(20, 11), peerDifficulty(20, 8), peerDifficulty(20, 2)]).toEqual([1, 2, 3, 4, 5]);
+    expect([
+      peerDifficulty(20, 18),
+      peerDifficulty(20, 14),
+      peerDifficulty(20, 11),
+      peerDifficulty(20, 8),
+      peerDifficulty(20, 2),
+    ]).toEqual([1, 2, 3, 4, 5]);
   });
 });

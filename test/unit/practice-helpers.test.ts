@@ -4,7 +4,15 @@ import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer, pastedGapText }
 import { filterAttempts } from "~/lib/attempt-filters";
 import { normaliseReportStatus, REPORT_STATUS_LABELS } from "~/lib/report-status";
 import { formatCountdown, isReviewPaused, reviewReadyAt, sample } from "~/lib/review";
-import { attemptDeadline, attemptOpen, clampQuestionCount, formatClock, SUBMIT_GRACE_MS, timerChoiceFromTotal, timerTotalSeconds } from "~/lib/timer";
+import {
+  attemptDeadline,
+  attemptOpen,
+  clampQuestionCount,
+  formatClock,
+  SUBMIT_GRACE_MS,
+  timerChoiceFromTotal,
+  timerTotalSeconds,
+} from "~/lib/timer";
 
 describe("gap answers", () => {
   it("lowercases, collapses whitespace and trims", () => {
@@ -77,7 +85,8 @@ describe("review cooldown", () => {
 
 describe("report status for its author", () => {
   it("normalises resolved, risolta, rejected, respinta, chiusa to 'Risolta', the rest to 'In revisione'", () => {
-    for (const s of ["resolved", "risolta", "rejected", "respinta", "chiusa", "Chiusa"]) expect(normaliseReportStatus(s)).toBe("resolved");
+    for (const s of ["resolved", "risolta", "rejected", "respinta", "chiusa", "Chiusa"])
+      expect(normaliseReportStatus(s)).toBe("resolved");
     for (const s of ["open", "in_review", "pending", "", null]) expect(normaliseReportStatus(s)).toBe("in_review");
     expect(REPORT_STATUS_LABELS.resolved).toBe("Risolta");
     expect(REPORT_STATUS_LABELS.in_review).toBe("In revisione");
@@ -87,9 +96,33 @@ describe("report status for its author", () => {
 describe("past attempts filters", () => {
   const at = (y: number, m: number, d: number, h = 12) => new Date(y, m - 1, d, h).toISOString();
   const items = [
-    { id: 11, subjectName: "Biologia", date: at(2026, 3, 1), topics: ["La cellula"], status: "completed" as const, score: 20, timeSec: 300 },
-    { id: 12, subjectName: "Chimica", date: at(2026, 3, 2, 23), topics: ["Stechiometria"], status: "abandoned" as const, score: null, timeSec: 0 },
-    { id: 13, subjectName: "Fisica", date: at(2026, 3, 3), topics: ["Cinematica"], status: "completed" as const, score: 25, timeSec: 100 },
+    {
+      id: 11,
+      subjectName: "Biologia",
+      date: at(2026, 3, 1),
+      topics: ["La cellula"],
+      status: "completed" as const,
+      score: 20,
+      timeSec: 300,
+    },
+    {
+      id: 12,
+      subjectName: "Chimica",
+      date: at(2026, 3, 2, 23),
+      topics: ["Stechiometria"],
+      status: "abandoned" as const,
+      score: null,
+      timeSec: 0,
+    },
+    {
+      id: 13,
+      subjectName: "Fisica",
+      date: at(2026, 3, 3),
+      topics: ["Cinematica"],
+      status: "completed" as const,
+      score: 25,
+      timeSec: 100,
+    },
   ];
   const base = { search: "", from: "", to: "", completed: true, abandoned: true, sort: "date_desc" as const };
   it("searches topics, subject name and id, case-insensitively", () => {

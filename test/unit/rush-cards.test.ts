@@ -27,18 +27,25 @@ describe("rush ranking cards", () => {
   });
 
   it("falls back to the labelled estimate only when the server could not answer", () => {
-    const html = renderToString(createElement(OverallCard, { leaderboard: null, completed: 2, total: 5, knownScores: [31, 0] }));
+    const html = renderToString(
+      createElement(OverallCard, { leaderboard: null, completed: 2, total: 5, knownScores: [31, 0] }),
+    );
     // average 15.5 → max(1, 200 − round(15.5/31 × 180)) = 110
     expect(text(html)).toContain("#110");
     expect(text(html)).toContain("stima");
-    const none = renderToString(createElement(OverallCard, { leaderboard: null, completed: 0, total: 5, knownScores: [] }));
+    const none = renderToString(
+      createElement(OverallCard, { leaderboard: null, completed: 0, total: 5, knownScores: [] }),
+    );
     expect(text(none)).not.toContain("stima");
     expect(text(none)).toContain("—");
   });
 
   it("lists #n per ranked subject and a dash for the others", () => {
     const html = renderToString(
-      createElement(SubjectRankingCard, { subjects, leaderboard: { items: [{ subjectId: 2, position: 7, participants: 30 }], overall: 5, participants: 30 } }),
+      createElement(SubjectRankingCard, {
+        subjects,
+        leaderboard: { items: [{ subjectId: 2, position: 7, participants: 30 }], overall: 5, participants: 30 },
+      }),
     );
     expect(text(html)).toMatch(/Biologia—/);
     expect(text(html)).toMatch(/Chimica#7 su 30/);

@@ -55,7 +55,9 @@ describe("Quiz Rush helpers", () => {
 
   it("builds the /test query: q defaults to 31 and is clamped, topic and time optional, any bad value refused", () => {
     expect(rushTestQuery({ subject: "1", eventId: 7 })).toBe("subject=1&q=31&rushEventId=7");
-    expect(rushTestQuery({ subject: "2", topic: "5", q: "10", time: "400", eventId: 7 })).toBe("subject=2&topic=5&q=10&time=400&rushEventId=7");
+    expect(rushTestQuery({ subject: "2", topic: "5", q: "10", time: "400", eventId: 7 })).toBe(
+      "subject=2&topic=5&q=10&time=400&rushEventId=7",
+    );
     expect(rushTestQuery({ subject: "2", q: "99", eventId: 7 })).toBe("subject=2&q=31&rushEventId=7");
     expect(rushTestQuery({ subject: null, eventId: 7 })).toBeNull();
     expect(rushTestQuery({ subject: "x", eventId: 7 })).toBeNull();

@@ -1,20 +1,48 @@
 // The room's protocol: what the room and the browser accept, and how students are spread over rooms.
 import { describe, expect, it } from "vitest";
-import { ClientMessage, encodeServerMessage, parseFrame, roomName, ServerMessage, shardCount, shardOf } from "~/lib/simulation-protocol";
+import {
+  ClientMessage,
+  encodeServerMessage,
+  parseFrame,
+  roomName,
+  ServerMessage,
+  shardCount,
+  shardOf,
+} from "~/lib/simulation-protocol";
 
 describe("simulation protocol", () => {
   it("parses the client's ping and answer, and nothing else", () => {
     expect(parseFrame(ClientMessage, JSON.stringify({ type: "ping", t0: 12.5 }))).toEqual({ type: "ping", t0: 12.5 });
-    expect(parseFrame(ClientMessage, JSON.stringify({ type: "answer", seq: 3, subjectId: 2, questionId: 2001, value: "30" }))).toMatchObject({ questionId: 2001 });
+    expect(
+      parseFrame(
+        ClientMessage,
+        JSON.stringify({ type: "answer", seq: 3, subjectId: 2, questionId: 2001, value: "30" }),
+      ),
+    ).toMatchObject({ questionId: 2001 });
     expect(parseFrame(ClientMessage, "not json")).toBeNull();
-    expect(parseFrame(ClientMessage, JSON.stringify({ type: "answer", subjectId: "2", questionId: 2001, value: "30" }))).toBeNull();
-    expect(parseFrame(ClientMessage, JSON.stringify({ type: "ack", seq: 1, subjectId: 2, questionId: 2001 }))).toBeNull();
-    expect(parseFrame(ClientMessage, new TextEncoder().encode(JSON.stringify({ type: "ping" })).buffer)).toEqual({ type: "ping" });
+    expect(
+      parseFrame(ClientMessage, JSON.stringify({ type: "answer", subjectId: "2", questionId: 2001, value: "30" })),
+    ).toBeNull();
+    expect(
+      parseFrame(ClientMessage, JSON.stringify({ type: "ack", seq: 1, subjectId: 2, questionId: 2001 })),
+    ).toBeNull();
+    expect(parseFrame(ClientMessage, new TextEncoder().encode(JSON.stringify({ type: "ping" })).buffer)).toEqual({
+      type: "ping",
+    });
   });
 
   it("round-trips every message of the room through the browser's schema", () => {
     const messages = [
-      { type: "hello", serverTime: 1, id: "s", started: true, startTime: 2, closedThrough: 1, answers: { "2": { "2001": "30" } }, graded: false },
+      {
+        type: "hello",
+        serverTime: 1,
+        id: "s",
+        started: true,
+        startTime: 2,
+        closedThrough: 1,
+        answers: { "2": { "2001": "30" } },
+        graded: false,
+      },
       { type: "pong", t0: null, serverTime: 5 },
       { type: "simulation-start", id: "s", startTime: 9 },
       { type: "subject-closed", closedThrough: 2 },

@@ -84,7 +84,14 @@ describe("simulation scoring", () => {
     const result = gradeSimulation(
       [
         { id: 10, name: "A", keys: [mc, gap] },
-        { id: 20, name: "B", keys: [{ ...mc, id: 3 }, { ...gap, id: 4 }] },
+        {
+          id: 20,
+          name: "B",
+          keys: [
+            { ...mc, id: 3 },
+            { ...gap, id: 4 },
+          ],
+        },
       ],
       { "10": { "1": "b", "2": "mitocondrio" }, "20": { "3": "c" } },
     );
@@ -103,7 +110,12 @@ describe("simulation scoring", () => {
       { userId: 3, score: 20, timeSec: 100 },
       { userId: 4, score: 10, timeSec: 50 },
     ]);
-    expect(ranked.map((r) => [r.userId, r.pos])).toEqual([[2, 1], [1, 2], [3, 2], [4, 4]]);
+    expect(ranked.map((r) => [r.userId, r.pos])).toEqual([
+      [2, 1],
+      [1, 2],
+      [3, 2],
+      [4, 4],
+    ]);
     expect(percentileWithin(25, [20, 25, 20, 10])).toBe(100);
     expect(percentileWithin(10, [20, 25, 20, 10])).toBe(0);
     expect(percentileWithin(20, [20, 25, 20, 10])).toBe(33);

@@ -12,8 +12,20 @@ const subject: SubjectAnalytics = {
   ],
   topicUnits: { "201": 1, "202": 1, "204": 3, "299": null },
   studentAttempts: [],
-  studentTopicAccuracy: { "201": { answered: 10, correct: 9 }, "202": { answered: 10, correct: 3 }, "204": { answered: 4, correct: 3 }, "299": { answered: 50, correct: 0 } },
-  siteAggregate: { scoreDistribution: [], attemptsOverTime: [], topicAccuracy: {}, p80: null, p90: null, average: null },
+  studentTopicAccuracy: {
+    "201": { answered: 10, correct: 9 },
+    "202": { answered: 10, correct: 3 },
+    "204": { answered: 4, correct: 3 },
+    "299": { answered: 50, correct: 0 },
+  },
+  siteAggregate: {
+    scoreDistribution: [],
+    attemptsOverTime: [],
+    topicAccuracy: {},
+    p80: null,
+    p90: null,
+    average: null,
+  },
 };
 
 describe("statistics by syllabus unit", () => {

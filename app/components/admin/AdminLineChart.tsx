@@ -46,10 +46,24 @@ function Chart({ width, xLabels, series, ariaLabel, highlight, height = 240, tic
         ))}
         {highlight !== undefined && xLabels[highlight] !== undefined
           ? series.map((s) => (
-              <Circle key={s.label} cx={x(xLabels[highlight]!) ?? 0} cy={y(s.values[highlight] ?? 0)} r={5} fill={s.color} stroke="var(--bg)" strokeWidth={2} />
+              <Circle
+                key={s.label}
+                cx={x(xLabels[highlight]!) ?? 0}
+                cy={y(s.values[highlight] ?? 0)}
+                r={5}
+                fill={s.color}
+                stroke="var(--bg)"
+                strokeWidth={2}
+              />
             ))
           : null}
-        <AxisLeft scale={y} numTicks={4} stroke="var(--border)" tickStroke="var(--border)" tickLabelProps={{ fill: "var(--muted)", fontSize: 11, textAnchor: "end", dx: -4, dy: 3 }} />
+        <AxisLeft
+          scale={y}
+          numTicks={4}
+          stroke="var(--border)"
+          tickStroke="var(--border)"
+          tickLabelProps={{ fill: "var(--muted)", fontSize: 11, textAnchor: "end", dx: -4, dy: 3 }}
+        />
         <AxisBottom
           top={innerH}
           scale={x}
@@ -66,7 +80,9 @@ function Chart({ width, xLabels, series, ariaLabel, highlight, height = 240, tic
 export function AdminLineChart(props: Props) {
   return (
     <div className="adm-chart" style={{ height: props.height ?? 240 }}>
-      <ParentSize debounceTime={50}>{({ width }) => (width > 0 ? <Chart {...props} width={width} /> : null)}</ParentSize>
+      <ParentSize debounceTime={50}>
+        {({ width }) => (width > 0 ? <Chart {...props} width={width} /> : null)}
+      </ParentSize>
     </div>
   );
 }

@@ -69,7 +69,11 @@ export function AdminSearch() {
       />
       {open && results ? (
         <div className="adm-search__results" id={listId} role="region" aria-label="Risultati della ricerca">
-          {empty ? <p className="muted" style={{ margin: "0.5rem" }}>Nessun risultato.</p> : null}
+          {empty ? (
+            <p className="muted" style={{ margin: "0.5rem" }}>
+              Nessun risultato.
+            </p>
+          ) : null}
           {results.users.length ? (
             <>
               <h3>Utenti</h3>
@@ -77,7 +81,11 @@ export function AdminSearch() {
                 {results.users.map((u) => (
                   <li key={u.id}>
                     <button type="button" onClick={() => (setUser(u.id), setOpen(false))}>
-                      {u.name} <span className="muted">· {u.email} · {ROLE_LABEL[u.role] ?? u.role}{u.status === "sospeso" ? " · Sospeso" : ""}</span>
+                      {u.name}{" "}
+                      <span className="muted">
+                        · {u.email} · {ROLE_LABEL[u.role] ?? u.role}
+                        {u.status === "sospeso" ? " · Sospeso" : ""}
+                      </span>
                     </button>
                   </li>
                 ))}
@@ -105,7 +113,10 @@ export function AdminSearch() {
                 {results.attempts.map((a) => (
                   <li key={a.id}>
                     <Link to={`/test/riepilogo/${a.id}`}>
-                      Tentativo #{a.id} <span className="muted">· {a.userName} · {a.subjectName ?? "—"}</span>
+                      Tentativo #{a.id}{" "}
+                      <span className="muted">
+                        · {a.userName} · {a.subjectName ?? "—"}
+                      </span>
                     </Link>
                   </li>
                 ))}

@@ -14,7 +14,16 @@ type Analytics = {
   attemptsDistribution: { attempts: number; users: number }[];
   attemptsPerDay: { date: string; count: number }[];
   loginsPerDay: { date: string; existing: number; new: number }[];
-  unitAccuracy?: { subjectId: number; subject: string; unit: number; title: string; credits: number; answered: number; correct: number; accuracy: number | null }[];
+  unitAccuracy?: {
+    subjectId: number;
+    subject: string;
+    unit: number;
+    title: string;
+    credits: number;
+    answered: number;
+    correct: number;
+    accuracy: number | null;
+  }[];
 };
 
 const DEFAULT_MIN_QUIZ = 5;
@@ -27,7 +36,8 @@ export function AnalyticsTab() {
   // Users with at least N quizzes for every N from 1 to the maximum.
   const atLeast = useMemo(() => {
     const out: number[] = [];
-    for (let n = 1; n <= maxAttempts; n++) out.push(data?.attemptsDistribution.filter((d) => d.attempts >= n).reduce((s, d) => s + d.users, 0) ?? 0);
+    for (let n = 1; n <= maxAttempts; n++)
+      out.push(data?.attemptsDistribution.filter((d) => d.attempts >= n).reduce((s, d) => s + d.users, 0) ?? 0);
     return out;
   }, [data, maxAttempts]);
 
@@ -43,12 +53,30 @@ export function AnalyticsTab() {
           <h2 id="an-summary">Riepilogo</h2>
           <table className="adm-table">
             <tbody>
-              <tr><th scope="row">Utenti unici</th><td className="num">{data.userCount}</td></tr>
-              <tr><th scope="row">Tentativi totali</th><td className="num">{data.attempts}</td></tr>
-              <tr><th scope="row">Punteggio medio</th><td className="num">{formatNumber(data.avgScore)}%</td></tr>
-              <tr><th scope="row">Tempo medio per tentativo</th><td className="num">{formatSeconds(data.avgTimeAttempt)}</td></tr>
-              <tr><th scope="row">Tempo medio per domanda</th><td className="num">{formatSeconds(data.avgTimeQuestion)}</td></tr>
-              <tr><th scope="row">Tentativi per utente</th><td className="num">{formatNumber(data.avgAttemptsPerUser)}</td></tr>
+              <tr>
+                <th scope="row">Utenti unici</th>
+                <td className="num">{data.userCount}</td>
+              </tr>
+              <tr>
+                <th scope="row">Tentativi totali</th>
+                <td className="num">{data.attempts}</td>
+              </tr>
+              <tr>
+                <th scope="row">Punteggio medio</th>
+                <td className="num">{formatNumber(data.avgScore)}%</td>
+              </tr>
+              <tr>
+                <th scope="row">Tempo medio per tentativo</th>
+                <td className="num">{formatSeconds(data.avgTimeAttempt)}</td>
+              </tr>
+              <tr>
+                <th scope="row">Tempo medio per domanda</th>
+                <td className="num">{formatSeconds(data.avgTimeQuestion)}</td>
+              </tr>
+              <tr>
+                <th scope="row">Tentativi per utente</th>
+                <td className="num">{formatNumber(data.avgAttemptsPerUser)}</td>
+              </tr>
             </tbody>
           </table>
         </section>
@@ -57,7 +85,12 @@ export function AnalyticsTab() {
           <TableWrap label="Tabella utenti più attivi">
             <table className="adm-table">
               <thead>
-                <tr><th>Utente</th><th className="num">Tentativi</th><th className="num">Punteggio medio</th><th className="num">Tempo per domanda</th></tr>
+                <tr>
+                  <th>Utente</th>
+                  <th className="num">Tentativi</th>
+                  <th className="num">Punteggio medio</th>
+                  <th className="num">Tempo per domanda</th>
+                </tr>
               </thead>
               <tbody>
                 {data.topUsers.map((u) => (
@@ -80,13 +113,21 @@ export function AnalyticsTab() {
           <TableWrap label="Tabella accuratezza per unità">
             <table className="adm-table">
               <thead>
-                <tr><th>Materia</th><th>Unità</th><th className="num">CFU</th><th className="num">Risposte</th><th className="num">Corrette</th></tr>
+                <tr>
+                  <th>Materia</th>
+                  <th>Unità</th>
+                  <th className="num">CFU</th>
+                  <th className="num">Risposte</th>
+                  <th className="num">Corrette</th>
+                </tr>
               </thead>
               <tbody>
                 {data.unitAccuracy.map((u) => (
                   <tr key={`${u.subjectId}-${u.unit}`}>
                     <td>{u.subject}</td>
-                    <td>U{u.unit} · {u.title}</td>
+                    <td>
+                      U{u.unit} · {u.title}
+                    </td>
                     <td className="num">{formatNumber(u.credits)}</td>
                     <td className="num">{u.answered}</td>
                     <td className="num">{u.accuracy == null ? "—" : `${formatNumber(u.accuracy)}%`}</td>
@@ -99,7 +140,9 @@ export function AnalyticsTab() {
       ) : null}
 
       <section className="adm-card" aria-labelledby="an-min">
-        <h2 id="an-min">Utenti con almeno {minQuiz} quiz: {usersAtLeast}</h2>
+        <h2 id="an-min">
+          Utenti con almeno {minQuiz} quiz: {usersAtLeast}
+        </h2>
         <label className="adm-field">
           <span>Utenti con almeno N quiz</span>
           <input
@@ -131,8 +174,14 @@ export function AnalyticsTab() {
         <section className="adm-card" aria-labelledby="an-logins">
           <h2 id="an-logins">Accessi al giorno</h2>
           <p className="adm-legend">
-            <span><i style={{ background: "var(--peer)" }} />Utenti esistenti</span>
-            <span><i style={{ background: "var(--accent)" }} />Nuovi utenti</span>
+            <span>
+              <i style={{ background: "var(--peer)" }} />
+              Utenti esistenti
+            </span>
+            <span>
+              <i style={{ background: "var(--accent)" }} />
+              Nuovi utenti
+            </span>
           </p>
           <AdminLineChart
             xLabels={data.loginsPerDay.map((d) => shortDay(d.date))}

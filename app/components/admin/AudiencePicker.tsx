@@ -61,7 +61,8 @@ export function AudiencePicker(props: {
   }, [q]);
 
   const addUser = (u: FoundUser) => {
-    if (!props.users.some((c) => c.id === u.id)) props.onUsers([...props.users, { id: u.id, label: u.name ? `${u.name} (${u.email})` : u.email }]);
+    if (!props.users.some((c) => c.id === u.id))
+      props.onUsers([...props.users, { id: u.id, label: u.name ? `${u.name} (${u.email})` : u.email }]);
     setQ("");
     setFound(null);
   };
@@ -80,7 +81,11 @@ export function AudiencePicker(props: {
           <div className="adm-picker__classes">
             {classes.map((c) => (
               <label key={c.id}>
-                <input type="checkbox" checked={props.classIds.includes(c.id)} onChange={(e) => toggleClass(c.id, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={props.classIds.includes(c.id)}
+                  onChange={(e) => toggleClass(c.id, e.target.checked)}
+                />
                 {c.name} <span className="muted">({PICKER_TEXT.members(c.memberCount)})</span>
               </label>
             ))}
@@ -88,7 +93,14 @@ export function AudiencePicker(props: {
         )}
       </div>
       <label htmlFor={`${id}-q`}>{PICKER_TEXT.search}</label>
-      <input id={`${id}-q`} type="search" autoComplete="off" value={q} placeholder={PICKER_TEXT.searchPlaceholder} onChange={(e) => setQ(e.target.value)} />
+      <input
+        id={`${id}-q`}
+        type="search"
+        autoComplete="off"
+        value={q}
+        placeholder={PICKER_TEXT.searchPlaceholder}
+        onChange={(e) => setQ(e.target.value)}
+      />
       {found ? (
         found.length === 0 ? (
           <p className="muted small" role="status">
@@ -99,7 +111,11 @@ export function AudiencePicker(props: {
             {found.map((u) => (
               <li key={u.id}>
                 <button type="button" onClick={() => addUser(u)}>
-                  {u.name || u.email} <span className="muted">· {u.username ? `${u.username} · ` : ""}{u.email}</span>
+                  {u.name || u.email}{" "}
+                  <span className="muted">
+                    · {u.username ? `${u.username} · ` : ""}
+                    {u.email}
+                  </span>
                 </button>
               </li>
             ))}
@@ -114,7 +130,11 @@ export function AudiencePicker(props: {
           {props.classIds.map((classId) => (
             <li key={`c${classId}`} className="adm-picker__chip">
               {classLabel(classId)}
-              <button type="button" aria-label={PICKER_TEXT.remove(classLabel(classId))} onClick={() => toggleClass(classId, false)}>
+              <button
+                type="button"
+                aria-label={PICKER_TEXT.remove(classLabel(classId))}
+                onClick={() => toggleClass(classId, false)}
+              >
                 ✕
               </button>
             </li>
@@ -122,7 +142,11 @@ export function AudiencePicker(props: {
           {props.users.map((u) => (
             <li key={`u${u.id}`} className="adm-picker__chip">
               {u.label}
-              <button type="button" aria-label={PICKER_TEXT.remove(u.label)} onClick={() => props.onUsers(props.users.filter((x) => x.id !== u.id))}>
+              <button
+                type="button"
+                aria-label={PICKER_TEXT.remove(u.label)}
+                onClick={() => props.onUsers(props.users.filter((x) => x.id !== u.id))}
+              >
                 ✕
               </button>
             </li>

@@ -9,11 +9,24 @@ import "~/styles/admin-classes.css";
 type Results = { id: string; title: string; classes: ClassResult[] };
 
 function csvName(title: string, cls: string) {
-  const slug = (text: string) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const slug = (text: string) =>
+    text
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .replace(/[^A-Za-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "");
   return `risultati-${slug(title) || "simulazione"}-${slug(cls) || "classe"}.csv`;
 }
 
-export function ClassResultsDialog({ simulationId, title, onClose }: { simulationId: string; title: string; onClose: () => void }) {
+export function ClassResultsDialog({
+  simulationId,
+  title,
+  onClose,
+}: {
+  simulationId: string;
+  title: string;
+  onClose: () => void;
+}) {
   const data = useApi<Results>(`/api/admin/simulations/${encodeURIComponent(simulationId)}/classes`);
   return (
     <Modal title={T.resultsTitle(title)} onClose={onClose} maxWidth={900}>
@@ -37,7 +50,11 @@ function ClassBlock({ result, title }: { result: ClassResult; title: string }) {
       <h3>{result.name}</h3>
       <p className="muted">{T.participants(result.participants, result.members)}</p>
       <div>
-        <button type="button" className="btn" onClick={() => downloadCsv(csvName(title, result.name), classResultsCsv(result))}>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => downloadCsv(csvName(title, result.name), classResultsCsv(result))}
+        >
           {T.exportCsv}
         </button>
       </div>

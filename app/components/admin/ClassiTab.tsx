@@ -7,7 +7,15 @@ import { ApiError, apiFetch } from "~/lib/api-client";
 import { ErrorText, formatDateTime, Loading, TableWrap, useApi } from "./admin-shared";
 import "~/styles/admin-classes.css";
 
-export type TeacherClass = { id: number; name: string; code: string; ownerId: number; ownerName: string; memberCount: number; createdAt: number };
+export type TeacherClass = {
+  id: number;
+  name: string;
+  code: string;
+  ownerId: number;
+  ownerName: string;
+  memberCount: number;
+  createdAt: number;
+};
 type Member = { userId: number; name: string; username: string | null; email: string; joinedAt: number };
 
 const CLASS_NAME_MAX = 80;
@@ -94,7 +102,12 @@ export function ClassiTab() {
                   <td>{c.memberCount}</td>
                   {showOwner ? <td>{c.ownerName}</td> : null}
                   <td>
-                    <button type="button" className="btn" onClick={() => setOpenId(c.id)} aria-label={`${T.manage} ${c.name}`}>
+                    <button
+                      type="button"
+                      className="btn"
+                      onClick={() => setOpenId(c.id)}
+                      aria-label={`${T.manage} ${c.name}`}
+                    >
                       {T.manage}
                     </button>
                   </td>
@@ -126,17 +139,30 @@ function joinLink(code: string) {
   return `${origin}/classi/unisciti/${code}`;
 }
 
-function ClassDialog({ cls, onChanged, onDeleted, onClose }: { cls: TeacherClass; onChanged: () => void; onDeleted: () => void; onClose: () => void }) {
+function ClassDialog({
+  cls,
+  onChanged,
+  onDeleted,
+  onClose,
+}: {
+  cls: TeacherClass;
+  onChanged: () => void;
+  onDeleted: () => void;
+  onClose: () => void;
+}) {
   const toast = useToast();
   const members = useApi<Member[]>(`/api/classes/${cls.id}/members`);
   const [emails, setEmails] = useState("");
   const [addBusy, setAddBusy] = useState(false);
-  const [addResult, setAddResult] = useState<{ added: number; alreadyMembers: number; notFound: string[] } | null>(null);
+  const [addResult, setAddResult] = useState<{ added: number; alreadyMembers: number; notFound: string[] } | null>(
+    null,
+  );
   const [addError, setAddError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const link = joinLink(cls.code);
 
-  const fail = (error: unknown, fallback: string) => toast(error instanceof ApiError ? error.message : fallback, "error");
+  const fail = (error: unknown, fallback: string) =>
+    toast(error instanceof ApiError ? error.message : fallback, "error");
 
   const copy = async () => {
     try {
@@ -162,10 +188,13 @@ function ClassDialog({ cls, onChanged, onDeleted, onClose }: { cls: TeacherClass
     setAddBusy(true);
     setAddError(null);
     try {
-      const result = await apiFetch<{ added: number; alreadyMembers: number; notFound: string[] }>(`/api/classes/${cls.id}/members`, {
-        method: "POST",
-        json: { emails },
-      });
+      const result = await apiFetch<{ added: number; alreadyMembers: number; notFound: string[] }>(
+        `/api/classes/${cls.id}/members`,
+        {
+          method: "POST",
+          json: { emails },
+        },
+      );
       setAddResult(result);
       setEmails(result.notFound.join("\n"));
       members.reload();
@@ -203,11 +232,20 @@ function ClassDialog({ cls, onChanged, onDeleted, onClose }: { cls: TeacherClass
       <div className="adm-classes__dialog">
         <section className="adm-classes__join" aria-label={T.joinLink}>
           <p>
-            {T.colCode}: <strong className="adm-classes__code" data-testid="class-code">{cls.code}</strong>
+            {T.colCode}:{" "}
+            <strong className="adm-classes__code" data-testid="class-code">
+              {cls.code}
+            </strong>
           </p>
           <label>
             {T.joinLink}
-            <input className="input" readOnly value={link} data-testid="class-link" onFocus={(e) => e.currentTarget.select()} />
+            <input
+              className="input"
+              readOnly
+              value={link}
+              data-testid="class-link"
+              onFocus={(e) => e.currentTarget.select()}
+            />
           </label>
           <div className="adm-classes__buttons">
             <button type="button" className="btn" onClick={() => void copy()}>
@@ -273,7 +311,12 @@ function ClassDialog({ cls, onChanged, onDeleted, onClose }: { cls: TeacherClass
                     <td>{m.email}</td>
                     <td>{formatDateTime(m.joinedAt)}</td>
                     <td>
-                      <button type="button" className="btn btn--ghost" onClick={() => void remove(m)} aria-label={`${T.remove} ${m.name}`}>
+                      <button
+                        type="button"
+                        className="btn btn--ghost"
+                        onClick={() => void remove(m)}
+                        aria-label={`${T.remove} ${m.name}`}
+                      >
                         {T.remove}
                       </button>
                     </td>

@@ -32,7 +32,12 @@ export function describeCounts(prefix: string, counts: Counts) {
 type Job = { phase: "upload" | "server"; percent: number } | null;
 
 /** POSTs a file with upload progress (XMLHttpRequest); same session overlay as apiFetch on 401/403/423. */
-function postWithProgress(path: string, body: Blob | string | null, contentType: string | null, onProgress: (p: NonNullable<Job>) => void): Promise<Counts> {
+function postWithProgress(
+  path: string,
+  body: Blob | string | null,
+  contentType: string | null,
+  onProgress: (p: NonNullable<Job>) => void,
+): Promise<Counts> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", path);
@@ -62,11 +67,41 @@ function postWithProgress(path: string, body: Blob | string | null, contentType:
 type ImportSpec = { key: string; path: string; title: string; help: string; errorToast: string };
 
 const IMPORTS: ImportSpec[] = [
-  { key: "import", path: "/api/admin/import", title: "Importa domande (e dati)", help: "JSON con questions, users, attempts, reports; oppure CSV di domande.", errorToast: T.importError },
-  { key: "taxonomy", path: "/api/admin/import-taxonomy", title: "Importa materie e argomenti", help: "JSON ad albero o CSV con materia, argomento, sotto-argomento.", errorToast: T.taxonomyError },
-  { key: "difficulty", path: "/api/admin/import-difficulty", title: "Importa difficoltà", help: "JSON o CSV con question_id e difficulty (1-5).", errorToast: T.difficultyError },
-  { key: "users", path: "/api/admin/import-users", title: "Importa utenti e tentativi", help: "JSON { users, attempts } o CSV di utenti.", errorToast: T.usersError },
-  { key: "attempts", path: "/api/admin/import-attempts", title: "Importa tentativi", help: "JSON con le risposte (valutate dal server) o CSV con i totali.", errorToast: T.attemptsError },
+  {
+    key: "import",
+    path: "/api/admin/import",
+    title: "Importa domande (e dati)",
+    help: "JSON con questions, users, attempts, reports; oppure CSV di domande.",
+    errorToast: T.importError,
+  },
+  {
+    key: "taxonomy",
+    path: "/api/admin/import-taxonomy",
+    title: "Importa materie e argomenti",
+    help: "JSON ad albero o CSV con materia, argomento, sotto-argomento.",
+    errorToast: T.taxonomyError,
+  },
+  {
+    key: "difficulty",
+    path: "/api/admin/import-difficulty",
+    title: "Importa difficoltà",
+    help: "JSON o CSV con question_id e difficulty (1-5).",
+    errorToast: T.difficultyError,
+  },
+  {
+    key: "users",
+    path: "/api/admin/import-users",
+    title: "Importa utenti e tentativi",
+    help: "JSON { users, attempts } o CSV di utenti.",
+    errorToast: T.usersError,
+  },
+  {
+    key: "attempts",
+    path: "/api/admin/import-attempts",
+    title: "Importa tentativi",
+    help: "JSON con le risposte (valutate dal server) o CSV con i totali.",
+    errorToast: T.attemptsError,
+  },
 ];
 
 function ImportCard({ spec, busy, setBusy }: { spec: ImportSpec; busy: boolean; setBusy: (b: boolean) => void }) {
@@ -82,7 +117,8 @@ function ImportCard({ spec, busy, setBusy }: { spec: ImportSpec; busy: boolean; 
     setBusy(true);
     setResult(null);
     setJob({ phase: "upload", percent: 0 });
-    const type = /\.csv$/i.test(file.name) || file.type.includes("csv") ? "text/csv; charset=utf-8" : "application/json";
+    const type =
+      /\.csv$/i.test(file.name) || file.type.includes("csv") ? "text/csv; charset=utf-8" : "application/json";
     try {
       const counts = await postWithProgress(spec.path, file, type, setJob);
       const text = describeCounts("Importazione completata", counts);
@@ -106,18 +142,35 @@ function ImportCard({ spec, busy, setBusy }: { spec: ImportSpec; busy: boolean; 
       <label className="adm-field" htmlFor={inputId}>
         <span>File JSON o CSV</span>
       </label>
-      <input id={inputId} ref={fileRef} type="file" accept=".json,.csv,application/json,text/csv" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+      <input
+        id={inputId}
+        ref={fileRef}
+        type="file"
+        accept=".json,.csv,application/json,text/csv"
+        onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+      />
       <div className="adm-actions" style={{ marginTop: "0.75rem" }}>
-        <button type="button" className="btn btn--primary" onClick={() => void run()} disabled={!file || busy}>Importa</button>
+        <button type="button" className="btn btn--primary" onClick={() => void run()} disabled={!file || busy}>
+          Importa
+        </button>
       </div>
       {job ? (
         <div role="status" style={{ marginTop: "0.5rem" }}>
-          <progress className="adm-progress" max={100} value={job.phase === "upload" ? job.percent : undefined} aria-label="Avanzamento importazione" />
-          <p className="small muted">{job.phase === "upload" ? `Caricamento del file: ${job.percent}%` : "Verifica e scrittura sul server…"}</p>
+          <progress
+            className="adm-progress"
+            max={100}
+            value={job.phase === "upload" ? job.percent : undefined}
+            aria-label="Avanzamento importazione"
+          />
+          <p className="small muted">
+            {job.phase === "upload" ? `Caricamento del file: ${job.percent}%` : "Verifica e scrittura sul server…"}
+          </p>
         </div>
       ) : null}
       {result ? (
-        <p className={result.ok ? "alert" : "alert alert--error"} role={result.ok ? "status" : "alert"}>{result.text}</p>
+        <p className={result.ok ? "alert" : "alert alert--error"} role={result.ok ? "status" : "alert"}>
+          {result.text}
+        </p>
       ) : null}
     </section>
   );
@@ -133,7 +186,12 @@ export function DatabaseTab() {
     setBusy(true);
     setMessage(null);
     try {
-      const counts = await postWithProgress(path, body ? JSON.stringify(body) : null, body ? "application/json" : null, () => {});
+      const counts = await postWithProgress(
+        path,
+        body ? JSON.stringify(body) : null,
+        body ? "application/json" : null,
+        () => {},
+      );
       const text = describeCounts(okPrefix, counts);
       setMessage({ ok: true, text });
       toast(okPrefix === T.resetDone ? T.resetDone : text, "success");
@@ -158,10 +216,22 @@ export function DatabaseTab() {
       <section className="adm-card" aria-labelledby="adm-maint">
         <h3 id="adm-maint">Manutenzione</h3>
         <div className="adm-actions">
-          <button type="button" className="btn" disabled={busy} onClick={() => void maintenance("/api/admin/reprocess-attempt-answers", "Risposte riprocessate", T.reprocessError)}>
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            onClick={() =>
+              void maintenance("/api/admin/reprocess-attempt-answers", "Risposte riprocessate", T.reprocessError)
+            }
+          >
             Riprocessa risposte dei tentativi
           </button>
-          <button type="button" className="btn" disabled={busy} onClick={() => void maintenance("/api/admin/recalc-stats", "Statistiche ricalcolate", T.recalcError)}>
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            onClick={() => void maintenance("/api/admin/recalc-stats", "Statistiche ricalcolate", T.recalcError)}
+          >
             Ricalcola statistiche
           </button>
           <button type="button" className="btn adm-danger" disabled={busy} onClick={() => setConfirmReset(true)}>
@@ -169,7 +239,11 @@ export function DatabaseTab() {
           </button>
         </div>
         {message ? (
-          <p className={message.ok ? "alert" : "alert alert--error"} role={message.ok ? "status" : "alert"} style={{ marginTop: "0.75rem" }}>
+          <p
+            className={message.ok ? "alert" : "alert alert--error"}
+            role={message.ok ? "status" : "alert"}
+            style={{ marginTop: "0.75rem" }}
+          >
             {message.text}
           </p>
         ) : null}
@@ -180,7 +254,9 @@ export function DatabaseTab() {
           onClose={() => setConfirmReset(false)}
           footer={
             <>
-              <button type="button" className="btn" onClick={() => setConfirmReset(false)}>Annulla</button>
+              <button type="button" className="btn" onClick={() => setConfirmReset(false)}>
+                Annulla
+              </button>
               <button
                 type="button"
                 className="btn btn--primary"
@@ -195,8 +271,8 @@ export function DatabaseTab() {
           }
         >
           <p>
-            Verranno cancellati domande, materie, tentativi, segnalazioni, simulazioni, eventi Rush e tutti gli account tranne il tuo. Il registro
-            attività resta. L'operazione non si può annullare.
+            Verranno cancellati domande, materie, tentativi, segnalazioni, simulazioni, eventi Rush e tutti gli account
+            tranne il tuo. Il registro attività resta. L'operazione non si può annullare.
           </p>
           <p className="muted small">Il server la esegue solo se è avviato con ALLOW_DB_RESET=1.</p>
         </Modal>

@@ -7,7 +7,13 @@ import { apiFetch } from "~/lib/api-client";
 import { DIFFICULTY_LABELS } from "~/lib/constants";
 import { ErrorText, Loading, T, useSave } from "./admin-shared";
 
-export type EditableQuestion = { stem: string; explanation: string; options: { text: string }[]; difficulty: number; type: "mc" | "gap" };
+export type EditableQuestion = {
+  stem: string;
+  explanation: string;
+  options: { text: string }[];
+  difficulty: number;
+  type: "mc" | "gap";
+};
 
 export function useQuestion(id: number) {
   const [question, setQuestion] = useState<EditableQuestion | null>(null);
@@ -15,7 +21,17 @@ export function useQuestion(id: number) {
   useEffect(() => {
     let alive = true;
     apiFetch<EditableQuestion>(`/api/admin/questions/${id}`)
-      .then((q) => alive && setQuestion({ stem: q.stem, explanation: q.explanation ?? "", options: q.options, difficulty: q.difficulty, type: q.type }))
+      .then(
+        (q) =>
+          alive &&
+          setQuestion({
+            stem: q.stem,
+            explanation: q.explanation ?? "",
+            options: q.options,
+            difficulty: q.difficulty,
+            type: q.type,
+          }),
+      )
       .catch((e: Error) => alive && setError(e.message));
     return () => {
       alive = false;
@@ -32,9 +48,21 @@ export async function saveQuestion(id: number, q: EditableQuestion) {
 }
 
 /** The editable fields; controlled by the parent. */
-export function QuestionFields({ id, value, onChange }: { id: number; value: EditableQuestion; onChange: (q: EditableQuestion) => void }) {
+export function QuestionFields({
+  id,
+  value,
+  onChange,
+}: {
+  id: number;
+  value: EditableQuestion;
+  onChange: (q: EditableQuestion) => void;
+}) {
   const set = <K extends keyof EditableQuestion>(key: K, v: EditableQuestion[K]) => onChange({ ...value, [key]: v });
-  const setOption = (i: number, text: string) => set("options", value.options.map((o, j) => (j === i ? { text } : o)));
+  const setOption = (i: number, text: string) =>
+    set(
+      "options",
+      value.options.map((o, j) => (j === i ? { text } : o)),
+    );
   return (
     <fieldset className="adm-form" style={{ border: "none", padding: 0, margin: 0 }}>
       <legend className="sr-only">Domanda {id}</legend>
@@ -53,27 +81,53 @@ export function QuestionFields({ id, value, onChange }: { id: number; value: Edi
         <span>Difficoltà</span>
         <select value={value.difficulty} onChange={(e) => set("difficulty", Number(e.target.value))}>
           {[1, 2, 3, 4, 5].map((d) => (
-            <option key={d} value={d}>{d} – {DIFFICULTY_LABELS[d]}</option>
+            <option key={d} value={d}>
+              {d} – {DIFFICULTY_LABELS[d]}
+            </option>
           ))}
         </select>
       </label>
       <div className="adm-field--wide adm-options">
         <p className="muted small" style={{ margin: 0 }}>
-          {value.type === "mc" ? "La prima opzione è sempre quella corretta." : "Risposte accettate (una parola o un valore ciascuna): tutte corrette."}
+          {value.type === "mc"
+            ? "La prima opzione è sempre quella corretta."
+            : "Risposte accettate (una parola o un valore ciascuna): tutte corrette."}
         </p>
         {value.options.map((o, i) => (
           <div className="adm-option" key={i}>
             <label className="adm-field">
-              <span>{value.type === "mc" ? (i === 0 ? "Opzione 1 (corretta)" : `Opzione ${i + 1}`) : `Risposta accettata ${i + 1}`}</span>
+              <span>
+                {value.type === "mc"
+                  ? i === 0
+                    ? "Opzione 1 (corretta)"
+                    : `Opzione ${i + 1}`
+                  : `Risposta accettata ${i + 1}`}
+              </span>
               <input value={o.text} onChange={(e) => setOption(i, e.target.value)} />
             </label>
-            <button type="button" className="btn" onClick={() => set("options", value.options.filter((_, j) => j !== i))} disabled={value.options.length <= 1} aria-label={`Rimuovi opzione ${i + 1}`}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() =>
+                set(
+                  "options",
+                  value.options.filter((_, j) => j !== i),
+                )
+              }
+              disabled={value.options.length <= 1}
+              aria-label={`Rimuovi opzione ${i + 1}`}
+            >
               Rimuovi
             </button>
           </div>
         ))}
         <div>
-          <button type="button" className="btn" onClick={() => set("options", [...value.options, { text: "" }])} disabled={value.options.length >= 10}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => set("options", [...value.options, { text: "" }])}
+            disabled={value.options.length >= 10}
+          >
             Aggiungi opzione
           </button>
         </div>
@@ -105,8 +159,17 @@ export function QuestionEditorDialog({ id, onClose }: { id: number; onClose: () 
       maxWidth={820}
       footer={
         <>
-          <button type="button" className="btn" onClick={onClose}>Annulla</button>
-          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={!question || saving.busy}>Salva</button>
+          <button type="button" className="btn" onClick={onClose}>
+            Annulla
+          </button>
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={() => void save()}
+            disabled={!question || saving.busy}
+          >
+            Salva
+          </button>
         </>
       }
     >

@@ -90,7 +90,12 @@ export function RushTab() {
   }
 
   function edit(row: RushEventRow) {
-    setForm({ title: row.title, startsAt: toRomeInputValue(Date.parse(row.startsAt)), endsAt: toRomeInputValue(Date.parse(row.endsAt)), published: row.published });
+    setForm({
+      title: row.title,
+      startsAt: toRomeInputValue(Date.parse(row.startsAt)),
+      endsAt: toRomeInputValue(Date.parse(row.endsAt)),
+      published: row.published,
+    });
     setEditingId(row.id);
     setErrors({});
     setServerError(null);
@@ -149,7 +154,12 @@ export function RushTab() {
   return (
     <div className="rush-admin">
       <h2>{editingId == null ? TEXT.newEvent : TEXT.editing}</h2>
-      <form className="rush-admin-form" onSubmit={save} noValidate aria-label={editingId == null ? TEXT.newEvent : TEXT.editing}>
+      <form
+        className="rush-admin-form"
+        onSubmit={save}
+        noValidate
+        aria-label={editingId == null ? TEXT.newEvent : TEXT.editing}
+      >
         <label className="rush-admin-form__wide">
           {TEXT.fieldTitle}
           <input
@@ -233,14 +243,26 @@ export function RushTab() {
                   <td>{formatRomeDateTime(Date.parse(row.startsAt))}</td>
                   <td>{formatRomeDateTime(Date.parse(row.endsAt))}</td>
                   <td>
-                    <span className={`rush-badge ${row.published ? "rush-badge--yes" : "rush-badge--no"}`}>{row.published ? TEXT.yes : TEXT.no}</span>
+                    <span className={`rush-badge ${row.published ? "rush-badge--yes" : "rush-badge--no"}`}>
+                      {row.published ? TEXT.yes : TEXT.no}
+                    </span>
                   </td>
                   <td>
                     <div className="rush-admin-actions">
-                      <button type="button" className="btn" onClick={() => edit(row)} aria-label={`${TEXT.edit} ${row.title}`}>
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => edit(row)}
+                        aria-label={`${TEXT.edit} ${row.title}`}
+                      >
                         {TEXT.edit}
                       </button>
-                      <button type="button" className="btn" onClick={() => setToDelete(row)} aria-label={`${TEXT.remove} ${row.title}`}>
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => setToDelete(row)}
+                        aria-label={`${TEXT.remove} ${row.title}`}
+                      >
                         {TEXT.remove}
                       </button>
                     </div>

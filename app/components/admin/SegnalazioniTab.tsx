@@ -52,11 +52,16 @@ function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClo
 
   const save = () =>
     saving.run(async () => {
-      if (question && JSON.stringify(question) !== original) await saveQuestion(report.questionId, question as EditableQuestion);
+      if (question && JSON.stringify(question) !== original)
+        await saveQuestion(report.questionId, question as EditableQuestion);
       // Without a forced status, saving moves an open report to in_review (spec section 4).
       await apiFetch(`/api/admin/reports/${report.id}`, {
         method: "PUT",
-        json: { userAnswerKey: answerKey.trim() || null, assignedScore: score.trim() === "" ? null : Number(score.replace(",", ".")), status: status || null },
+        json: {
+          userAnswerKey: answerKey.trim() || null,
+          assignedScore: score.trim() === "" ? null : Number(score.replace(",", ".")),
+          status: status || null,
+        },
       });
       toast(T.reportUpdated, "success");
       onSaved();
@@ -69,13 +74,18 @@ function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClo
       maxWidth={860}
       footer={
         <>
-          <button type="button" className="btn" onClick={onClose}>Annulla</button>
-          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={saving.busy}>Salva</button>
+          <button type="button" className="btn" onClick={onClose}>
+            Annulla
+          </button>
+          <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={saving.busy}>
+            Salva
+          </button>
         </>
       }
     >
       <p>
-        <strong>{report.byUser}</strong> · {formatDateTime(report.createdAt)} · {STATUS_DETAIL[report.status] ?? report.status}
+        <strong>{report.byUser}</strong> · {formatDateTime(report.createdAt)} ·{" "}
+        {STATUS_DETAIL[report.status] ?? report.status}
       </p>
       <blockquote className="alert">{report.message}</blockquote>
       <h3>Domanda</h3>
@@ -113,7 +123,11 @@ export function SegnalazioniTab() {
   const reports = useApi<AdminReport[]>(`/api/admin/reports${filter ? `?status=${filter}` : ""}`);
   const [opened, setOpened] = useState<AdminReport | null>(null);
   const list = reports.data ?? [];
-  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(list, (id) => `/api/admin/reports/${id}`, reports.reload);
+  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(
+    list,
+    (id) => `/api/admin/reports/${id}`,
+    reports.reload,
+  );
 
   const resolve = async (report: AdminReport) => {
     try {
@@ -126,7 +140,13 @@ export function SegnalazioniTab() {
   };
 
   const exportCsv = () => {
-    downloadCsv("segnalazioni.csv", toCsv(list.map((r) => ({ ...r, stateLabel: STATE_LABEL[r.state] })), [...CSV_COLUMNS]));
+    downloadCsv(
+      "segnalazioni.csv",
+      toCsv(
+        list.map((r) => ({ ...r, stateLabel: STATE_LABEL[r.state] })),
+        [...CSV_COLUMNS],
+      ),
+    );
   };
 
   return (
@@ -141,7 +161,9 @@ export function SegnalazioniTab() {
           </select>
         </label>
         <span className="adm-toolbar__spacer" />
-        <button type="button" className="btn" onClick={exportCsv} disabled={!list.length}>Esporta CSV</button>
+        <button type="button" className="btn" onClick={exportCsv} disabled={!list.length}>
+          Esporta CSV
+        </button>
         <button type="button" className="btn" onClick={() => void deleteSelected()} disabled={!selected.size}>
           Elimina selezionate{selected.size ? ` (${selected.size})` : ""}
         </button>
@@ -154,7 +176,12 @@ export function SegnalazioniTab() {
             <thead>
               <tr>
                 <th>
-                  <input type="checkbox" aria-label="Seleziona tutte" checked={allSelected} onChange={(e) => toggleAll(e.target.checked)} />
+                  <input
+                    type="checkbox"
+                    aria-label="Seleziona tutte"
+                    checked={allSelected}
+                    onChange={(e) => toggleAll(e.target.checked)}
+                  />
                 </th>
                 <th className="num">ID</th>
                 <th>Domanda</th>
@@ -167,7 +194,11 @@ export function SegnalazioniTab() {
             </thead>
             <tbody>
               {list.length === 0 ? (
-                <tr><td colSpan={8} className="muted">{T.noReports}</td></tr>
+                <tr>
+                  <td colSpan={8} className="muted">
+                    {T.noReports}
+                  </td>
+                </tr>
               ) : null}
               {list.map((r) => (
                 <tr key={r.id} data-report-id={r.id}>
@@ -181,21 +212,38 @@ export function SegnalazioniTab() {
                   </td>
                   <td className="num">{r.id}</td>
                   <td>
-                    <span className="muted">#{r.questionId}</span> {r.questionText.length > 80 ? `${r.questionText.slice(0, 80)}…` : r.questionText}
+                    <span className="muted">#{r.questionId}</span>{" "}
+                    {r.questionText.length > 80 ? `${r.questionText.slice(0, 80)}…` : r.questionText}
                   </td>
                   <td>{r.byUser}</td>
                   <td>{r.message}</td>
                   <td>
-                    <span className={`adm-badge ${r.state === "open" ? "adm-badge--warn" : "adm-badge--ok"}`}>{STATE_LABEL[r.state]}</span>
+                    <span className={`adm-badge ${r.state === "open" ? "adm-badge--warn" : "adm-badge--ok"}`}>
+                      {STATE_LABEL[r.state]}
+                    </span>
                     {r.status === "in_review" ? <div className="muted small">In revisione</div> : null}
                   </td>
                   <td>{formatDateTime(r.createdAt)}</td>
                   <td>
                     <div className="adm-actions">
                       {r.state === "open" ? (
-                        <button type="button" className="btn" onClick={() => void resolve(r)} aria-label={`Segna risolta la segnalazione ${r.id}`}>Segna risolta</button>
+                        <button
+                          type="button"
+                          className="btn"
+                          onClick={() => void resolve(r)}
+                          aria-label={`Segna risolta la segnalazione ${r.id}`}
+                        >
+                          Segna risolta
+                        </button>
                       ) : null}
-                      <button type="button" className="btn" onClick={() => setOpened(r)} aria-label={`Apri la segnalazione ${r.id}`}>Apri</button>
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => setOpened(r)}
+                        aria-label={`Apri la segnalazione ${r.id}`}
+                      >
+                        Apri
+                      </button>
                     </div>
                   </td>
                 </tr>

@@ -15,14 +15,37 @@ type AdminSimulation = {
   started: boolean;
   startTime: number | null;
   graded: boolean;
-  subjects: { subjectId: number; name: string; timeMin: number; breakAfterMin: number; questionCount: number; questions: number[] }[];
+  subjects: {
+    subjectId: number;
+    name: string;
+    timeMin: number;
+    breakAfterMin: number;
+    questionCount: number;
+    questions: number[];
+  }[];
   allowedUsers: number[];
   allowedClasses: number[];
   allowedUserLabels: Chip[];
   allowedClassLabels: Chip[];
 };
-type AttemptRow = { id: number; userId: number; userName: string; score: number; perc: number; timeSec: number; date: number; pos: number };
-type Row = { subjectId: string; timeMin: string; questionCount: string; breakAfterMin: string; questions: unknown[] | null; fileName: string | null };
+type AttemptRow = {
+  id: number;
+  userId: number;
+  userName: string;
+  score: number;
+  perc: number;
+  timeSec: number;
+  date: number;
+  pos: number;
+};
+type Row = {
+  subjectId: string;
+  timeMin: string;
+  questionCount: string;
+  breakAfterMin: string;
+  questions: unknown[] | null;
+  fileName: string | null;
+};
 
 // The built-in subject list (spec section 7) until /api/subjects answers.
 const FALLBACK_SUBJECTS = [
@@ -58,7 +81,14 @@ const newRow = (): Row => ({
   fileName: null,
 });
 
-const emptyForm = () => ({ id: "", title: "", rows: [newRow()], users: [] as Chip[], classIds: [] as number[], editing: false });
+const emptyForm = () => ({
+  id: "",
+  title: "",
+  rows: [newRow()],
+  users: [] as Chip[],
+  classIds: [] as number[],
+  editing: false,
+});
 
 /** An id for a new simulation from its title (the teacher may leave the ID field empty). */
 function idFromTitle(title: string) {
@@ -69,7 +99,9 @@ function idFromTitle(title: string) {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 40);
-  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(36).padStart(2, "0")).join("").slice(0, 5);
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(36).padStart(2, "0"))
+    .join("")
+    .slice(0, 5);
   return `${slug || "simulazione"}-${suffix}`;
 }
 
@@ -99,7 +131,8 @@ export function SimulazioniTab() {
       .catch(() => {});
   }, [reload]);
 
-  const setRow = (i: number, patch: Partial<Row>) => setForm((f) => ({ ...f, rows: f.rows.map((r, k) => (k === i ? { ...r, ...patch } : r)) }));
+  const setRow = (i: number, patch: Partial<Row>) =>
+    setForm((f) => ({ ...f, rows: f.rows.map((r, k) => (k === i ? { ...r, ...patch } : r)) }));
 
   const applyTemplate = () => {
     const t = SEMESTRE_FILTRO_TEMPLATE;
@@ -153,7 +186,11 @@ export function SimulazioniTab() {
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const num = (v: string) => Number(v) || 0;
-    const complete = form.title.trim() && form.rows.every((r) => r.subjectId && num(r.timeMin) > 0 && (r.questions ? r.questions.length > 0 : num(r.questionCount) > 0));
+    const complete =
+      form.title.trim() &&
+      form.rows.every(
+        (r) => r.subjectId && num(r.timeMin) > 0 && (r.questions ? r.questions.length > 0 : num(r.questionCount) > 0),
+      );
     if (!complete) {
       setFormError(TXT.missing);
       toast(TXT.missing, "error");
@@ -174,14 +211,22 @@ export function SimulazioniTab() {
     setSaving(true);
     setFormError(null);
     try {
-      const saved = await apiFetch<{ drawNotes?: string[] }>("/api/admin/simulations", { method: "POST", json: payload });
+      const saved = await apiFetch<{ drawNotes?: string[] }>("/api/admin/simulations", {
+        method: "POST",
+        json: payload,
+      });
       toast(form.editing ? TXT.updated : TXT.created, "success");
       // Units that ran short in the weighted draw: said to the admin, the simulation is saved anyway.
       if (saved?.drawNotes?.length) toast(`${TXT.drawShort} ${saved.drawNotes.join(" ")}`, "success");
       setForm(emptyForm());
       await reload();
     } catch (error) {
-      const message = error instanceof ApiError && error.body.error ? String(error.body.error) : form.editing ? TXT.updateError : TXT.createError;
+      const message =
+        error instanceof ApiError && error.body.error
+          ? String(error.body.error)
+          : form.editing
+            ? TXT.updateError
+            : TXT.createError;
       setFormError(message);
       toast(message, "error");
     } finally {
@@ -214,7 +259,10 @@ export function SimulazioniTab() {
   const showAttempts = async (id: string) => {
     setAttempts({ id, rows: null });
     try {
-      setAttempts({ id, rows: await apiFetch<AttemptRow[]>(`/api/admin/simulations/${encodeURIComponent(id)}/attempts`) });
+      setAttempts({
+        id,
+        rows: await apiFetch<AttemptRow[]>(`/api/admin/simulations/${encodeURIComponent(id)}/attempts`),
+      });
     } catch {
       setAttempts({ id, rows: [] });
     }
@@ -246,7 +294,9 @@ export function SimulazioniTab() {
                   <td>{s.title}</td>
                   <td>
                     {s.subjects.map((x) => `${x.name} (${x.timeMin} min, ${x.questionCount} dom.)`).join(" · ")}
-                    {s.allowedClassLabels.length ? <div className="muted small">Classi: {s.allowedClassLabels.map((c) => c.label).join(", ")}</div> : null}
+                    {s.allowedClassLabels.length ? (
+                      <div className="muted small">Classi: {s.allowedClassLabels.map((c) => c.label).join(", ")}</div>
+                    ) : null}
                   </td>
                   <td>{s.graded ? "Conclusa" : s.started ? "Avviata" : "Non avviata"}</td>
                   <td className="adm-sim__actions">
@@ -261,7 +311,12 @@ export function SimulazioniTab() {
                     <button type="button" className="btn" disabled={s.started} onClick={() => edit(s)}>
                       Modifica
                     </button>
-                    <button type="button" className="btn btn--primary" disabled={s.started} onClick={() => void start(s.id)}>
+                    <button
+                      type="button"
+                      className="btn btn--primary"
+                      disabled={s.started}
+                      onClick={() => void start(s.id)}
+                    >
                       Avvia
                     </button>
                     <button type="button" className="btn btn--ghost" onClick={() => setConfirmDelete(s.id)}>
@@ -280,7 +335,12 @@ export function SimulazioniTab() {
         <div className="adm-sim__fields">
           <label>
             ID (facoltativo)
-            <input value={form.id} disabled={form.editing} onChange={(e) => setForm((f) => ({ ...f, id: e.target.value }))} placeholder="generato dal titolo" />
+            <input
+              value={form.id}
+              disabled={form.editing}
+              onChange={(e) => setForm((f) => ({ ...f, id: e.target.value }))}
+              placeholder="generato dal titolo"
+            />
           </label>
           <label>
             Titolo
@@ -295,7 +355,11 @@ export function SimulazioniTab() {
             <legend>Materia {i + 1}</legend>
             <label>
               Materia
-              <select aria-label="Materia" value={r.subjectId} onChange={(e) => setRow(i, { subjectId: e.target.value })}>
+              <select
+                aria-label="Materia"
+                value={r.subjectId}
+                onChange={(e) => setRow(i, { subjectId: e.target.value })}
+              >
                 <option value="">Scegli…</option>
                 {subjects.map((s) => (
                   <option key={s.id} value={s.id}>
@@ -310,23 +374,46 @@ export function SimulazioniTab() {
             </label>
             <label>
               Domande
-              <input type="number" min={1} value={r.questionCount} disabled={r.questions !== null} onChange={(e) => setRow(i, { questionCount: e.target.value })} />
+              <input
+                type="number"
+                min={1}
+                value={r.questionCount}
+                disabled={r.questions !== null}
+                onChange={(e) => setRow(i, { questionCount: e.target.value })}
+              />
             </label>
             <label>
               Pausa dopo (min)
-              <input type="number" min={0} value={r.breakAfterMin} onChange={(e) => setRow(i, { breakAfterMin: e.target.value })} />
+              <input
+                type="number"
+                min={0}
+                value={r.breakAfterMin}
+                onChange={(e) => setRow(i, { breakAfterMin: e.target.value })}
+              />
             </label>
             <label>
               File domande (JSON)
-              <input type="file" accept="application/json,.json" onChange={(e) => void onFile(i, e.target.files?.[0])} />
+              <input
+                type="file"
+                accept="application/json,.json"
+                onChange={(e) => void onFile(i, e.target.files?.[0])}
+              />
             </label>
             {r.questions ? (
-              <button type="button" className="btn btn--ghost" onClick={() => setRow(i, { questions: null, fileName: null })}>
+              <button
+                type="button"
+                className="btn btn--ghost"
+                onClick={() => setRow(i, { questions: null, fileName: null })}
+              >
                 Rimuovi file
               </button>
             ) : null}
             {form.rows.length > 1 ? (
-              <button type="button" className="btn btn--ghost" onClick={() => setForm((f) => ({ ...f, rows: f.rows.filter((_, k) => k !== i) }))}>
+              <button
+                type="button"
+                className="btn btn--ghost"
+                onClick={() => setForm((f) => ({ ...f, rows: f.rows.filter((_, k) => k !== i) }))}
+              >
                 Rimuovi materia
               </button>
             ) : null}
@@ -377,7 +464,9 @@ export function SimulazioniTab() {
         </Modal>
       ) : null}
 
-      {results ? <ClassResultsDialog simulationId={results.id} title={results.title} onClose={() => setResults(null)} /> : null}
+      {results ? (
+        <ClassResultsDialog simulationId={results.id} title={results.title} onClose={() => setResults(null)} />
+      ) : null}
 
       {attempts ? (
         <Modal title={`Tentativi - ${attempts.id}`} onClose={() => setAttempts(null)} maxWidth={760}>

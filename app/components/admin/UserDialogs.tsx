@@ -3,7 +3,18 @@ import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
-import { ErrorText, formatDate, formatDateTime, formatNumber, LabelOptions, Loading, ROLE_LABEL, STATUS_LABEL, T, useApi } from "./admin-shared";
+import {
+  ErrorText,
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  LabelOptions,
+  Loading,
+  ROLE_LABEL,
+  STATUS_LABEL,
+  T,
+  useApi,
+} from "./admin-shared";
 
 export type AdminUser = {
   id: number;
@@ -79,8 +90,14 @@ export function UserDetailDialog({ userId, onClose }: { userId: number; onClose:
               </div>
             ))}
           </dl>
-          {data.status === "sospeso" && data.suspensionReason ? <p className="alert">Motivo della sospensione: {data.suspensionReason}</p> : null}
-          {data.bio ? <p><strong>Bio:</strong> {data.bio}</p> : null}
+          {data.status === "sospeso" && data.suspensionReason ? (
+            <p className="alert">Motivo della sospensione: {data.suspensionReason}</p>
+          ) : null}
+          {data.bio ? (
+            <p>
+              <strong>Bio:</strong> {data.bio}
+            </p>
+          ) : null}
           <h3>Statistiche</h3>
           <dl className="adm-stats" aria-label="Statistiche">
             {[
@@ -139,7 +156,15 @@ const TEXT_FIELDS: [keyof FormState, string, string?][] = [
   ["instagram", "Instagram"],
 ];
 
-export function UserFormDialog({ user, onClose, onSaved }: { user: AdminUser | null; onClose: () => void; onSaved: (user: AdminUser) => void }) {
+export function UserFormDialog({
+  user,
+  onClose,
+  onSaved,
+}: {
+  user: AdminUser | null;
+  onClose: () => void;
+  onSaved: (user: AdminUser) => void;
+}) {
   const [form, setForm] = useState<FormState>({
     name: user?.name ?? "",
     email: user?.email ?? "",
@@ -184,7 +209,10 @@ export function UserFormDialog({ user, onClose, onSaved }: { user: AdminUser | n
     setSaving(true);
     setError(null);
     try {
-      const saved = await apiFetch<AdminUser>(user ? `/api/admin/users/${user.id}` : "/api/admin/users", { method: user ? "PUT" : "POST", json: body });
+      const saved = await apiFetch<AdminUser>(user ? `/api/admin/users/${user.id}` : "/api/admin/users", {
+        method: user ? "PUT" : "POST",
+        json: body,
+      });
       onSaved(saved);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : T.saveError);
@@ -200,8 +228,12 @@ export function UserFormDialog({ user, onClose, onSaved }: { user: AdminUser | n
       maxWidth={760}
       footer={
         <>
-          <button type="button" className="btn" onClick={onClose}>Annulla</button>
-          <button type="submit" form="adm-user-form" className="btn btn--primary" disabled={saving}>Salva</button>
+          <button type="button" className="btn" onClick={onClose}>
+            Annulla
+          </button>
+          <button type="submit" form="adm-user-form" className="btn btn--primary" disabled={saving}>
+            Salva
+          </button>
         </>
       }
     >
@@ -209,7 +241,12 @@ export function UserFormDialog({ user, onClose, onSaved }: { user: AdminUser | n
         {TEXT_FIELDS.map(([key, label, type]) => (
           <label key={key} className="adm-field">
             <span>{label}</span>
-            <input type={type ?? "text"} value={form[key] as string} onChange={(e) => set(key, e.target.value as never)} autoComplete="off" />
+            <input
+              type={type ?? "text"}
+              value={form[key] as string}
+              onChange={(e) => set(key, e.target.value as never)}
+              autoComplete="off"
+            />
           </label>
         ))}
         <label className="adm-field">
@@ -252,7 +289,15 @@ export function UserFormDialog({ user, onClose, onSaved }: { user: AdminUser | n
 }
 
 /** Asks the suspension reason; cancelling aborts (spec section 4). */
-export function SuspendDialog({ user, onCancel, onConfirm }: { user: AdminUser; onCancel: () => void; onConfirm: (reason: string) => Promise<void> }) {
+export function SuspendDialog({
+  user,
+  onCancel,
+  onConfirm,
+}: {
+  user: AdminUser;
+  onCancel: () => void;
+  onConfirm: (reason: string) => Promise<void>;
+}) {
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -271,8 +316,12 @@ export function SuspendDialog({ user, onCancel, onConfirm }: { user: AdminUser; 
       onClose={onCancel}
       footer={
         <>
-          <button type="button" className="btn" onClick={onCancel}>Annulla</button>
-          <button type="submit" form="adm-suspend-form" className="btn btn--primary" disabled={busy}>Sospendi</button>
+          <button type="button" className="btn" onClick={onCancel}>
+            Annulla
+          </button>
+          <button type="submit" form="adm-suspend-form" className="btn btn--primary" disabled={busy}>
+            Sospendi
+          </button>
         </>
       }
     >

@@ -6,10 +6,31 @@ import { useToast } from "~/components/ui/Toast";
 import { apiFetch } from "~/lib/api-client";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, LabelOptions, Loading, Pager, ROLE_LABEL, STATUS_LABEL, T, TableWrap, useApi, useBulkSelection, usePagedApi } from "./admin-shared";
+import {
+  ErrorText,
+  formatDateTime,
+  LabelOptions,
+  Loading,
+  Pager,
+  ROLE_LABEL,
+  STATUS_LABEL,
+  T,
+  TableWrap,
+  useApi,
+  useBulkSelection,
+  usePagedApi,
+} from "./admin-shared";
 import { SuspendDialog, UserDetailDialog, UserFormDialog, type AdminUser } from "./UserDialogs";
 
-type AuditEntry = { id: number; at: string; actorEmail: string; action: string; targetType: string | null; targetId: string | null; details: Record<string, unknown> };
+type AuditEntry = {
+  id: number;
+  at: string;
+  actorEmail: string;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  details: Record<string, unknown>;
+};
 
 const ACTION_LABEL: Record<string, string> = {
   "user.create": "Utente creato",
@@ -55,7 +76,18 @@ function describeAuditEntry(entry: AuditEntry) {
   if (typeof d.email === "string") parts.push(d.email);
   if (typeof d.reason === "string") parts.push(`motivo: ${d.reason}`);
   if (d.from !== undefined && d.to !== undefined) parts.push(`${String(d.from)} → ${String(d.to)}`);
-  for (const key of ["importedQuestions", "importedUsers", "importedAttempts", "importedReports", "importedSubjects", "importedTopics", "importedSubtopics", "updatedQuestions", "updatedAttempts", "attempts"]) {
+  for (const key of [
+    "importedQuestions",
+    "importedUsers",
+    "importedAttempts",
+    "importedReports",
+    "importedSubjects",
+    "importedTopics",
+    "importedSubtopics",
+    "updatedQuestions",
+    "updatedAttempts",
+    "attempts",
+  ]) {
     if (typeof d[key] === "number") parts.push(`${key}: ${d[key]}`);
   }
   return parts.join(" · ");
@@ -131,7 +163,11 @@ export function UtentiTab() {
   };
 
   const list = users.data?.items ?? [];
-  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(list, (id) => `/api/admin/users/${id}`, refresh);
+  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(
+    list,
+    (id) => `/api/admin/users/${id}`,
+    refresh,
+  );
 
   return (
     <div>
@@ -152,11 +188,21 @@ export function UtentiTab() {
         </label>
         <label className="adm-field">
           <span>Nome o email</span>
-          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Cerca…" maxLength={100} />
+          <input
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Cerca…"
+            maxLength={100}
+          />
         </label>
         <span className="adm-toolbar__spacer" />
-        <button type="button" className="btn btn--primary" onClick={() => setEditing("new")}>Nuovo utente</button>
-        <button type="button" className="btn" onClick={() => void exportCsv()} disabled={!list.length || exporting}>Esporta CSV</button>
+        <button type="button" className="btn btn--primary" onClick={() => setEditing("new")}>
+          Nuovo utente
+        </button>
+        <button type="button" className="btn" onClick={() => void exportCsv()} disabled={!list.length || exporting}>
+          Esporta CSV
+        </button>
         <button type="button" className="btn" onClick={() => void deleteSelected()} disabled={!selected.size}>
           Elimina selezionati{selected.size ? ` (${selected.size})` : ""}
         </button>
@@ -187,7 +233,11 @@ export function UtentiTab() {
             </thead>
             <tbody>
               {list.length === 0 ? (
-                <tr><td colSpan={7} className="muted">Nessun utente con questi filtri.</td></tr>
+                <tr>
+                  <td colSpan={7} className="muted">
+                    Nessun utente con questi filtri.
+                  </td>
+                </tr>
               ) : null}
               {list.map((u) => (
                 <tr key={u.id} data-user-email={u.email}>
@@ -203,19 +253,50 @@ export function UtentiTab() {
                   <td>{u.email}</td>
                   <td>{ROLE_LABEL[u.role]}</td>
                   <td>
-                    <span className={`adm-badge ${u.status === "attivo" ? "adm-badge--ok" : "adm-badge--danger"}`} title={u.suspensionReason ?? undefined}>
+                    <span
+                      className={`adm-badge ${u.status === "attivo" ? "adm-badge--ok" : "adm-badge--danger"}`}
+                      title={u.suspensionReason ?? undefined}
+                    >
                       {STATUS_LABEL[u.status]}
                     </span>
                   </td>
                   <td className="num">{u.attempts ?? 0}</td>
                   <td>
                     <div className="adm-actions">
-                      <button type="button" className="btn" onClick={() => openDetail(u.id)} aria-label={`Dettagli di ${u.name}`}>Dettagli</button>
-                      <button type="button" className="btn" onClick={() => setEditing(u)} aria-label={`Modifica ${u.name}`}>Modifica</button>
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => openDetail(u.id)}
+                        aria-label={`Dettagli di ${u.name}`}
+                      >
+                        Dettagli
+                      </button>
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => setEditing(u)}
+                        aria-label={`Modifica ${u.name}`}
+                      >
+                        Modifica
+                      </button>
                       {u.status === "attivo" ? (
-                        <button type="button" className="btn" onClick={() => setSuspending(u)} aria-label={`Sospendi ${u.name}`}>Sospendi</button>
+                        <button
+                          type="button"
+                          className="btn"
+                          onClick={() => setSuspending(u)}
+                          aria-label={`Sospendi ${u.name}`}
+                        >
+                          Sospendi
+                        </button>
                       ) : (
-                        <button type="button" className="btn" onClick={() => void toggleBan(u)} aria-label={`Riattiva ${u.name}`}>Riattiva</button>
+                        <button
+                          type="button"
+                          className="btn"
+                          onClick={() => void toggleBan(u)}
+                          aria-label={`Riattiva ${u.name}`}
+                        >
+                          Riattiva
+                        </button>
                       )}
                     </div>
                   </td>
@@ -225,9 +306,7 @@ export function UtentiTab() {
           </table>
         </TableWrap>
       ) : null}
-      {users.data ? (
-        <Pager label="Pagine degli utenti" noun={["utente", "utenti"]} list={users} />
-      ) : null}
+      {users.data ? <Pager label="Pagine degli utenti" noun={["utente", "utenti"]} list={users} /> : null}
 
       <section className="adm-card" style={{ marginTop: "1.5rem" }} aria-labelledby="adm-audit">
         <h2 id="adm-audit">Registro attività</h2>
@@ -238,7 +317,13 @@ export function UtentiTab() {
           <TableWrap label="Tabella registro attività">
             <table className="adm-table" aria-label="Registro attività">
               <thead>
-                <tr><th>Quando</th><th>Chi</th><th>Azione</th><th>Oggetto</th><th>Dettagli</th></tr>
+                <tr>
+                  <th>Quando</th>
+                  <th>Chi</th>
+                  <th>Azione</th>
+                  <th>Oggetto</th>
+                  <th>Dettagli</th>
+                </tr>
               </thead>
               <tbody>
                 {audit.data.map((a) => (
@@ -269,7 +354,13 @@ export function UtentiTab() {
           }}
         />
       ) : null}
-      {suspending ? <SuspendDialog user={suspending} onCancel={() => setSuspending(null)} onConfirm={(reason) => toggleBan(suspending, reason)} /> : null}
+      {suspending ? (
+        <SuspendDialog
+          user={suspending}
+          onCancel={() => setSuspending(null)}
+          onConfirm={(reason) => toggleBan(suspending, reason)}
+        />
+      ) : null}
       {detailId ? <UserDetailDialog userId={detailId} onClose={() => openDetail(null)} /> : null}
     </div>
   );

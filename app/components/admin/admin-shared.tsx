@@ -31,7 +31,12 @@ export const T = {
 } as const;
 
 /** Role labels, in the order the role pickers list them. */
-export const ROLE_LABEL: Record<string, string> = { studente: "Studente", docente: "Docente", moderator: "Moderatore", admin: "Admin" };
+export const ROLE_LABEL: Record<string, string> = {
+  studente: "Studente",
+  docente: "Docente",
+  moderator: "Moderatore",
+  admin: "Admin",
+};
 export const STATUS_LABEL: Record<string, string> = { attivo: "Attivo", sospeso: "Sospeso" };
 
 /** The `<option>`s of a label map, in its order. */
@@ -116,11 +121,19 @@ export function formatNumber(n: number | null | undefined, digits = 1) {
 }
 
 export function Loading() {
-  return <p className="muted" role="status">{T.loading}</p>;
+  return (
+    <p className="muted" role="status">
+      {T.loading}
+    </p>
+  );
 }
 
 export function ErrorText({ message }: { message: string }) {
-  return <p className="alert alert--error" role="alert">{message}</p>;
+  return (
+    <p className="alert alert--error" role="alert">
+      {message}
+    </p>
+  );
 }
 
 /** Like apiFetch (same session overlay on 401/403/423) but also returns the response headers. */
@@ -163,15 +176,45 @@ async function loadPage<T>(path: string): Promise<{ items: T[]; total: number }>
 }
 
 /** 'Precedente' / 'Pagina x di y · n <noun>' / 'Successiva' under a paginated table. */
-export function Pager({ label, noun, list }: { label: string; noun: [one: string, many: string]; list: { page: number; setPage: (page: number) => void; pageSize: number; loading: boolean; data: { total: number } | null } }) {
+export function Pager({
+  label,
+  noun,
+  list,
+}: {
+  label: string;
+  noun: [one: string, many: string];
+  list: {
+    page: number;
+    setPage: (page: number) => void;
+    pageSize: number;
+    loading: boolean;
+    data: { total: number } | null;
+  };
+}) {
   const { page, setPage, pageSize, loading } = list;
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
     <nav className="adm-pager" aria-label={label}>
-      <button type="button" className="btn" onClick={() => setPage(Math.max(1, page - 1))} disabled={page <= 1 || loading}>Precedente</button>
-      <span>Pagina {page} di {pages} · {total} {total === 1 ? noun[0] : noun[1]}</span>
-      <button type="button" className="btn" onClick={() => setPage(Math.min(pages, page + 1))} disabled={page >= pages || loading}>Successiva</button>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => setPage(Math.max(1, page - 1))}
+        disabled={page <= 1 || loading}
+      >
+        Precedente
+      </button>
+      <span>
+        Pagina {page} di {pages} · {total} {total === 1 ? noun[0] : noun[1]}
+      </span>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => setPage(Math.min(pages, page + 1))}
+        disabled={page >= pages || loading}
+      >
+        Successiva
+      </button>
     </nav>
   );
 }
@@ -190,7 +233,11 @@ export function TableWrap({ label, children }: { label: string; children: React.
  * Row checkboxes and 'Elimina selezionati' of a console table: select all, toggle one, delete every
  * selected row (no confirmation, spec section 5), then one toast and a reload.
  */
-export function useBulkSelection<Row extends { id: number }>(list: Row[], deletePath: (id: number) => string, reload: () => void) {
+export function useBulkSelection<Row extends { id: number }>(
+  list: Row[],
+  deletePath: (id: number) => string,
+  reload: () => void,
+) {
   const toast = useToast();
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const allSelected = list.length > 0 && list.every((row) => selected.has(row.id));

@@ -11,7 +11,19 @@ const HEIGHT = 220;
 const MARGIN = { top: 22, right: 8, bottom: 30, left: 8 };
 const fmt = (n: number) => n.toLocaleString("it-IT", { maximumFractionDigits: 1 });
 
-export function BarChart({ title, items, max, summary, testId }: { title: string; items: BarItem[]; max: number; summary: string; testId: string }) {
+export function BarChart({
+  title,
+  items,
+  max,
+  summary,
+  testId,
+}: {
+  title: string;
+  items: BarItem[];
+  max: number;
+  summary: string;
+  testId: string;
+}) {
   return (
     <ChartFrame title={title} summary={summary} height={HEIGHT} testId={testId}>
       {(width) => {
@@ -27,8 +39,24 @@ export function BarChart({ title, items, max, summary, testId }: { title: string
               const barX = x(item.key) ?? 0;
               return (
                 <g key={item.key}>
-                  <Bar className="chart-bar" data-bar={item.key} x={barX} y={y(value)} width={x.bandwidth()} height={innerH - y(value)} fill={item.color} rx={4} />
-                  <text x={barX + x.bandwidth() / 2} y={y(value) - 6} textAnchor="middle" fill="#e6e7ea" fontSize={12} fontWeight={600}>
+                  <Bar
+                    className="chart-bar"
+                    data-bar={item.key}
+                    x={barX}
+                    y={y(value)}
+                    width={x.bandwidth()}
+                    height={innerH - y(value)}
+                    fill={item.color}
+                    rx={4}
+                  />
+                  <text
+                    x={barX + x.bandwidth() / 2}
+                    y={y(value) - 6}
+                    textAnchor="middle"
+                    fill="#e6e7ea"
+                    fontSize={12}
+                    fontWeight={600}
+                  >
                     {item.value == null ? "—" : fmt(item.value)}
                   </text>
                 </g>
@@ -40,7 +68,12 @@ export function BarChart({ title, items, max, summary, testId }: { title: string
               tickFormat={(k) => labels.get(k as string) ?? ""}
               stroke="#3a3e47"
               hideTicks
-              tickLabelProps={() => ({ fill: "#a9adb7", fontSize: width < 420 ? 10 : 12, textAnchor: "middle", fontFamily: "inherit" })}
+              tickLabelProps={() => ({
+                fill: "#a9adb7",
+                fontSize: width < 420 ? 10 : 12,
+                textAnchor: "middle",
+                fontFamily: "inherit",
+              })}
             />
           </Group>
         );

@@ -18,7 +18,11 @@ export function ChartFrame(props: {
 }) {
   const descId = useId();
   return (
-    <figure className="chart" data-testid={props.testId} style={{ ["--chart-ms" as string]: `${CHART_ANIMATION_MS}ms` }}>
+    <figure
+      className="chart"
+      data-testid={props.testId}
+      style={{ ["--chart-ms" as string]: `${CHART_ANIMATION_MS}ms` }}
+    >
       <div className="chart__canvas" style={{ height: props.height }}>
         <ParentSize debounceTime={50}>
           {({ width }) =>
@@ -37,7 +41,10 @@ export function ChartFrame(props: {
         <ul className="chart__legend" aria-hidden="true">
           {props.legend.map((item) => (
             <li key={item.label}>
-              <span className={`chart__swatch${item.dashed ? " chart__swatch--dashed" : ""}`} style={{ background: item.dashed ? undefined : item.color, borderColor: item.color }} />
+              <span
+                className={`chart__swatch${item.dashed ? " chart__swatch--dashed" : ""}`}
+                style={{ background: item.dashed ? undefined : item.color, borderColor: item.color }}
+              />
               {item.label}
             </li>
           ))}

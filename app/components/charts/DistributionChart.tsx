@@ -35,7 +35,15 @@ export function smoothBins(bins: HistogramBin[]): HistogramBin[] {
   });
 }
 
-export function DistributionChart({ bins: raw, markers, summary }: { bins: HistogramBin[]; markers: Marker[]; summary: string }) {
+export function DistributionChart({
+  bins: raw,
+  markers,
+  summary,
+}: {
+  bins: HistogramBin[];
+  markers: Marker[];
+  summary: string;
+}) {
   const bins = smoothBins(raw);
   return (
     <ChartFrame
@@ -49,23 +57,61 @@ export function DistributionChart({ bins: raw, markers, summary }: { bins: Histo
         const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
         const innerH = HEIGHT - MARGIN.top - MARGIN.bottom;
         const x = scaleLinear({ domain: [0, SCORE_SCALE], range: [0, innerW] });
-        const y = scaleLinear({ domain: [0, Math.max(1, ...bins.map((b) => b.count))], range: [innerH, 0], nice: true });
+        const y = scaleLinear({
+          domain: [0, Math.max(1, ...bins.map((b) => b.count))],
+          range: [innerH, 0],
+          nice: true,
+        });
         return (
           <Group left={MARGIN.left} top={MARGIN.top}>
             <LinearGradient id="dist-fill" from="#ff9233" to="#ff9233" fromOpacity={0.55} toOpacity={0.05} />
             <g className="chart-area">
-              <AreaClosed data={bins} x={(b) => x(b.score)} y={(b) => y(b.count)} yScale={y} curve={curveMonotoneX} fill="url(#dist-fill)" />
-              <LinePath data={bins} x={(b) => x(b.score)} y={(b) => y(b.count)} curve={curveMonotoneX} stroke="#ff9233" strokeWidth={2} fill="none" />
+              <AreaClosed
+                data={bins}
+                x={(b) => x(b.score)}
+                y={(b) => y(b.count)}
+                yScale={y}
+                curve={curveMonotoneX}
+                fill="url(#dist-fill)"
+              />
+              <LinePath
+                data={bins}
+                x={(b) => x(b.score)}
+                y={(b) => y(b.count)}
+                curve={curveMonotoneX}
+                stroke="#ff9233"
+                strokeWidth={2}
+                fill="none"
+              />
             </g>
             {markers.map((m, i) => (
               <g key={m.key} className="chart-marker" data-marker={m.key}>
-                <Line from={{ x: x(m.value), y: 0 }} to={{ x: x(m.value), y: innerH }} stroke={m.color} strokeWidth={2} strokeDasharray="4 3" />
-                <text x={x(m.value)} y={-6 - (i % 2) * 14} textAnchor={x(m.value) > innerW - 30 ? "end" : x(m.value) < 30 ? "start" : "middle"} fill={m.color} fontSize={11}>
+                <Line
+                  from={{ x: x(m.value), y: 0 }}
+                  to={{ x: x(m.value), y: innerH }}
+                  stroke={m.color}
+                  strokeWidth={2}
+                  strokeDasharray="4 3"
+                />
+                <text
+                  x={x(m.value)}
+                  y={-6 - (i % 2) * 14}
+                  textAnchor={x(m.value) > innerW - 30 ? "end" : x(m.value) < 30 ? "start" : "middle"}
+                  fill={m.color}
+                  fontSize={11}
+                >
                   {m.label}
                 </text>
               </g>
             ))}
-            <AxisBottom top={innerH} scale={x} tickValues={[0, 5, 10, 15, 20, 25, 31]} stroke="#3a3e47" tickStroke="#3a3e47" tickLabelProps={tickLabel} />
+            <AxisBottom
+              top={innerH}
+              scale={x}
+              tickValues={[0, 5, 10, 15, 20, 25, 31]}
+              stroke="#3a3e47"
+              tickStroke="#3a3e47"
+              tickLabelProps={tickLabel}
+            />
           </Group>
         );
       }}

@@ -7,7 +7,11 @@ import { truncateLabel } from "~/lib/analytics";
 import { WEAK_TOPIC_THRESHOLD } from "~/lib/constants";
 import { ChartFrame, type LegendItem } from "./ChartFrame";
 
-export type TopicRow = { topicId: number; name: string; values: { key: string; value: number | null; color: string }[] };
+export type TopicRow = {
+  topicId: number;
+  name: string;
+  values: { key: string; value: number | null; color: string }[];
+};
 
 const BAR = 10;
 const GAP = 3;
@@ -20,7 +24,13 @@ export function TopicBars({ rows, legend, summary }: { rows: TopicRow[]; legend:
   const rowHeight = LABEL + series * (BAR + GAP) + ROW_GAP;
   const height = MARGIN.top + MARGIN.bottom + rows.length * rowHeight;
   return (
-    <ChartFrame title="Accuratezza per argomento" summary={summary} height={height} legend={legend} testId="chart-topics">
+    <ChartFrame
+      title="Accuratezza per argomento"
+      summary={summary}
+      height={height}
+      legend={legend}
+      testId="chart-topics"
+    >
       {(width) => {
         const innerW = Math.max(10, width - MARGIN.left - MARGIN.right);
         const x = scaleLinear({ domain: [0, 100], range: [0, innerW] });
@@ -42,7 +52,16 @@ export function TopicBars({ rows, legend, summary }: { rows: TopicRow[]; legend:
                   const yy = LABEL + j * (BAR + GAP);
                   return (
                     <g key={v.key}>
-                      <Bar className="chart-hbar" data-bar={v.key} x={0} y={yy} width={Math.max(w, v.value == null ? 0 : 2)} height={BAR} rx={3} fill={v.color} />
+                      <Bar
+                        className="chart-hbar"
+                        data-bar={v.key}
+                        x={0}
+                        y={yy}
+                        width={Math.max(w, v.value == null ? 0 : 2)}
+                        height={BAR}
+                        rx={3}
+                        fill={v.color}
+                      />
                       <text x={w + 4} y={yy + BAR - 1} fill="#a9adb7" fontSize={10}>
                         {v.value == null ? "—" : `${Math.round(v.value)}%`}
                       </text>

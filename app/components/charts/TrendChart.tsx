@@ -9,7 +9,13 @@ import { LinePath } from "@visx/shape";
 import { SCORE_SCALE, TIME_ZONE } from "~/lib/constants";
 import { ChartFrame, tickLabel, type LegendItem } from "./ChartFrame";
 
-export type TrendSeries = { key: string; label: string; color: string; dashed?: boolean; points: { date: number; score: number }[] };
+export type TrendSeries = {
+  key: string;
+  label: string;
+  color: string;
+  dashed?: boolean;
+  points: { date: number; score: number }[];
+};
 
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 14, bottom: 28, left: 34 };
@@ -17,7 +23,9 @@ const dayFormat = new Intl.DateTimeFormat("it-IT", { day: "numeric", month: "sho
 
 export function TrendChart({ series, summary }: { series: TrendSeries[]; summary: string }) {
   const all = series.flatMap((s) => s.points);
-  const legend: LegendItem[] = series.filter((s) => s.points.length).map((s) => ({ label: s.label, color: s.color, dashed: s.dashed }));
+  const legend: LegendItem[] = series
+    .filter((s) => s.points.length)
+    .map((s) => ({ label: s.label, color: s.color, dashed: s.dashed }));
   return (
     <ChartFrame title="Andamento simulazioni" summary={summary} height={HEIGHT} legend={legend} testId="chart-trend">
       {(width) => {
@@ -26,7 +34,10 @@ export function TrendChart({ series, summary }: { series: TrendSeries[]; summary
         const times = all.map((p) => p.date);
         const min = Math.min(...times);
         const max = Math.max(...times);
-        const x = scaleTime({ domain: [new Date(min), new Date(max === min ? min + 86_400_000 : max)], range: [0, innerW] });
+        const x = scaleTime({
+          domain: [new Date(min), new Date(max === min ? min + 86_400_000 : max)],
+          range: [0, innerW],
+        });
         const y = scaleLinear({ domain: [0, SCORE_SCALE], range: [innerH, 0] });
         return (
           <Group left={MARGIN.left} top={MARGIN.top}>
@@ -50,12 +61,25 @@ export function TrendChart({ series, summary }: { series: TrendSeries[]; summary
                   {s.dashed
                     ? null
                     : s.points.map((p, i) => (
-                        <circle key={i} className="chart-dot" cx={x(new Date(p.date))} cy={y(p.score)} r={3.5} fill={s.color} />
+                        <circle
+                          key={i}
+                          className="chart-dot"
+                          cx={x(new Date(p.date))}
+                          cy={y(p.score)}
+                          r={3.5}
+                          fill={s.color}
+                        />
                       ))}
                 </g>
               ) : null,
             )}
-            <AxisLeft scale={y} tickValues={[0, 10, 20, 31]} stroke="#3a3e47" tickStroke="#3a3e47" tickLabelProps={tickLabel} />
+            <AxisLeft
+              scale={y}
+              tickValues={[0, 10, 20, 31]}
+              stroke="#3a3e47"
+              tickStroke="#3a3e47"
+              tickLabelProps={tickLabel}
+            />
             <AxisBottom
               top={innerH}
               scale={x}

@@ -23,7 +23,8 @@ export const CLASS_UI = {
   newCodeDone: "Nuovo codice creato: quello vecchio non funziona più",
   deleteClass: "Elimina classe",
   deleteConfirmTitle: "Eliminare la classe?",
-  deleteConfirm: (name: string) => `La classe «${name}» sarà eliminata; gli studenti restano iscritti al sito e i risultati già registrati restano.`,
+  deleteConfirm: (name: string) =>
+    `La classe «${name}» sarà eliminata; gli studenti restano iscritti al sito e i risultati già registrati restano.`,
   deleted: "Classe eliminata",
   deleteError: "Errore eliminazione",
   pasteLabel: "Aggiungi studenti incollando le e-mail (una per riga, o separate da virgola)",
@@ -66,7 +67,8 @@ export const CLASS_UI = {
   distribution: "Distribuzione dei punteggi",
   absent: "Assenti",
   noAbsent: "Nessun assente.",
-  participants: (n: number, of: number) => `${n} ${n === 1 ? "partecipante" : "partecipanti"} su ${of} ${of === 1 ? "studente" : "studenti"}`,
+  participants: (n: number, of: number) =>
+    `${n} ${n === 1 ? "partecipante" : "partecipanti"} su ${of} ${of === 1 ? "studente" : "studenti"}`,
   exportCsv: "Esporta CSV",
   colPos: "Posizione",
   colScore: "Punteggio",

@@ -53,7 +53,15 @@ function rollingSiteAverage(days: { date: string; avgScore: number; attempts: nu
   });
 }
 
-export function Dashboard({ analytics, friends, now }: { analytics: StudentAnalytics; friends: FriendSummary[]; now: number }) {
+export function Dashboard({
+  analytics,
+  friends,
+  now,
+}: {
+  analytics: StudentAnalytics;
+  friends: FriendSummary[];
+  now: number;
+}) {
   const [subjectId, setSubjectId] = useState<number | null>(() => pickDefaultSubject(analytics));
   const [topicId, setTopicId] = useState<number | null>(null);
   const [compare, setCompare] = useState(false);
@@ -104,10 +112,20 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
   const friendLabel = friend ? truncateLabel(friend.name.split(" ")[0] ?? friend.name, 12) : "Amico";
 
   const trendSeries: TrendSeries[] = [
-    { key: "you", label: "Tu", color: COLORS.you, points: view.attempts.map((a) => ({ date: Date.parse(a.date), score: normalizeScore(a.score) })) },
+    {
+      key: "you",
+      label: "Tu",
+      color: COLORS.you,
+      points: view.attempts.map((a) => ({ date: Date.parse(a.date), score: normalizeScore(a.score) })),
+    },
   ];
   if (showFriend) {
-    trendSeries.push({ key: "friend", label: friend!.name, color: COLORS.peer, points: friendAttempts.map((a) => ({ date: Date.parse(a.date), score: normalizeScore(a.score) })) });
+    trendSeries.push({
+      key: "friend",
+      label: friend!.name,
+      color: COLORS.peer,
+      points: friendAttempts.map((a) => ({ date: Date.parse(a.date), score: normalizeScore(a.score) })),
+    });
   }
   if (subject && view.attempts.length) {
     const since = Date.parse(view.attempts[0]!.date) - 86_400_000;
@@ -125,7 +143,8 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
   if (agg?.p80 != null) markers.push({ key: "p80", label: "Top 20%", value: agg.p80, color: COLORS.top });
   if (agg?.p90 != null) markers.push({ key: "p90", label: "P90", value: agg.p90, color: COLORS.p90 });
   if (view.mean != null) markers.push({ key: "you", label: "Tu", value: view.mean, color: COLORS.you });
-  if (showFriend && friendMean != null) markers.push({ key: "friend", label: friendLabel, value: friendMean, color: COLORS.peer });
+  if (showFriend && friendMean != null)
+    markers.push({ key: "friend", label: friendLabel, value: friendMean, color: COLORS.peer });
 
   const compareItems = [
     { key: "you", label: "Tua media", value: view.mean, color: COLORS.you },
@@ -145,14 +164,26 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
       name: u.name,
       values: [
         { key: "you", value: u.answered ? (u.correct / u.answered) * 100 : null, color: COLORS.you },
-        ...(showFriend ? [{ key: "friend", value: fr && fr.answered ? (fr.correct / fr.answered) * 100 : null, color: COLORS.peer }] : []),
+        ...(showFriend
+          ? [{ key: "friend", value: fr && fr.answered ? (fr.correct / fr.answered) * 100 : null, color: COLORS.peer }]
+          : []),
         { key: "site", value: site == null ? null : site * 100, color: COLORS.site },
       ],
     };
   });
   const suggestions = showUnits
-    ? weakestUnits(units).map((u) => ({ key: `u${u.unit}`, name: u.name, accuracy: u.accuracy, topicId: u.weakestTopicId }))
-    : view.weakest.map((t) => ({ key: `t${t.topicId}`, name: t.name, accuracy: t.accuracy, topicId: t.topicId as number | null }));
+    ? weakestUnits(units).map((u) => ({
+        key: `u${u.unit}`,
+        name: u.name,
+        accuracy: u.accuracy,
+        topicId: u.weakestTopicId,
+      }))
+    : view.weakest.map((t) => ({
+        key: `t${t.topicId}`,
+        name: t.name,
+        accuracy: t.accuracy,
+        topicId: t.topicId as number | null,
+      }));
   const unitToggle =
     units.length > 0 && topicId == null ? (
       <div className="seg" role="group" aria-label="Raggruppa per">
@@ -165,21 +196,31 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
       </div>
     ) : null;
 
-  const topicRows: TopicRow[] = showUnits ? unitRows : view.topicStats
-    .filter((t) => topicId == null || t.topicId === topicId)
-    .map((t) => {
-      const fr = friendSubject?.studentTopicAccuracy[t.topicId];
-      const site = agg?.topicAccuracy[t.topicId];
-      return {
-        topicId: t.topicId,
-        name: t.name,
-        values: [
-          { key: "you", value: t.answered ? (t.correct / t.answered) * 100 : null, color: COLORS.you },
-          ...(showFriend ? [{ key: "friend", value: fr && fr.answered ? (fr.correct / fr.answered) * 100 : null, color: COLORS.peer }] : []),
-          { key: "site", value: site == null ? null : site * 100, color: COLORS.site },
-        ],
-      };
-    });
+  const topicRows: TopicRow[] = showUnits
+    ? unitRows
+    : view.topicStats
+        .filter((t) => topicId == null || t.topicId === topicId)
+        .map((t) => {
+          const fr = friendSubject?.studentTopicAccuracy[t.topicId];
+          const site = agg?.topicAccuracy[t.topicId];
+          return {
+            topicId: t.topicId,
+            name: t.name,
+            values: [
+              { key: "you", value: t.answered ? (t.correct / t.answered) * 100 : null, color: COLORS.you },
+              ...(showFriend
+                ? [
+                    {
+                      key: "friend",
+                      value: fr && fr.answered ? (fr.correct / fr.answered) * 100 : null,
+                      color: COLORS.peer,
+                    },
+                  ]
+                : []),
+              { key: "site", value: site == null ? null : site * 100, color: COLORS.site },
+            ],
+          };
+        });
 
   const openTour = async () => {
     tourRef.current?.destroy();
@@ -255,7 +296,11 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
           </p>
         )}
       </div>
-      {compare && friendState === "loading" ? <p className="muted" role="status">Caricamento dati…</p> : null}
+      {compare && friendState === "loading" ? (
+        <p className="muted" role="status">
+          Caricamento dati…
+        </p>
+      ) : null}
       {compare && friendState === "error" ? (
         <p className="alert alert--error" role="alert">
           Non riesco a caricare i dati del tuo amico: riprova tra poco.
@@ -266,7 +311,9 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
         <article className="kpi" data-tour="preparation">
           <h2 className="kpi__title">Livello di preparazione</h2>
           <p className="kpi__value">{view.preparation ? `${view.preparation.pct}%` : "—"}</p>
-          <p className="kpi__sub">{view.preparation ? `Preparazione ${view.preparation.label.toLowerCase()}` : "Servono tentativi completati"}</p>
+          <p className="kpi__sub">
+            {view.preparation ? `Preparazione ${view.preparation.label.toLowerCase()}` : "Servono tentativi completati"}
+          </p>
         </article>
         <article className="kpi" data-tour="average">
           <h2 className="kpi__title">Punt. medio &amp; mediana</h2>
@@ -278,7 +325,9 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
         <article className="kpi" data-tour="accuracy">
           <h2 className="kpi__title">Accuratezza &amp; tempo</h2>
           <p className="kpi__value">{view.accuracyPct == null ? "—" : `${view.accuracyPct}%`}</p>
-          <p className="kpi__sub">{view.secondsPerQuestion == null ? "Nessun dato sul tempo" : `${view.secondsPerQuestion} s per domanda`}</p>
+          <p className="kpi__sub">
+            {view.secondsPerQuestion == null ? "Nessun dato sul tempo" : `${view.secondsPerQuestion} s per domanda`}
+          </p>
         </article>
       </section>
 
@@ -365,7 +414,9 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
                 summary={`Distribuzione dei punteggi di tutti gli studenti: Top 20% da ${fmt1(agg.p80)}, 90° percentile ${fmt1(agg.p90)}.`}
               />
               <p className="panel__note" data-testid="rank">
-                {view.rank != null ? `Tu sopra al ${view.rank}% degli studenti` : "Fai un test per vedere la tua posizione."}
+                {view.rank != null
+                  ? `Tu sopra al ${view.rank}% degli studenti`
+                  : "Fai un test per vedere la tua posizione."}
               </p>
             </>
           ) : (
@@ -399,10 +450,12 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
                 ...(showFriend ? [{ label: friend!.name, color: COLORS.peer }] : []),
                 { label: "Media sito", color: COLORS.site },
               ]}
-              summary={(showUnits ? units : view.topicStats)
-                .filter((t) => t.answered)
-                .map((t) => `${t.name}: ${Math.round((t.correct / t.answered) * 100)}%`)
-                .join("; ") || "Nessun argomento ancora affrontato."}
+              summary={
+                (showUnits ? units : view.topicStats)
+                  .filter((t) => t.answered)
+                  .map((t) => `${t.name}: ${Math.round((t.correct / t.answered) * 100)}%`)
+                  .join("; ") || "Nessun argomento ancora affrontato."
+              }
             />
           ) : (
             <p className="muted">Nessun argomento per questa materia.</p>
@@ -415,7 +468,8 @@ export function Dashboard({ analytics, friends, now }: { analytics: StudentAnaly
           Argomenti sotto il 60%: <strong data-testid="weak-count">{view.weakCount}</strong>
         </p>
         <p>
-          Minuti di studio negli ultimi {RECENT_STUDY_DAYS} giorni: <strong data-testid="minutes">{view.minutesLast7Days}</strong>
+          Minuti di studio negli ultimi {RECENT_STUDY_DAYS} giorni:{" "}
+          <strong data-testid="minutes">{view.minutesLast7Days}</strong>
         </p>
         {view.inactiveDays != null && view.inactiveDays > INACTIVITY_NOTICE_DAYS ? (
           <p className="dash__idle" role="note">

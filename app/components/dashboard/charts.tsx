@@ -6,7 +6,9 @@ import { lazy, Suspense, type ComponentProps, type ComponentType } from "react";
 const load = () => import("./charts.impl");
 
 function lazyChart<K extends "TrendChart" | "DistributionChart" | "BarChart" | "TopicBars">(name: K) {
-  return lazy(() => load().then((m) => ({ default: m[name] as ComponentType<ComponentProps<(typeof import("./charts.impl"))[K]>> })));
+  return lazy(() =>
+    load().then((m) => ({ default: m[name] as ComponentType<ComponentProps<typeof import("./charts.impl")[K]>> })),
+  );
 }
 
 const LazyTrend = lazyChart("TrendChart");
@@ -15,10 +17,14 @@ const LazyBar = lazyChart("BarChart");
 const LazyTopics = lazyChart("TopicBars");
 
 function Slot({ height, children }: { height: number; children: React.ReactNode }) {
-  return <Suspense fallback={<div className="chart chart--pending" style={{ minHeight: height }} aria-hidden="true" />}>{children}</Suspense>;
+  return (
+    <Suspense fallback={<div className="chart chart--pending" style={{ minHeight: height }} aria-hidden="true" />}>
+      {children}
+    </Suspense>
+  );
 }
 
-type Props<K extends keyof typeof import("./charts.impl")> = ComponentProps<(typeof import("./charts.impl"))[K]>;
+type Props<K extends keyof typeof import("./charts.impl")> = ComponentProps<typeof import("./charts.impl")[K]>;
 
 export const TrendChart = (props: Props<"TrendChart">) => (
   <Slot height={240}>
@@ -40,4 +46,3 @@ export const TopicBars = (props: Props<"TopicBars">) => (
     <LazyTopics {...props} />
   </Slot>
 );
-

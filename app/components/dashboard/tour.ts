@@ -5,16 +5,56 @@ import "driver.js/dist/driver.css";
 import "~/styles/tour.css";
 
 export const TOUR_STEPS: { target: string; title: string; text: string }[] = [
-  { target: "subject", title: "Materia e sotto-argomento", text: "Scegli la materia e, se vuoi, un sotto-argomento: tutta la dashboard si aggiorna." },
-  { target: "preparation", title: "Livello di preparazione", text: "Il tuo punteggio medio in percentuale sui 31 punti: sopra l'80% la preparazione è alta." },
-  { target: "average", title: "Punt. medio & mediana", text: "Media e mediana dei tuoi punteggi su 31: la mediana non si lascia influenzare da un test andato male." },
-  { target: "accuracy", title: "Accuratezza & tempo", text: "Quante risposte giuste dai e quanti secondi impieghi in media per domanda." },
-  { target: "coverage", title: "Copertura argomenti", text: "Quanti argomenti della materia hai già incontrato nei tuoi test." },
-  { target: "last", title: "Ultima simulazione", text: "Quanti giorni sono passati dal tuo ultimo test in questa materia." },
-  { target: "momentum", title: "Momentum (ultimi 3)", text: "La media degli ultimi 3 test confrontata con i 3 precedenti: ti dice se stai migliorando." },
-  { target: "trend", title: "Andamento simulazioni", text: "Il punteggio di ogni test nel tempo, con la media del sito tratteggiata e, se attivo, il tuo amico." },
-  { target: "distribution", title: "Distribuzione punteggi", text: "Come si distribuiscono i punteggi di tutti gli studenti, con la soglia del Top 20% e la tua posizione." },
-  { target: "topics", title: "Accuratezza per argomento", text: "La tua accuratezza per argomento accanto a quella del sito: sotto il 60% conviene ripassare." },
+  {
+    target: "subject",
+    title: "Materia e sotto-argomento",
+    text: "Scegli la materia e, se vuoi, un sotto-argomento: tutta la dashboard si aggiorna.",
+  },
+  {
+    target: "preparation",
+    title: "Livello di preparazione",
+    text: "Il tuo punteggio medio in percentuale sui 31 punti: sopra l'80% la preparazione è alta.",
+  },
+  {
+    target: "average",
+    title: "Punt. medio & mediana",
+    text: "Media e mediana dei tuoi punteggi su 31: la mediana non si lascia influenzare da un test andato male.",
+  },
+  {
+    target: "accuracy",
+    title: "Accuratezza & tempo",
+    text: "Quante risposte giuste dai e quanti secondi impieghi in media per domanda.",
+  },
+  {
+    target: "coverage",
+    title: "Copertura argomenti",
+    text: "Quanti argomenti della materia hai già incontrato nei tuoi test.",
+  },
+  {
+    target: "last",
+    title: "Ultima simulazione",
+    text: "Quanti giorni sono passati dal tuo ultimo test in questa materia.",
+  },
+  {
+    target: "momentum",
+    title: "Momentum (ultimi 3)",
+    text: "La media degli ultimi 3 test confrontata con i 3 precedenti: ti dice se stai migliorando.",
+  },
+  {
+    target: "trend",
+    title: "Andamento simulazioni",
+    text: "Il punteggio di ogni test nel tempo, con la media del sito tratteggiata e, se attivo, il tuo amico.",
+  },
+  {
+    target: "distribution",
+    title: "Distribuzione punteggi",
+    text: "Come si distribuiscono i punteggi di tutti gli studenti, con la soglia del Top 20% e la tua posizione.",
+  },
+  {
+    target: "topics",
+    title: "Accuratezza per argomento",
+    text: "La tua accuratezza per argomento accanto a quella del sito: sotto il 60% conviene ripassare.",
+  },
 ];
 
 export type TourHandle = { destroy: () => void };

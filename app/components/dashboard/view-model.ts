@@ -27,7 +27,9 @@ export function pickDefaultSubject(analytics: StudentAnalytics): number | null {
 
 export function filterAttempts(subject: SubjectAnalytics | undefined, topicId: number | null): StudentAttempt[] {
   if (!subject) return [];
-  return topicId == null ? subject.studentAttempts : subject.studentAttempts.filter((a) => a.topicIds.includes(topicId));
+  return topicId == null
+    ? subject.studentAttempts
+    : subject.studentAttempts.filter((a) => a.topicIds.includes(topicId));
 }
 
 export function topicStats(subject: SubjectAnalytics | undefined): TopicStat[] {
@@ -40,7 +42,12 @@ export function topicStats(subject: SubjectAnalytics | undefined): TopicStat[] {
 
 export type SubjectView = ReturnType<typeof subjectView>;
 
-export function subjectView(analytics: StudentAnalytics, subjectId: number | null, topicId: number | null, now: number) {
+export function subjectView(
+  analytics: StudentAnalytics,
+  subjectId: number | null,
+  topicId: number | null,
+  now: number,
+) {
   const subject = analytics.subjects.find((s) => s.id === subjectId);
   const attempts = filterAttempts(subject, topicId);
   const scores = attempts.map((a) => normalizeScore(a.score));

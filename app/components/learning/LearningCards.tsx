@@ -4,7 +4,14 @@ import { SCORE_SCALE } from "~/lib/constants";
 import { FORECAST_MIN_ANSWERS } from "~/lib/forecast";
 import { L } from "./messages";
 
-export type ForecastRow = { subjectId: number; name: string; predicted: number | null; low: number | null; high: number | null; answers: number };
+export type ForecastRow = {
+  subjectId: number;
+  name: string;
+  predicted: number | null;
+  low: number | null;
+  high: number | null;
+  answers: number;
+};
 
 const fmt = (n: number) => n.toLocaleString("it-IT", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 

@@ -14,7 +14,11 @@ export function ClassesSection({ classes }: { userId: number; classes: JoinedCla
   const [error, setError] = useState<string | null>(null);
   const { busy, submit } = useFormAction<{ name: string; joined: boolean }>("/profilo");
 
-  function run(write: Record<string, unknown>, success: (result: { name: string; joined: boolean } | undefined) => string, then?: () => void) {
+  function run(
+    write: Record<string, unknown>,
+    success: (result: { name: string; joined: boolean } | undefined) => string,
+    then?: () => void,
+  ) {
     setError(null);
     submit(write, (reply) => {
       const refused = formError(reply) ?? (reply.result.status === "success" ? null : T.leaveError);
@@ -69,7 +73,13 @@ export function ClassesSection({ classes }: { userId: number; classes: JoinedCla
       >
         <label className="field">
           <span>{T.joinCodeLabel}</span>
-          <input className="input" value={code} onChange={(e) => setCode(e.target.value)} placeholder={T.joinCodePlaceholder} autoComplete="off" />
+          <input
+            className="input"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            placeholder={T.joinCodePlaceholder}
+            autoComplete="off"
+          />
         </label>
         <button type="submit" className="btn btn--primary" disabled={busy || !code.trim()}>
           {T.joinWithCode}

@@ -34,7 +34,8 @@ export function DangerZone() {
         Elimina account
       </h2>
       <p className="muted">
-        Cancella definitivamente il tuo profilo, i tuoi tentativi con le risposte, le segnalazioni e le amicizie. Prima puoi esportare i tuoi dati.
+        Cancella definitivamente il tuo profilo, i tuoi tentativi con le risposte, le segnalazioni e le amicizie. Prima
+        puoi esportare i tuoi dati.
       </p>
       <button type="button" className="btn btn--danger" onClick={() => setOpen(true)}>
         Elimina account
@@ -62,7 +63,13 @@ export function DangerZone() {
           <p>L'operazione non si può annullare. Verrai disconnesso.</p>
           <label className="field">
             <span>Scrivi {DELETE_ACCOUNT_CONFIRMATION} per confermare</span>
-            <input className="input" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
+            <input
+              className="input"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              autoComplete="off"
+              autoFocus
+            />
           </label>
           {error ? (
             <p className="alert alert--error" role="alert">

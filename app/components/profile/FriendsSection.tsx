@@ -54,7 +54,13 @@ export function FriendsSection({ overview }: { overview: FriendsOverviewData }) 
       >
         <label className="field">
           <span>Nome utente o codice dell'amico</span>
-          <input className="input" value={handle} onChange={(e) => setHandle(e.target.value)} placeholder="Es. marco.bianchi o U00002" autoComplete="off" />
+          <input
+            className="input"
+            value={handle}
+            onChange={(e) => setHandle(e.target.value)}
+            placeholder="Es. marco.bianchi o U00002"
+            autoComplete="off"
+          />
         </label>
         <button type="submit" className="btn btn--primary" disabled={busy || !handle.trim()}>
           Invita
@@ -74,10 +80,20 @@ export function FriendsSection({ overview }: { overview: FriendsOverviewData }) 
               <li key={p.friendshipId}>
                 {who(p)}
                 <span className="profile__row-actions">
-                  <button type="button" className="btn btn--primary" disabled={busy} onClick={() => run({ intent: "accept-friend", friendshipId: p.friendshipId }, "Invito accettato")}>
+                  <button
+                    type="button"
+                    className="btn btn--primary"
+                    disabled={busy}
+                    onClick={() => run({ intent: "accept-friend", friendshipId: p.friendshipId }, "Invito accettato")}
+                  >
                     Accetta
                   </button>
-                  <button type="button" className="btn" disabled={busy} onClick={() => run({ intent: "end-friendship", friendshipId: p.friendshipId }, "Invito rifiutato")}>
+                  <button
+                    type="button"
+                    className="btn"
+                    disabled={busy}
+                    onClick={() => run({ intent: "end-friendship", friendshipId: p.friendshipId }, "Invito rifiutato")}
+                  >
                     Rifiuta
                   </button>
                 </span>
@@ -93,7 +109,12 @@ export function FriendsSection({ overview }: { overview: FriendsOverviewData }) 
           {overview.friends.map((p) => (
             <li key={p.friendshipId}>
               {who(p)}
-              <button type="button" className="btn" disabled={busy} onClick={() => run({ intent: "end-friendship", friendshipId: p.friendshipId }, "Amicizia terminata")}>
+              <button
+                type="button"
+                className="btn"
+                disabled={busy}
+                onClick={() => run({ intent: "end-friendship", friendshipId: p.friendshipId }, "Amicizia terminata")}
+              >
                 Termina amicizia
               </button>
             </li>
@@ -110,7 +131,12 @@ export function FriendsSection({ overview }: { overview: FriendsOverviewData }) 
             {overview.outgoing.map((p) => (
               <li key={p.friendshipId}>
                 {who(p)}
-                <button type="button" className="btn" disabled={busy} onClick={() => run({ intent: "end-friendship", friendshipId: p.friendshipId }, "Invito annullato")}>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={busy}
+                  onClick={() => run({ intent: "end-friendship", friendshipId: p.friendshipId }, "Invito annullato")}
+                >
                   Annulla invito
                 </button>
               </li>

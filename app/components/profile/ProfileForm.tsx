@@ -79,7 +79,8 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
       const response = await fetch("/api/profile/export", { credentials: "same-origin" });
       if (!response.ok) throw new Error(String(response.status));
       const blob = await response.blob();
-      const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "unicum-dati.json";
+      const name =
+        /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "unicum-dati.json";
       const url = URL.createObjectURL(blob);
       const link = document.createElement("a");
       link.href = url;
@@ -123,15 +124,33 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
       <div className="profile__grid">
         <label className="field">
           <span>Nome utente</span>
-          <input name="username" value={initial.username ?? ""} readOnly aria-readonly="true" className="input is-readonly" />
+          <input
+            name="username"
+            value={initial.username ?? ""}
+            readOnly
+            aria-readonly="true"
+            className="input is-readonly"
+          />
         </label>
         <label className="field">
           <span>Email (account Google, non modificabile)</span>
-          <input name="email" type="email" value={initial.email} readOnly aria-readonly="true" className="input is-readonly" />
+          <input
+            name="email"
+            type="email"
+            value={initial.email}
+            readOnly
+            aria-readonly="true"
+            className="input is-readonly"
+          />
         </label>
         {field("phone", "Telefono", { type: "tel", inputMode: "tel", autoComplete: "tel" })}
         {field("birth", "Data di nascita", { type: "date" })}
-        {field("cf", "Codice fiscale", { maxLength: 16, autoComplete: "off", spellCheck: false, className: "is-upper" })}
+        {field("cf", "Codice fiscale", {
+          maxLength: 16,
+          autoComplete: "off",
+          spellCheck: false,
+          className: "is-upper",
+        })}
         {field("city", "Città", { autoComplete: "address-level2" })}
         {field("address", "Indirizzo", { autoComplete: "street-address" })}
         {field("zip", "CAP", { inputMode: "numeric", maxLength: 5, autoComplete: "postal-code" })}

@@ -9,7 +9,17 @@ const MIN_VISIBLE = 12;
  * Gap-fill answer as single-character boxes (at most 50): typing moves to the next box, Backspace on an
  * empty box moves back, pasting strips whitespace and fills from the focused box. Lowercased as typed.
  */
-export function GapInput({ value, onChange, disabled, questionNumber }: { value: string; onChange: (v: string) => void; disabled?: boolean; questionNumber: number }) {
+export function GapInput({
+  value,
+  onChange,
+  disabled,
+  questionNumber,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  disabled?: boolean;
+  questionNumber: number;
+}) {
   const refs = useRef<(HTMLInputElement | null)[]>([]);
   const chars = value.split("");
   const visible = Math.min(GAP_BOXES_QUIZ, Math.max(MIN_VISIBLE, chars.length + 2));

@@ -146,7 +146,14 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
     const onKey = (e: KeyboardEvent) => {
       if (submitting || reporting != null || e.altKey || e.ctrlKey || e.metaKey) return;
       const target = e.target as HTMLElement | null;
-      if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
+      if (
+        target &&
+        (target.tagName === "INPUT" ||
+          target.tagName === "TEXTAREA" ||
+          target.tagName === "SELECT" ||
+          target.isContentEditable)
+      )
+        return;
       if (e.key === "ArrowRight") {
         e.preventDefault();
         goTo(index + 1);
@@ -209,7 +216,12 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
             {reported.has(question.id) ? (
               <span className="chip chip--warn">{T.alreadyReported}</span>
             ) : (
-              <button type="button" className="btn btn--small" onClick={() => setReporting(question.id)} disabled={submitting}>
+              <button
+                type="button"
+                className="btn btn--small"
+                onClick={() => setReporting(question.id)}
+                disabled={submitting}
+              >
                 {T.report}
               </button>
             )}
@@ -250,10 +262,22 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
             />
           )}
           <div className="quiz__arrows">
-            <button type="button" className="btn" onClick={() => goTo(index - 1)} disabled={submitting || index === 0} aria-label={T.previous}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => goTo(index - 1)}
+              disabled={submitting || index === 0}
+              aria-label={T.previous}
+            >
               ←
             </button>
-            <button type="button" className="btn" onClick={() => goTo(index + 1)} disabled={submitting || index === total - 1} aria-label={T.next}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => goTo(index + 1)}
+              disabled={submitting || index === total - 1}
+              aria-label={T.next}
+            >
               →
             </button>
           </div>
@@ -287,7 +311,13 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
       </div>
       {reporting != null ? (
         <ReportModal
-          texts={{ title: T.reportTitle, label: T.reportMessage, send: T.reportSend, failedPrefix: T.reportFailedPrefix, failedDefault: T.reportFailedDefault }}
+          texts={{
+            title: T.reportTitle,
+            label: T.reportMessage,
+            send: T.reportSend,
+            failedPrefix: T.reportFailedPrefix,
+            failedDefault: T.reportFailedDefault,
+          }}
           questionNumber={quiz.questions.findIndex((q) => q.id === reporting) + 1}
           payload={{ questionId: reporting, userAnswerKey }}
           messageField="message"

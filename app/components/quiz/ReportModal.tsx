@@ -72,7 +72,14 @@ export function ReportModal(props: {
         </p>
         <div className="field">
           <label htmlFor={id}>{props.texts.label}</label>
-          <textarea id={id} className="textarea" maxLength={2000} value={message} onChange={(e) => setMessage(e.target.value)} disabled={busy || sent} />
+          <textarea
+            id={id}
+            className="textarea"
+            maxLength={2000}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            disabled={busy || sent}
+          />
         </div>
         {error ? (
           <p className="alert alert--error" role="alert">

@@ -63,7 +63,8 @@ export const T = {
   paused: "in pausa",
   reviewCount: "Numero di domande",
   reviewStart: "Avvia ripasso",
-  staleNotice: "Sei offline o il server non risponde: questi dati sono l'ultima copia salvata su questo dispositivo e potrebbero non essere aggiornati.",
+  staleNotice:
+    "Sei offline o il server non risponde: questi dati sono l'ultima copia salvata su questo dispositivo e potrebbero non essere aggiornati.",
 } as const;
 
 export const TYPE_LABELS = { mc: "Risposta multipla", gap: "Completamento" } as const;

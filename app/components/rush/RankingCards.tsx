@@ -7,7 +7,10 @@ type Leaderboard = {
 };
 
 /** 'Classifica per materia': the position per subject (#n) or a dash. */
-export function SubjectRankingCard(props: { subjects: { id: number; name: string }[]; leaderboard: Leaderboard | null }) {
+export function SubjectRankingCard(props: {
+  subjects: { id: number; name: string }[];
+  leaderboard: Leaderboard | null;
+}) {
   const positions = new Map(props.leaderboard?.items.map((i) => [i.subjectId, i]) ?? []);
   return (
     <section className="rush-card" aria-labelledby="rush-ranking-title">
@@ -26,7 +29,9 @@ export function SubjectRankingCard(props: { subjects: { id: number; name: string
                     <strong>#{p.position}</strong> <span className="muted small">su {p.participants}</span>
                   </>
                 ) : (
-                  <span role="img" aria-label="nessuna posizione">—</span>
+                  <span role="img" aria-label="nessuna posizione">
+                    —
+                  </span>
                 )}
               </span>
             </li>
@@ -49,7 +54,11 @@ export function OverallCard(props: {
 }) {
   const { leaderboard, completed, total } = props;
   const percent = total > 0 ? Math.round((completed / total) * 100) : 0;
-  let position: React.ReactNode = <span role="img" aria-label="nessuna posizione">—</span>;
+  let position: React.ReactNode = (
+    <span role="img" aria-label="nessuna posizione">
+      —
+    </span>
+  );
   if (leaderboard?.overall != null) {
     position = (
       <>
@@ -75,7 +84,14 @@ export function OverallCard(props: {
       <p className="small">
         Completate {completed} / {total}
       </p>
-      <div className="rush-bar" role="progressbar" aria-label="Materie completate" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+      <div
+        className="rush-bar"
+        role="progressbar"
+        aria-label="Materie completate"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
         <span className="rush-bar__fill" style={{ width: `${percent}%` }} />
       </div>
       <p className="muted small">{RUSH_TEXT.overallNote}</p>

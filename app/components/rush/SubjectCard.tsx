@@ -28,7 +28,12 @@ export function SubjectCard(props: {
       <p className="muted small rush-subject__max">{RUSH_TEXT.maxScore}</p>
       {state.kind === "completed" ? (
         <>
-          <button type="button" className="btn rush-subject__done" aria-describedby={`${titleId}-date`} onClick={() => props.onStart(subject.id)}>
+          <button
+            type="button"
+            className="btn rush-subject__done"
+            aria-describedby={`${titleId}-date`}
+            onClick={() => props.onStart(subject.id)}
+          >
             {RUSH_TEXT.completed}
           </button>
           <p className="small rush-subject__date" id={`${titleId}-date`}>
@@ -38,7 +43,12 @@ export function SubjectCard(props: {
         </>
       ) : (
         <>
-          <button type="button" className="btn btn--primary" disabled={!props.canStart} onClick={() => props.onStart(subject.id)}>
+          <button
+            type="button"
+            className="btn btn--primary"
+            disabled={!props.canStart}
+            onClick={() => props.onStart(subject.id)}
+          >
             {RUSH_TEXT.start}
           </button>
           {state.kind === "pending" ? <p className="small muted rush-subject__date">{RUSH_TEXT.started}</p> : null}

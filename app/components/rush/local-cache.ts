@@ -14,7 +14,10 @@ function storage(): Storage | null {
   }
 }
 
-export function writeRushCache(event: { startsAt: number; endsAt: number }, items: { subjectId: number; score: number; at: number; timeSec: number | null }[]) {
+export function writeRushCache(
+  event: { startsAt: number; endsAt: number },
+  items: { subjectId: number; score: number; at: number; timeSec: number | null }[],
+) {
   const ls = storage();
   if (!ls) return;
   const results: CachedResults = {};
@@ -29,7 +32,10 @@ export function writeRushCache(event: { startsAt: number; endsAt: number }, item
 }
 
 /** Cached results for this event window only (a cache from another event is ignored). */
-export function readRushCache(event: { startsAt: number; endsAt: number }): { subjectId: number; score: number; at: number; timeSec: number | null }[] {
+export function readRushCache(event: {
+  startsAt: number;
+  endsAt: number;
+}): { subjectId: number; score: number; at: number; timeSec: number | null }[] {
   const ls = storage();
   if (!ls) return [];
   try {
@@ -38,7 +44,12 @@ export function readRushCache(event: { startsAt: number; endsAt: number }): { su
     const parsed = JSON.parse(ls.getItem(RUSH_STORAGE.results) ?? "{}") as CachedResults;
     return Object.entries(parsed)
       .filter(([id, r]) => /^\d+$/.test(id) && r && typeof r.score === "number" && typeof r.at === "number")
-      .map(([id, r]) => ({ subjectId: Number(id), score: clampRushScore(r.score), at: r.at, timeSec: typeof r.time === "number" ? r.time : null }));
+      .map(([id, r]) => ({
+        subjectId: Number(id),
+        score: clampRushScore(r.score),
+        at: r.at,
+        timeSec: typeof r.time === "number" ? r.time : null,
+      }));
   } catch {
     return [];
   }

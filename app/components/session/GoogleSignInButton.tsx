@@ -42,7 +42,12 @@ export function GoogleSignInButton(props: { clientId: string; onCredential: (cre
           auto_select: false,
           callback: ({ credential }: { credential: string }) => callbacks.current.onCredential(credential),
         });
-        google.accounts.id.renderButton(ref.current, { theme: "filled_black", size: "large", text: "signin_with", locale: "it" });
+        google.accounts.id.renderButton(ref.current, {
+          theme: "filled_black",
+          size: "large",
+          text: "signin_with",
+          locale: "it",
+        });
       })
       .catch((error) => console.warn(error));
     return () => {

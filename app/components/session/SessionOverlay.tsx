@@ -13,7 +13,13 @@ export function SessionOverlay(props: { kind: "expired" } | { kind: "suspended";
   const [error, setError] = useState<string | null>(null);
   const { submit } = useFormAction<{ user: unknown }>("/login");
   return (
-    <div className="session-overlay" role="alertdialog" aria-modal="true" aria-labelledby="session-overlay-title" ref={trapRef}>
+    <div
+      className="session-overlay"
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby="session-overlay-title"
+      ref={trapRef}
+    >
       <div className="session-overlay__card">
         {props.kind === "suspended" ? (
           <>

@@ -8,7 +8,6 @@ import { NavIcon } from "./NavIcon";
 
 const COLLAPSED_KEY = "unicum_sidebar_collapsed";
 
-
 function NavItems({ active, collapsed, onNavigate }: { active: NavKey; collapsed: boolean; onNavigate?: () => void }) {
   return (
     <>
@@ -21,12 +20,25 @@ function NavItems({ active, collapsed, onNavigate }: { active: NavKey; collapsed
           </>
         );
         return entry.to ? (
-          <Link key={entry.key} to={entry.to} aria-current={active === entry.key ? "page" : undefined} onClick={onNavigate} {...common}>
+          <Link
+            key={entry.key}
+            to={entry.to}
+            aria-current={active === entry.key ? "page" : undefined}
+            onClick={onNavigate}
+            {...common}
+          >
             {content}
           </Link>
         ) : (
           // Sign-out posts to /esci, which ends the session and sends the browser home (a full page load).
-          <Form key={entry.key} method="post" action="/esci" reloadDocument className="nav-item__form" onSubmit={clearLocalSession}>
+          <Form
+            key={entry.key}
+            method="post"
+            action="/esci"
+            reloadDocument
+            className="nav-item__form"
+            onSubmit={clearLocalSession}
+          >
             <button type="submit" {...common}>
               {content}
             </button>
@@ -83,7 +95,9 @@ export function SideNav() {
             aria-label={collapsed ? "Espandi il menu" : PRODUCT_NAME}
             tabIndex={collapsed ? 0 : -1}
           >
-            <span className="logo-mark" aria-hidden="true">U</span>
+            <span className="logo-mark" aria-hidden="true">
+              U
+            </span>
             <span className="side-nav__brand">{PRODUCT_NAME}</span>
           </button>
           {!collapsed ? (
@@ -102,20 +116,20 @@ export function SideNav() {
         </div>
       </nav>
 
-      <button type="button" className="menu-fab" onClick={() => setMenuOpen(true)} aria-haspopup="dialog" aria-expanded={menuOpen}>
+      <button
+        type="button"
+        className="menu-fab"
+        onClick={() => setMenuOpen(true)}
+        aria-haspopup="dialog"
+        aria-expanded={menuOpen}
+      >
         Menu
       </button>
       {menuOpen ? (
         // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes the menu; the keyboard closes it with Escape or its button
         // biome-ignore lint/a11y/useKeyWithClickEvents: as above
         <div className="menu-modal" onClick={(event) => event.target === event.currentTarget && closeMenu()}>
-          <div
-            className="menu-modal__card"
-            role="dialog"
-            aria-modal="true"
-            aria-label="Menu"
-            ref={trapRef}
-          >
+          <div className="menu-modal__card" role="dialog" aria-modal="true" aria-label="Menu" ref={trapRef}>
             <div className="menu-modal__head">
               <span className="side-nav__brand">{PRODUCT_NAME}</span>
               <button type="button" className="btn btn--ghost" onClick={closeMenu} aria-label="Chiudi il menu">

@@ -12,7 +12,15 @@ export function formatClock(ms: number): string {
 }
 
 /** Circular countdown: red when the remaining time is at most max(10 s, 10 % of the subject time). */
-export function CircularCountdown({ remainingMs, totalMs, label = T.timeLeft }: { remainingMs: number; totalMs: number; label?: string }) {
+export function CircularCountdown({
+  remainingMs,
+  totalMs,
+  label = T.timeLeft,
+}: {
+  remainingMs: number;
+  totalMs: number;
+  label?: string;
+}) {
   const r = 52;
   const c = 2 * Math.PI * r;
   const fraction = totalMs > 0 ? Math.min(1, Math.max(0, remainingMs / totalMs)) : 0;
@@ -21,10 +29,23 @@ export function CircularCountdown({ remainingMs, totalMs, label = T.timeLeft }: 
     <div className={`sim-countdown${critical ? " sim-countdown--critical" : ""}`} data-critical={critical}>
       <svg viewBox="0 0 120 120" width="120" height="120" aria-hidden="true">
         <circle cx="60" cy="60" r={r} className="sim-countdown__track" />
-        <circle cx="60" cy="60" r={r} className="sim-countdown__bar" strokeDasharray={c} strokeDashoffset={c * (1 - fraction)} transform="rotate(-90 60 60)" />
+        <circle
+          cx="60"
+          cy="60"
+          r={r}
+          className="sim-countdown__bar"
+          strokeDasharray={c}
+          strokeDashoffset={c * (1 - fraction)}
+          transform="rotate(-90 60 60)"
+        />
       </svg>
       <div className="sim-countdown__text">
-        <span className="sim-countdown__time" role="timer" aria-label={`${label}: ${formatClock(remainingMs)}`} data-testid="sim-countdown">
+        <span
+          className="sim-countdown__time"
+          role="timer"
+          aria-label={`${label}: ${formatClock(remainingMs)}`}
+          data-testid="sim-countdown"
+        >
           {formatClock(remainingMs)}
         </span>
         <span className="sim-countdown__label">{label}</span>

@@ -6,7 +6,17 @@ import { T } from "./texts";
  * 20 single-letter boxes: typing moves to the next box, Backspace on an empty box moves back;
  * letters are lowercased as typed. The answer is the letters joined.
  */
-export function GapInput({ value, onChange, disabled, questionId }: { value: string; onChange: (v: string) => void; disabled?: boolean; questionId: number }) {
+export function GapInput({
+  value,
+  onChange,
+  disabled,
+  questionId,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  disabled?: boolean;
+  questionId: number;
+}) {
   const refs = useRef<(HTMLInputElement | null)[]>([]);
   const chars = Array.from({ length: GAP_BOXES_SIMULATION }, (_, i) => value[i] ?? "");
   const emit = (next: string[]) => onChange(next.join("").replace(/\s+$/, ""));

@@ -3,7 +3,15 @@ import { RANKING_TOP } from "~/lib/constants";
 import type { SubjectResult } from "~/lib/simulation";
 import { T } from "./texts";
 
-export type RankState = { status: "loading" } | { status: "error" } | { status: "ok"; pos: number | null; percentile: number | null; ranking: { userId: number; pos: number; score: number }[] };
+export type RankState =
+  | { status: "loading" }
+  | { status: "error" }
+  | {
+      status: "ok";
+      pos: number | null;
+      percentile: number | null;
+      ranking: { userId: number; pos: number; score: number }[];
+    };
 
 export type StoredResult = { attemptId?: number; totale: number; percTot: number; subjects: SubjectResult[] };
 

@@ -17,8 +17,22 @@ import { useSimulationRoom, type SaveState } from "./useSimulationRoom";
 import "~/styles/simulation.css";
 
 type PublicQuestion = { id: number; type: "mc" | "gap"; text: string; options?: string[] };
-type FlowItem = { id: number; name: string; timeMin: number; breakAfterMin: number; questionCount: number; questions: PublicQuestion[] };
-type SimView = { id: string; title: string; started: boolean; startTime: number | null; serverTime: number; flow: FlowItem[] };
+type FlowItem = {
+  id: number;
+  name: string;
+  timeMin: number;
+  breakAfterMin: number;
+  questionCount: number;
+  questions: PublicQuestion[];
+};
+type SimView = {
+  id: string;
+  title: string;
+  started: boolean;
+  startTime: number | null;
+  serverTime: number;
+  flow: FlowItem[];
+};
 type Answers = Record<string, Record<string, string>>;
 
 const resultKey = (id: string) => `simResult_${id}`;
@@ -70,7 +84,8 @@ function mergeAnswers(base: Answers, over: Answers): Answers {
   return out;
 }
 
-const answeredCount = (answers: Answers) => Object.values(answers).reduce((n, qs) => n + Object.values(qs).filter((v) => v.trim() !== "").length, 0);
+const answeredCount = (answers: Answers) =>
+  Object.values(answers).reduce((n, qs) => n + Object.values(qs).filter((v) => v.trim() !== "").length, 0);
 
 export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const [view, setView] = useState<SimView | null>(null);
@@ -98,7 +113,9 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const saves = useRef<Promise<unknown>>(Promise.resolve());
   const httpSave = useCallback(
     (subjectId: number, questionId: number, value: string) => {
-      const saved = saves.current.then(() => saveCall({ answers: { [subjectId]: { [questionId]: value } }, timeTaken: 0 }));
+      const saved = saves.current.then(() =>
+        saveCall({ answers: { [subjectId]: { [questionId]: value } }, timeTaken: 0 }),
+      );
       saves.current = saved;
       return saved.then((reply) => reply.result.status === "success");
     },
@@ -124,16 +141,23 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const load = useCallback(async () => {
     const sentAt = performance.now();
     try {
-      const v = await apiFetch<SimView>(`/api/simulations/${encodeURIComponent(simulationId)}`, { sessionOverlay: false });
+      const v = await apiFetch<SimView>(`/api/simulations/${encodeURIComponent(simulationId)}`, {
+        sessionOverlay: false,
+      });
       addSample({ sentAt, receivedAt: performance.now(), serverTime: v.serverTime });
       setView(v);
       setLoadError(null);
       if (v.startTime) setStartTime(v.startTime);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) reportSessionProblem({ kind: "expired" });
-      else if (error instanceof ApiError && error.status === 423) reportSessionProblem({ kind: "suspended", reason: String(error.body.reason ?? "") });
+      else if (error instanceof ApiError && error.status === 423)
+        reportSessionProblem({ kind: "suspended", reason: String(error.body.reason ?? "") });
       setLoadError(
-        error instanceof ApiError && error.status === 403 ? T.notAllowed : error instanceof ApiError && error.status === 404 ? T.notFound : T.loadError,
+        error instanceof ApiError && error.status === 403
+          ? T.notAllowed
+          : error instanceof ApiError && error.status === 404
+            ? T.notFound
+            : T.loadError,
       );
     }
   }, [simulationId, addSample]);
@@ -162,7 +186,8 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   // The room's word wins over the local clock: a subject it has closed is over here too.
   const windows = startTime !== null ? subjectWindows(flow, startTime) : [];
   const closedAt = closedThrough > 0 ? (windows[Math.min(closedThrough, windows.length) - 1]?.endsAt ?? null) : null;
-  const phase: FlowPhase | null = view && now !== null ? phaseAt(flow, startTime, closedAt !== null ? Math.max(now, closedAt) : now) : null;
+  const phase: FlowPhase | null =
+    view && now !== null ? phaseAt(flow, startTime, closedAt !== null ? Math.max(now, closedAt) : now) : null;
 
   // Pending answers of a closed subject will never be acknowledged.
   const { markClosed } = room;
@@ -215,13 +240,20 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const fetchRanking = useCallback(async () => {
     setRank({ status: "loading" });
     try {
-      const response = await fetch(`/api/simulations/${encodeURIComponent(simulationId)}/ranking`, { credentials: "same-origin" });
+      const response = await fetch(`/api/simulations/${encodeURIComponent(simulationId)}/ranking`, {
+        credentials: "same-origin",
+      });
       if (!response.ok) {
         setRankAlert(T.rankingNotOk);
         setRank({ status: "error" });
         return;
       }
-      const body = (await response.json()) as { pos?: unknown; position?: unknown; percentile?: number | null; ranking?: { userId: number; pos: number; score: number }[] };
+      const body = (await response.json()) as {
+        pos?: unknown;
+        position?: unknown;
+        percentile?: number | null;
+        ranking?: { userId: number; pos: number; score: number }[];
+      };
       const raw = body.pos !== undefined ? body.pos : body.position;
       const pos = raw === null || raw === undefined ? null : typeof raw === "number" ? raw : NaN;
       setRank({ status: "ok", pos, percentile: body.percentile ?? null, ranking: body.ranking ?? [] });
@@ -314,7 +346,11 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
         <aside className="sim-left">
           <h1 className="sim-subject">{first.name}</h1>
           {startTime !== null ? (
-            <CircularCountdown remainingMs={startTime - now} totalMs={Math.max(startTime - now, 1)} label={T.startsIn} />
+            <CircularCountdown
+              remainingMs={startTime - now}
+              totalMs={Math.max(startTime - now, 1)}
+              label={T.startsIn}
+            />
           ) : (
             <p className="muted">{T.waitingNoStart}</p>
           )}
@@ -362,7 +398,12 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
         </h1>
         <CircularCountdown remainingMs={phase.endsAt - now} totalMs={subject.timeMin * 60_000} />
         {rules}
-        <QuestionGrid count={questions.length} answered={(i) => Boolean(mine[String(questions[i]!.id)]?.trim())} current={qIndex} onPick={setQIndex} />
+        <QuestionGrid
+          count={questions.length}
+          answered={(i) => Boolean(mine[String(questions[i]!.id)]?.trim())}
+          current={qIndex}
+          onPick={setQIndex}
+        />
       </aside>
       <section className="sim-center">
         {question ? (
@@ -377,7 +418,12 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
                   const checked = mine[String(question.id)] === opt;
                   return (
                     <label key={opt} className={`sim-option${checked ? " sim-option--checked" : ""}`}>
-                      <input type="radio" name={`q-${question.id}`} checked={checked} onChange={() => setAnswer(subject.id, question.id, opt)} />
+                      <input
+                        type="radio"
+                        name={`q-${question.id}`}
+                        checked={checked}
+                        onChange={() => setAnswer(subject.id, question.id, opt)}
+                      />
                       <span className="sim-option__letter">{String.fromCharCode(65 + i)}</span>
                       <span>{opt}</span>
                     </label>
@@ -385,16 +431,37 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
                 })}
               </div>
             ) : (
-              <GapInput key={question.id} questionId={question.id} value={mine[String(question.id)] ?? ""} onChange={(v) => setAnswer(subject.id, question.id, v)} />
+              <GapInput
+                key={question.id}
+                questionId={question.id}
+                value={mine[String(question.id)] ?? ""}
+                onChange={(v) => setAnswer(subject.id, question.id, v)}
+              />
             )}
-            <p className="sim-save small" data-testid="sim-save-state" data-state={saveState ?? "none"} aria-live="polite">
-              {saveState === "saved" ? T.saved : saveState === "pending" ? T.saving : saveState === "rejected" ? T.rejected : ""}
+            <p
+              className="sim-save small"
+              data-testid="sim-save-state"
+              data-state={saveState ?? "none"}
+              aria-live="polite"
+            >
+              {saveState === "saved"
+                ? T.saved
+                : saveState === "pending"
+                  ? T.saving
+                  : saveState === "rejected"
+                    ? T.rejected
+                    : ""}
             </p>
             <div className="sim-nav">
               <button type="button" className="btn" disabled={qIndex === 0} onClick={() => setQIndex((i) => i - 1)}>
                 {T.back}
               </button>
-              <button type="button" className="btn btn--primary" disabled={qIndex >= questions.length - 1} onClick={() => setQIndex((i) => i + 1)}>
+              <button
+                type="button"
+                className="btn btn--primary"
+                disabled={qIndex >= questions.length - 1}
+                onClick={() => setQIndex((i) => i + 1)}
+              >
                 {T.next}
               </button>
             </div>
@@ -426,7 +493,13 @@ function SaveSummary({ pending }: { pending: number }) {
   );
 }
 
-function QuestionGrid(props: { count: number; answered: (i: number) => boolean; current: number; onPick?: (i: number) => void; disabled?: boolean }) {
+function QuestionGrid(props: {
+  count: number;
+  answered: (i: number) => boolean;
+  current: number;
+  onPick?: (i: number) => void;
+  disabled?: boolean;
+}) {
   return (
     <nav className="sim-grid" aria-label="Domande">
       {Array.from({ length: props.count }, (_, i) => (
@@ -451,7 +524,8 @@ function Overview({ flow, phase, answers }: { flow: FlowItem[]; phase: FlowPhase
   const totalMin = flow.reduce((n, s) => n + s.timeMin, 0);
   const badge = (i: number) => {
     if (phase.kind === "waiting") return T.badge.waiting;
-    if (phase.kind === "finished" || i < phase.index || (phase.kind === "break" && i === phase.index)) return T.badge.done;
+    if (phase.kind === "finished" || i < phase.index || (phase.kind === "break" && i === phase.index))
+      return T.badge.done;
     return i === phase.index ? T.badge.current : T.badge.waiting;
   };
   return (
@@ -468,7 +542,8 @@ function Overview({ flow, phase, answers }: { flow: FlowItem[]; phase: FlowPhase
       <ul className="sim-subjects">
         {flow.map((s, i) => (
           <li key={`${s.id}-${i}`}>
-            <span>{s.name}</span> <span className={`sim-badge sim-badge--${badge(i).replace(" ", "-")}`}>{badge(i)}</span>
+            <span>{s.name}</span>{" "}
+            <span className={`sim-badge sim-badge--${badge(i).replace(" ", "-")}`}>{badge(i)}</span>
           </li>
         ))}
       </ul>

@@ -4,7 +4,14 @@
 // Messages are the zod schemas of app/lib/simulation-protocol.ts, shared with the room.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { estimateClockOffset, type ClockSample } from "~/lib/simulation";
-import { encodeClientMessage, parseFrame, ROOM_MOVED_CODE, ServerMessage, type HelloMessage, type SavedAnswers } from "~/lib/simulation-protocol";
+import {
+  encodeClientMessage,
+  parseFrame,
+  ROOM_MOVED_CODE,
+  ServerMessage,
+  type HelloMessage,
+  type SavedAnswers,
+} from "~/lib/simulation-protocol";
 
 export type SaveState = "saved" | "pending" | "rejected";
 
@@ -20,7 +27,11 @@ export type RoomEvents = {
 const PINGS_PER_SYNC = 6;
 const RESYNC_MS = 30_000;
 
-export function useSimulationRoom(simulationId: string | null, events: RoomEvents, httpSave: (subjectId: number, questionId: number, value: string) => Promise<boolean>) {
+export function useSimulationRoom(
+  simulationId: string | null,
+  events: RoomEvents,
+  httpSave: (subjectId: number, questionId: number, value: string) => Promise<boolean>,
+) {
   const [connected, setConnected] = useState(false);
   const [offset, setOffset] = useState<number | null>(null);
   const [saveStates, setSaveStates] = useState<Record<string, SaveState>>({});
@@ -54,7 +65,8 @@ export function useSimulationRoom(simulationId: string | null, events: RoomEvent
       const ws = new WebSocket(`${proto}//${location.host}/api/simulations/${encodeURIComponent(simulationId)}/ws`);
       wsRef.current = ws;
       let pingsLeft = 0;
-      const ping = () => ws.readyState === WebSocket.OPEN && ws.send(encodeClientMessage({ type: "ping", t0: performance.now() }));
+      const ping = () =>
+        ws.readyState === WebSocket.OPEN && ws.send(encodeClientMessage({ type: "ping", t0: performance.now() }));
       const sync = () => {
         pingsLeft = PINGS_PER_SYNC;
         ping();
@@ -161,7 +173,16 @@ export function useSimulationRoom(simulationId: string | null, events: RoomEvent
     });
   }, []);
 
-  return { connected, offset, addSample, saveStates, saveAnswer, markSaved, markClosed, pendingCount: () => pending.current.size };
+  return {
+    connected,
+    offset,
+    addSample,
+    saveStates,
+    saveAnswer,
+    markSaved,
+    markClosed,
+    pendingCount: () => pending.current.size,
+  };
 }
 
 export type { SavedAnswers };

@@ -29,12 +29,23 @@ export const newQuizSchema = withLabels(
     time: z
       .string()
       .optional()
-      .refine((v) => v == null || v === "" || (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 86_400), "Durata del timer non valida"),
+      .refine(
+        (v) => v == null || v === "" || (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 86_400),
+        "Durata del timer non valida",
+      ),
     rushEventId: optionalId("Id dell'evento Rush"),
     ids: z.string().max(2000, "Troppi id di domande").optional(),
     mode: z.enum(["random", "mirato"], "Modalità non valida: usa random o mirato.").optional(),
   }),
-  { subjectId: "Materia", topicId: "Sotto-argomento", count: "Numero di domande", time: "Timer", rushEventId: "Evento Rush", ids: "Domande", mode: "Modalità" },
+  {
+    subjectId: "Materia",
+    topicId: "Sotto-argomento",
+    count: "Numero di domande",
+    time: "Timer",
+    rushEventId: "Evento Rush",
+    ids: "Domande",
+    mode: "Modalità",
+  },
 );
 
 export type NewQuizRequest = z.output<typeof newQuizSchema>;

@@ -31,7 +31,12 @@ function isAcceptableBirth(value: string, now = new Date()): boolean {
  */
 export const profileUpdateSchema = withLabels(
   z.object({
-    phone: checked("Telefono", isValidPhone, "Numero di telefono non valido: usa solo cifre (da 6 a 15), con + iniziale facoltativo.", 24),
+    phone: checked(
+      "Telefono",
+      isValidPhone,
+      "Numero di telefono non valido: usa solo cifre (da 6 a 15), con + iniziale facoltativo.",
+      24,
+    ),
     bio: text(500, "Bio"),
     goal: text(200, "Obiettivo"),
     city: text(80, "Città"),
@@ -57,11 +62,25 @@ export const profileUpdateSchema = withLabels(
     ),
     cf: text(16, "Codice fiscale")
       .transform((v) => (v === undefined ? undefined : v ? v.toUpperCase() : null))
-      .refine((v) => v == null || isValidCodiceFiscale(v), "Codice fiscale non valido: controlla i 16 caratteri e l'ultima lettera di controllo."),
+      .refine(
+        (v) => v == null || isValidCodiceFiscale(v),
+        "Codice fiscale non valido: controlla i 16 caratteri e l'ultima lettera di controllo.",
+      ),
     address: text(200, "Indirizzo"),
     zip: checked("CAP", isValidCap, "CAP non valido: servono esattamente 5 cifre.", 5),
   }),
-  { phone: "Telefono", bio: "Bio", goal: "Obiettivo", city: "Città", school: "Scuola", schoolYear: "Anno scolastico", birth: "Data di nascita", cf: "Codice fiscale", address: "Indirizzo", zip: "CAP" },
+  {
+    phone: "Telefono",
+    bio: "Bio",
+    goal: "Obiettivo",
+    city: "Città",
+    school: "Scuola",
+    schoolYear: "Anno scolastico",
+    birth: "Data di nascita",
+    cf: "Codice fiscale",
+    address: "Indirizzo",
+    zip: "CAP",
+  },
 );
 
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;

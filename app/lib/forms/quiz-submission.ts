@@ -9,17 +9,33 @@ export const answerSchema = z.object({
   question_id: z.coerce.number().int("Id della domanda non valido").positive("Id della domanda non valido"),
   option_id: z.number().int("Opzione non valida").min(0, "Opzione non valida").nullable().optional(),
   answer_text: z.string().max(500, "Risposta troppo lunga").nullable().optional(),
-  time_sec: z.number().min(0, "Tempo per domanda non valido").max(MAX_SECONDS, "Tempo per domanda non valido").optional(),
+  time_sec: z
+    .number()
+    .min(0, "Tempo per domanda non valido")
+    .max(MAX_SECONDS, "Tempo per domanda non valido")
+    .optional(),
 });
 
 export const submissionSchema = withLabels(
   z.object({
     answers: z.array(answerSchema, "Le risposte devono essere un elenco").max(200, "Troppe risposte"),
-    timeTaken: z.number("Tempo impiegato mancante").min(0, "Tempo impiegato non valido").max(MAX_SECONDS, "Tempo impiegato non valido"),
+    timeTaken: z
+      .number("Tempo impiegato mancante")
+      .min(0, "Tempo impiegato non valido")
+      .max(MAX_SECONDS, "Tempo impiegato non valido"),
     rushEventId: z.number().int().positive().nullable().optional(),
     idempotencyKey: z.string().min(8, "Chiave di invio non valida").max(100, "Chiave di invio non valida").optional(),
   }),
-  { answers: "Risposta", "answers.question_id": "Domanda", "answers.option_id": "Opzione scelta", "answers.answer_text": "Risposta scritta", "answers.time_sec": "Tempo per domanda", timeTaken: "Tempo impiegato", rushEventId: "Evento Rush", idempotencyKey: "Chiave di invio" },
+  {
+    answers: "Risposta",
+    "answers.question_id": "Domanda",
+    "answers.option_id": "Opzione scelta",
+    "answers.answer_text": "Risposta scritta",
+    "answers.time_sec": "Tempo per domanda",
+    timeTaken: "Tempo impiegato",
+    rushEventId: "Evento Rush",
+    idempotencyKey: "Chiave di invio",
+  },
 );
 export type Submission = z.infer<typeof submissionSchema>;
 

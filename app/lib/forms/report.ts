@@ -12,7 +12,13 @@ export const reportSchema = withLabels(
     note: z.string().max(2000, "La nota supera i 2000 caratteri").nullable().optional(),
     userAnswerKey: z.string().max(100, "Risposta indicata troppo lunga").nullable().optional(),
   }),
-  { questionId: "Domanda", attemptId: "Tentativo", message: "Messaggio", note: "Nota", userAnswerKey: "Risposta indicata" },
+  {
+    questionId: "Domanda",
+    attemptId: "Tentativo",
+    message: "Messaggio",
+    note: "Nota",
+    userAnswerKey: "Risposta indicata",
+  },
 );
 export type ReportInput = z.infer<typeof reportSchema>;
 

@@ -3,6 +3,9 @@
 // gets 'Tentativo non trovato'.
 import type { SessionUser } from "../session.server";
 
-export function canReadAttempt(user: Pick<SessionUser, "id"> & { effectiveRole: string }, attemptOwnerId: number): boolean {
+export function canReadAttempt(
+  user: Pick<SessionUser, "id"> & { effectiveRole: string },
+  attemptOwnerId: number,
+): boolean {
   return user.id === attemptOwnerId || user.effectiveRole === "admin";
 }

@@ -8,7 +8,13 @@ import { withLabels } from "../errors.server";
 
 export const analyticsQuery = withLabels(
   z.object({
-    days: z.coerce.number().int().min(7, "Il periodo va da 7 a 365 giorni").max(365, "Il periodo va da 7 a 365 giorni").optional().default(60),
+    days: z.coerce
+      .number()
+      .int()
+      .min(7, "Il periodo va da 7 a 365 giorni")
+      .max(365, "Il periodo va da 7 a 365 giorni")
+      .optional()
+      .default(60),
     top: z.coerce.number().int().min(1).max(100).optional().default(10),
   }),
   { days: "Periodo (giorni)", top: "Utenti in classifica" },
@@ -19,7 +25,14 @@ const SCORE31 = sql.raw("(CASE WHEN score <= 1 THEN score * 31 ELSE score END)")
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuery>, now = Date.now()) {
-  const summary = await db.get<{ users: number; attempts: number; avg_score: number | null; avg_time: number | null; time: number | null; questions: number | null }>(
+  const summary = await db.get<{
+    users: number;
+    attempts: number;
+    avg_score: number | null;
+    avg_time: number | null;
+    time: number | null;
+    questions: number | null;
+  }>(
     sql`SELECT count(DISTINCT user_id) AS users, count(*) AS attempts, avg(${SCORE31}) AS avg_score, avg(time_taken) AS avg_time,
                sum(time_taken) AS time, sum(total) AS questions
         FROM attempts WHERE status = 'completed'`,
@@ -27,7 +40,15 @@ export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuer
   const userCount = summary?.users ?? 0;
   const attempts = summary?.attempts ?? 0;
 
-  const topUsers = await db.all<{ name: string; email: string; user_id: number; attempts: number; avg_score: number; time: number; questions: number }>(
+  const topUsers = await db.all<{
+    name: string;
+    email: string;
+    user_id: number;
+    attempts: number;
+    avg_score: number;
+    time: number;
+    questions: number;
+  }>(
     sql`SELECT u.name, u.email, a.user_id, count(*) AS attempts, avg(${sql.raw("CASE WHEN a.score <= 1 THEN a.score * 31 ELSE a.score END")}) AS avg_score,
                sum(a.time_taken) AS time, sum(a.total) AS questions
         FROM attempts a JOIN users u ON u.id = a.user_id
@@ -55,7 +76,15 @@ export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuer
   );
   // Accuracy per syllabus unit (topics are its sub-topics; legacy topics belong to none), from the
   // aggregate the grading write keeps, so this stays one small read whatever the history.
-  const unitAccuracy = await db.all<{ subject_id: number; subject: string; unit: number; title: string; credits: number; answered: number | null; correct: number | null }>(
+  const unitAccuracy = await db.all<{
+    subject_id: number;
+    subject: string;
+    unit: number;
+    title: string;
+    credits: number;
+    answered: number | null;
+    correct: number | null;
+  }>(
     sql`SELECT u.subject_id, s.name AS subject, u.number AS unit, u.title, u.credits, sum(a.answered) AS answered, sum(a.correct) AS correct
         FROM units u JOIN subjects s ON s.id = u.subject_id
         LEFT JOIN topics t ON t.subject_id = u.subject_id AND t.unit = u.number AND t.legacy = 0
@@ -81,7 +110,11 @@ export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuer
     })),
     attemptsDistribution: distribution,
     attemptsPerDay: days.map((date) => ({ date, count: perDayMap.get(date) ?? 0 })),
-    loginsPerDay: days.map((date) => ({ date, existing: loginMap.get(date)?.existing ?? 0, new: loginMap.get(date)?.fresh ?? 0 })),
+    loginsPerDay: days.map((date) => ({
+      date,
+      existing: loginMap.get(date)?.existing ?? 0,
+      new: loginMap.get(date)?.fresh ?? 0,
+    })),
     unitAccuracy: unitAccuracy.map((u) => ({
       subjectId: u.subject_id,
       subject: u.subject,

@@ -8,8 +8,19 @@ import { withLabels } from "../errors.server";
 
 export const adminAttemptsQuery = withLabels(
   z.object({
-    page: z.coerce.number("Pagina non valida").int("Pagina non valida").min(1, "Pagina non valida").optional().default(1),
-    pageSize: z.coerce.number("Dimensione pagina da 1 a 200").int("Dimensione pagina da 1 a 200").min(1, "Dimensione pagina da 1 a 200").max(200, "Dimensione pagina da 1 a 200").optional().default(ADMIN_ATTEMPTS_PAGE_SIZE),
+    page: z.coerce
+      .number("Pagina non valida")
+      .int("Pagina non valida")
+      .min(1, "Pagina non valida")
+      .optional()
+      .default(1),
+    pageSize: z.coerce
+      .number("Dimensione pagina da 1 a 200")
+      .int("Dimensione pagina da 1 a 200")
+      .min(1, "Dimensione pagina da 1 a 200")
+      .max(200, "Dimensione pagina da 1 a 200")
+      .optional()
+      .default(ADMIN_ATTEMPTS_PAGE_SIZE),
     userId: z.coerce.number().int().positive("Utente non valido").optional(),
   }),
   { page: "Pagina", pageSize: "Righe per pagina", userId: "Utente" },

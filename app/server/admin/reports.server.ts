@@ -25,7 +25,10 @@ export function storedReportStatus(status: string): ReportStatus | null {
 export const reportListQuery = withLabels(
   z.object({
     status: z
-      .enum(["open", "resolved", "aperta", "risolta"], "Filtro stato non valido: usa open (Aperta) o resolved (Risolta)")
+      .enum(
+        ["open", "resolved", "aperta", "risolta"],
+        "Filtro stato non valido: usa open (Aperta) o resolved (Risolta)",
+      )
       .optional(),
   }),
   { status: "Stato" },
@@ -53,7 +56,11 @@ export async function listReports(db: Db, filter: z.infer<typeof reportListQuery
     .innerJoin(users, eq(users.id, reports.userId))
     .innerJoin(questions, eq(questions.id, reports.questionId))
     // Open first (open and in_review), then newest.
-    .orderBy(sql`CASE WHEN ${reports.status} IN ('open', 'in_review') THEN 0 ELSE 1 END`, desc(reports.createdAt), desc(reports.id));
+    .orderBy(
+      sql`CASE WHEN ${reports.status} IN ('open', 'in_review') THEN 0 ELSE 1 END`,
+      desc(reports.createdAt),
+      desc(reports.id),
+    );
   const wanted = filter.status ? (filter.status === "aperta" || filter.status === "open" ? "open" : "resolved") : null;
   return rows
     .map((r) => ({
@@ -80,7 +87,10 @@ export const reportUpdateSchema = withLabels(
   z.object({
     userAnswerKey: z.union([z.string().max(200, "Risposta troppo lunga (massimo 200 caratteri)"), z.null()]).optional(),
     assignedScore: z
-      .union([z.number().min(0, "Il punteggio assegnato va da 0 a 31").max(31, "Il punteggio assegnato va da 0 a 31"), z.null()])
+      .union([
+        z.number().min(0, "Il punteggio assegnato va da 0 a 31").max(31, "Il punteggio assegnato va da 0 a 31"),
+        z.null(),
+      ])
       .optional(),
     status: z.union([z.string().max(40), z.null()]).optional(),
     adminNotes: z.union([z.string().max(2000, "Note troppo lunghe"), z.null()]).optional(),
@@ -95,7 +105,13 @@ async function getReport(db: Db, id: number) {
 }
 
 /** Saving from the dialog moves an open report to in_review unless a status is forced (spec section 4). */
-export async function updateReport(db: Db, actor: AuditActor, id: number, input: z.infer<typeof reportUpdateSchema>, now = new Date()) {
+export async function updateReport(
+  db: Db,
+  actor: AuditActor,
+  id: number,
+  input: z.infer<typeof reportUpdateSchema>,
+  now = new Date(),
+) {
   const current = await getReport(db, id);
   let status: ReportStatus = current.status;
   if (input.status != null && input.status.trim() !== "") {
@@ -111,12 +127,18 @@ export async function updateReport(db: Db, actor: AuditActor, id: number, input:
   if (input.adminNotes !== undefined) values.adminNotes = input.adminNotes?.trim() || null;
   await db.batch([
     db.update(reports).set(values).where(eq(reports.id, id)),
-    auditEntry(db, actor, status === "resolved" && current.status !== "resolved" ? "report.resolve" : "report.update", { type: "report", id }, {
-      from: current.status,
-      to: status,
-      userAnswerKey: values.userAnswerKey,
-      assignedScore: values.assignedScore,
-    }),
+    auditEntry(
+      db,
+      actor,
+      status === "resolved" && current.status !== "resolved" ? "report.resolve" : "report.update",
+      { type: "report", id },
+      {
+        from: current.status,
+        to: status,
+        userAnswerKey: values.userAnswerKey,
+        assignedScore: values.assignedScore,
+      },
+    ),
   ]);
   return { ...(await getReport(db, id)), state: adminReportState(status) };
 }
@@ -134,7 +156,13 @@ export async function deleteReport(db: Db, actor: AuditActor, id: number) {
   const current = await getReport(db, id);
   await db.batch([
     db.delete(reports).where(eq(reports.id, id)),
-    auditEntry(db, actor, "report.delete", { type: "report", id }, { questionId: current.questionId, userId: current.userId }),
+    auditEntry(
+      db,
+      actor,
+      "report.delete",
+      { type: "report", id },
+      { questionId: current.questionId, userId: current.userId },
+    ),
   ]);
   return { ok: true, id };
 }
@@ -179,16 +207,40 @@ export const questionEditSchema = withLabels(
     stem: z.string().trim().min(1, "Il testo della domanda è obbligatorio").max(4000, "Testo troppo lungo"),
     explanation: z.string().max(4000, "Spiegazione troppo lunga").optional().default(""),
     options: z
-      .array(z.object({ text: z.string().trim().min(1, "Ogni opzione deve avere un testo").max(500, "Opzione troppo lunga") }), "Le opzioni devono essere un elenco")
+      .array(
+        z.object({
+          text: z.string().trim().min(1, "Ogni opzione deve avere un testo").max(500, "Opzione troppo lunga"),
+        }),
+        "Le opzioni devono essere un elenco",
+      )
       .min(1, "Serve almeno un'opzione (la prima è quella corretta)")
       .max(10, "Al massimo 10 opzioni"),
-    difficulty: z.coerce.number().int("La difficoltà è un intero da 1 a 5").min(1, "La difficoltà va da 1 a 5").max(5, "La difficoltà va da 1 a 5").optional().default(3),
+    difficulty: z.coerce
+      .number()
+      .int("La difficoltà è un intero da 1 a 5")
+      .min(1, "La difficoltà va da 1 a 5")
+      .max(5, "La difficoltà va da 1 a 5")
+      .optional()
+      .default(3),
     type: z.enum(["mc", "gap", "mcq", "fill"], "Tipo non valido: usa mc o gap"),
   }),
-  { stem: "Testo della domanda", explanation: "Spiegazione", options: "Opzione", "options.text": "Opzione", difficulty: "Difficoltà", type: "Tipo" },
+  {
+    stem: "Testo della domanda",
+    explanation: "Spiegazione",
+    options: "Opzione",
+    "options.text": "Opzione",
+    difficulty: "Difficoltà",
+    type: "Tipo",
+  },
 );
 
-export async function updateQuestion(db: Db, actor: AuditActor, id: number, input: z.infer<typeof questionEditSchema>, now = new Date()) {
+export async function updateQuestion(
+  db: Db,
+  actor: AuditActor,
+  id: number,
+  input: z.infer<typeof questionEditSchema>,
+  now = new Date(),
+) {
   const current = await getQuestionRow(db, id);
   const type = input.type === "mcq" ? "mc" : input.type === "fill" ? "gap" : input.type;
   const texts = input.options.map((o) => o.text);
@@ -201,7 +253,8 @@ export async function updateQuestion(db: Db, actor: AuditActor, id: number, inpu
   };
   if (type === "mc") {
     if (texts.length < 2) throw new HttpError(400, "Una domanda a scelta multipla richiede almeno 2 opzioni.");
-    if (new Set(texts.map((t) => t.toLowerCase())).size !== texts.length) throw new HttpError(400, "Le opzioni devono essere tutte diverse.");
+    if (new Set(texts.map((t) => t.toLowerCase())).size !== texts.length)
+      throw new HttpError(400, "Le opzioni devono essere tutte diverse.");
     // Keep option ids (stored indices) stable when the count is unchanged, so old answers still match.
     const oldCount = current.type === "mc" ? (current.options?.length ?? 0) : 0;
     if (oldCount === texts.length) {
@@ -218,7 +271,8 @@ export async function updateQuestion(db: Db, actor: AuditActor, id: number, inpu
     }
     values.acceptedAnswers = null;
   } else {
-    if (texts.some((t) => /\s/.test(t))) throw new HttpError(400, "Le risposte accettate di un completamento sono una parola o un valore, senza spazi.");
+    if (texts.some((t) => /\s/.test(t)))
+      throw new HttpError(400, "Le risposte accettate di un completamento sono una parola o un valore, senza spazi.");
     values.acceptedAnswers = texts;
     values.options = null;
     values.correctIndex = null;

@@ -8,7 +8,11 @@ import { withLabels } from "../errors.server";
 
 export const searchQuery = withLabels(
   z.object({
-    q: z.string().trim().min(1, "Scrivi almeno un carattere da cercare").max(100, "Ricerca troppo lunga (massimo 100 caratteri)"),
+    q: z
+      .string()
+      .trim()
+      .min(1, "Scrivi almeno un carattere da cercare")
+      .max(100, "Ricerca troppo lunga (massimo 100 caratteri)"),
   }),
   { q: "Ricerca" },
 );
@@ -19,11 +23,23 @@ export async function adminSearch(db: Db, q: string, scope: "admin" | "teacher" 
   const pattern = `%${q.replace(/[%_]/g, "")}%`;
   const id = /^#?\d+$/.test(q) ? Number(q.replace("#", "")) : null;
   const foundUsers = await db
-    .select({ id: users.id, name: users.name, username: users.username, email: users.email, role: users.role, status: users.status })
+    .select({
+      id: users.id,
+      name: users.name,
+      username: users.username,
+      email: users.email,
+      role: users.role,
+      status: users.status,
+    })
     .from(users)
     .where(
       and(
-        or(like(users.name, pattern), like(users.username, pattern), like(users.email, pattern), id && scope === "admin" ? eq(users.id, id) : undefined),
+        or(
+          like(users.name, pattern),
+          like(users.username, pattern),
+          like(users.email, pattern),
+          id && scope === "admin" ? eq(users.id, id) : undefined,
+        ),
         scope === "teacher" ? eq(users.role, "studente") : undefined,
       ),
     )
@@ -38,7 +54,14 @@ export async function adminSearch(db: Db, q: string, scope: "admin" | "teacher" 
     .limit(LIMIT);
   const foundAttempts = id
     ? await db
-        .select({ id: attempts.id, userId: attempts.userId, userName: users.name, subjectName: subjects.name, date: attempts.startedAt, score: attempts.score })
+        .select({
+          id: attempts.id,
+          userId: attempts.userId,
+          userName: users.name,
+          subjectName: subjects.name,
+          date: attempts.startedAt,
+          score: attempts.score,
+        })
         .from(attempts)
         .innerJoin(users, eq(users.id, attempts.userId))
         .leftJoin(subjects, eq(subjects.id, attempts.subjectId))

@@ -27,7 +27,10 @@ export const userFormSchema = withLabels(
     city: optionalText,
     school: optionalText,
     year: z
-      .union([z.number().int("L'anno deve essere un numero intero").min(1, "Anno non valido").max(10, "Anno non valido"), z.null()])
+      .union([
+        z.number().int("L'anno deve essere un numero intero").min(1, "Anno non valido").max(10, "Anno non valido"),
+        z.null(),
+      ])
       .optional(),
     telegram: optionalText,
     instagram: optionalText,
@@ -38,7 +41,23 @@ export const userFormSchema = withLabels(
     role: z.enum(ROLES, "Ruolo non valido: usa studente, docente, moderator o admin").optional(),
     status: z.enum(USER_STATUSES, "Stato non valido: usa attivo o sospeso").optional(),
   }),
-  { name: "Nome", email: "Email", phone: "Telefono", username: "Nome utente", city: "Città", school: "Scuola", year: "Anno", telegram: "Telegram", instagram: "Instagram", bio: "Bio", verified: "Verificato", marketing: "Newsletter", theme: "Tema", role: "Ruolo", status: "Stato" },
+  {
+    name: "Nome",
+    email: "Email",
+    phone: "Telefono",
+    username: "Nome utente",
+    city: "Città",
+    school: "Scuola",
+    year: "Anno",
+    telegram: "Telegram",
+    instagram: "Instagram",
+    bio: "Bio",
+    verified: "Verificato",
+    marketing: "Newsletter",
+    theme: "Tema",
+    role: "Ruolo",
+    status: "Stato",
+  },
 );
 export type UserForm = z.infer<typeof userFormSchema>;
 
@@ -87,7 +106,12 @@ export const userListQuery = withLabels(
     q: z.string().max(100, "Ricerca troppo lunga (massimo 100 caratteri)").optional(),
     /** Without `page`, the whole filtered list (the CSV export); with it, one page of `pageSize`. */
     page: z.coerce.number("Pagina non valida").int("Pagina non valida").min(1, "Pagina non valida").optional(),
-    pageSize: z.coerce.number("Dimensione pagina da 1 a 100").int("Dimensione pagina da 1 a 100").min(1, "Dimensione pagina da 1 a 100").max(100, "Dimensione pagina da 1 a 100").optional(),
+    pageSize: z.coerce
+      .number("Dimensione pagina da 1 a 100")
+      .int("Dimensione pagina da 1 a 100")
+      .min(1, "Dimensione pagina da 1 a 100")
+      .max(100, "Dimensione pagina da 1 a 100")
+      .optional(),
   }),
   { status: "Stato", role: "Ruolo", q: "Ricerca", page: "Pagina", pageSize: "Righe per pagina" },
 );
@@ -112,7 +136,9 @@ export async function listUsers(db: Db, filter: z.infer<typeof userListQuery>) {
     // Every match (the CSV export): one pass over the completed attempts.
     const [rows, counts] = await Promise.all([
       query,
-      db.all<{ user_id: number; n: number }>(sql`SELECT user_id, count(*) AS n FROM attempts WHERE status = 'completed' GROUP BY user_id`),
+      db.all<{ user_id: number; n: number }>(
+        sql`SELECT user_id, count(*) AS n FROM attempts WHERE status = 'completed' GROUP BY user_id`,
+      ),
     ]);
     return { total: rows.length, page: 1, pageSize: rows.length, items: withAttempts(rows, counts) };
   }
@@ -120,7 +146,12 @@ export async function listUsers(db: Db, filter: z.infer<typeof userListQuery>) {
   const pageSize = filter.pageSize ?? ADMIN_USERS_PAGE_SIZE;
   const [rows, total] = await Promise.all([
     query.limit(pageSize).offset((filter.page - 1) * pageSize),
-    db.select({ n: sql<number>`count(*)` }).from(users).where(condition).get().then((r) => r?.n ?? 0),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .where(condition)
+      .get()
+      .then((r) => r?.n ?? 0),
   ]);
   // Completed attempts of this page's users only (an index lookup each), so a page costs the same
   // however many students there are. At most 100 ids: D1's bound-variable limit.
@@ -128,7 +159,15 @@ export async function listUsers(db: Db, filter: z.infer<typeof userListQuery>) {
     ? await db
         .select({ user_id: attempts.userId, n: sql<number>`count(*)` })
         .from(attempts)
-        .where(and(sql`${attempts.status} = 'completed'`, inArray(attempts.userId, rows.map((u) => u.id))))
+        .where(
+          and(
+            sql`${attempts.status} = 'completed'`,
+            inArray(
+              attempts.userId,
+              rows.map((u) => u.id),
+            ),
+          ),
+        )
         .groupBy(attempts.userId)
     : [];
   return { total, page: filter.page, pageSize, items: withAttempts(rows, counts) };
@@ -197,7 +236,15 @@ export async function updateUser(db: Db, actor: AuditActor, id: number, form: Us
   if (Object.keys(values).length) statements.push(db.update(users).set(values).where(eq(users.id, id)));
   statements.push(auditEntry(db, actor, "user.update", { type: "user", id }, { changes }));
   if (form.role && form.role !== current.role) {
-    statements.push(auditEntry(db, actor, "user.role", { type: "user", id }, { from: current.role, to: form.role, email: current.email }));
+    statements.push(
+      auditEntry(
+        db,
+        actor,
+        "user.role",
+        { type: "user", id },
+        { from: current.role, to: form.role, email: current.email },
+      ),
+    );
     // A new role starts with a new sign-in: no session keeps what the old role let it open.
     if (id !== actor.id) statements.push(endAllSessions(db, id));
   }
@@ -217,7 +264,9 @@ export async function deleteUser(db: Db, actor: AuditActor, id: number) {
 
 export const banSchema = withLabels(
   z
-    .object({ reason: z.union([z.string().max(500, "Motivo troppo lungo (massimo 500 caratteri)"), z.null()]).optional() })
+    .object({
+      reason: z.union([z.string().max(500, "Motivo troppo lungo (massimo 500 caratteri)"), z.null()]).optional(),
+    })
     .optional(),
   { reason: "Motivo della sospensione" },
 );
@@ -267,7 +316,15 @@ export function streaks(days: string[], today: string): { streak: number; bestSt
 /** The admin user view with every stat (numbers floored at 0, percentile clamped 0-100). */
 export async function userDetail(db: Db, id: number, now = new Date()) {
   const user = await getUserRow(db, id);
-  const totals = await db.get<{ attempts: number; avg_score: number | null; time: number | null; correct: number | null; wrong: number | null; blank: number | null; questions: number | null }>(
+  const totals = await db.get<{
+    attempts: number;
+    avg_score: number | null;
+    time: number | null;
+    correct: number | null;
+    wrong: number | null;
+    blank: number | null;
+    questions: number | null;
+  }>(
     sql`SELECT count(*) AS attempts, avg(score) AS avg_score, sum(time_taken) AS time, sum(correct) AS correct, sum(wrong) AS wrong, sum(blank) AS blank, sum(total) AS questions
         FROM attempts WHERE user_id = ${id} AND status = 'completed'`,
   );

@@ -2,20 +2,10 @@
 // Where to look: users/sessions/login_events (accounts), subjects/topics/questions (the bank),
 // quizzes/quiz_questions/attempts/attempt_answers (practice), reports, simulations*, classes/class_members, rush_*, friendships.
 import { sql } from "drizzle-orm";
-import {
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
-  integer("created_at", { mode: "timestamp_ms" })
-    .notNull()
-    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+  integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
 
 export const ROLES = ["studente", "docente", "moderator", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -49,7 +39,9 @@ export const users = sqliteTable(
     instagram: text("instagram"),
     verified: integer("verified", { mode: "boolean" }).notNull().default(false),
     marketing: integer("marketing", { mode: "boolean" }).notNull().default(false),
-    theme: text("theme", { enum: ["dark", "light"] }).notNull().default("dark"),
+    theme: text("theme", { enum: ["dark", "light"] })
+      .notNull()
+      .default("dark"),
     booked: integer("booked", { mode: "boolean" }).notNull().default(false),
     role: text("role", { enum: ROLES }).notNull().default("studente"),
     status: text("status", { enum: USER_STATUSES }).notNull().default("attivo"),

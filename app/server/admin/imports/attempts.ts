@@ -16,10 +16,16 @@ export const answerSchema = z.object({
 
 export const attemptRowSchema = z
   .object({
-    email: z.email("email non valida").transform((e) => e.toLowerCase()).optional(),
+    email: z
+      .email("email non valida")
+      .transform((e) => e.toLowerCase())
+      .optional(),
     userId: posId("userId").optional(),
     subjectId: posId("subjectId"),
-    status: z.enum(["completed", "abandoned"], "stato non valido: usa completed o abandoned").optional().default("completed"),
+    status: z
+      .enum(["completed", "abandoned"], "stato non valido: usa completed o abandoned")
+      .optional()
+      .default("completed"),
     startedAt: when,
     finishedAt: when.optional(),
     timeTaken: int("timeTaken").min(0, "timeTaken non può essere negativo").max(864_000).optional(),
@@ -30,7 +36,8 @@ export const attemptRowSchema = z
     answers: z.array(answerSchema, "answers deve essere un elenco").max(500).optional(),
   })
   .superRefine((a, ctx) => {
-    if (!a.email && !a.userId) ctx.addIssue({ code: "custom", path: ["email"], message: "indica l'utente (email o userId)" });
+    if (!a.email && !a.userId)
+      ctx.addIssue({ code: "custom", path: ["email"], message: "indica l'utente (email o userId)" });
     if (!a.answers?.length) {
       if (a.total === undefined || a.correct === undefined) {
         ctx.addIssue({ code: "custom", path: ["total"], message: "servono answers oppure total e correct" });
@@ -43,10 +50,21 @@ export type AttemptRow = z.infer<typeof attemptRowSchema>;
 
 // --- Grading (imports and reprocessing) ---
 
-export type Key = { type: "mc" | "gap"; correctIndex: number | null; accepted: string[] | null; topicId: number | null; measure: string | null; tolerance: number | null };
+export type Key = {
+  type: "mc" | "gap";
+  correctIndex: number | null;
+  accepted: string[] | null;
+  topicId: number | null;
+  measure: string | null;
+  tolerance: number | null;
+};
 
 /** true correct, false wrong, null blank. */
-export function gradeAnswer(key: Key, optionId: number | null | undefined, answerText: string | null | undefined): boolean | null {
+export function gradeAnswer(
+  key: Key,
+  optionId: number | null | undefined,
+  answerText: string | null | undefined,
+): boolean | null {
   if (key.type === "mc") {
     if (optionId === null || optionId === undefined) return null;
     return optionId === key.correctIndex;
@@ -57,16 +75,38 @@ export function gradeAnswer(key: Key, optionId: number | null | undefined, answe
 }
 
 export async function questionKeys(db: Db): Promise<Map<number, Key>> {
-  const rows = await db.all<{ id: number; type: "mc" | "gap"; correct_index: number | null; accepted_answers: string | null; topic_id: number | null; measure: string | null; tolerance: number | null }>(
-    sql`SELECT id, type, correct_index, accepted_answers, topic_id, measure, tolerance FROM questions`,
-  );
+  const rows = await db.all<{
+    id: number;
+    type: "mc" | "gap";
+    correct_index: number | null;
+    accepted_answers: string | null;
+    topic_id: number | null;
+    measure: string | null;
+    tolerance: number | null;
+  }>(sql`SELECT id, type, correct_index, accepted_answers, topic_id, measure, tolerance FROM questions`);
   return new Map(
-    rows.map((r) => [r.id, { type: r.type, correctIndex: r.correct_index, accepted: r.accepted_answers ? (JSON.parse(r.accepted_answers) as string[]) : null, topicId: r.topic_id, measure: r.measure, tolerance: r.tolerance }]),
+    rows.map((r) => [
+      r.id,
+      {
+        type: r.type,
+        correctIndex: r.correct_index,
+        accepted: r.accepted_answers ? (JSON.parse(r.accepted_answers) as string[]) : null,
+        topicId: r.topic_id,
+        measure: r.measure,
+        tolerance: r.tolerance,
+      },
+    ]),
   );
 }
 
 /** Resolves users and grades answers; returns the attempt and answer rows with their ids fixed in advance. */
-export async function prepareAttempts(db: Db, rows: AttemptRow[], users: UserIndex, extraQuestionIds: Set<number>, label: (i: number) => number | string) {
+export async function prepareAttempts(
+  db: Db,
+  rows: AttemptRow[],
+  users: UserIndex,
+  extraQuestionIds: Set<number>,
+  label: (i: number) => number | string,
+) {
   const errors: RowError[] = [];
   const subjects = await ids(db, "subjects");
   const answerQuestionIds = [...new Set(rows.flatMap((a) => (a.answers ?? []).map((x) => x.questionId)))];
@@ -78,7 +118,10 @@ export async function prepareAttempts(db: Db, rows: AttemptRow[], users: UserInd
   rows.forEach((a, i) => {
     const userId = a.email ? users.byEmail.get(a.email) : a.userId;
     if (userId === undefined || !users.ids.has(userId)) {
-      errors.push({ row: label(i), message: a.email ? `nessun utente con email ${a.email}` : `utente ${a.userId} inesistente` });
+      errors.push({
+        row: label(i),
+        message: a.email ? `nessun utente con email ${a.email}` : `utente ${a.userId} inesistente`,
+      });
       return;
     }
     if (!subjects.has(a.subjectId)) {
@@ -86,7 +129,12 @@ export async function prepareAttempts(db: Db, rows: AttemptRow[], users: UserInd
       return;
     }
     const id = nextAttempt++;
-    let { total, correct, wrong, blank } = { total: a.total ?? 0, correct: a.correct ?? 0, wrong: a.wrong ?? 0, blank: a.blank ?? 0 };
+    let { total, correct, wrong, blank } = {
+      total: a.total ?? 0,
+      correct: a.correct ?? 0,
+      wrong: a.wrong ?? 0,
+      blank: a.blank ?? 0,
+    };
     let seconds = 0;
     if (a.answers?.length) {
       total = a.answers.length;
@@ -94,7 +142,12 @@ export async function prepareAttempts(db: Db, rows: AttemptRow[], users: UserInd
       for (const [position, answer] of a.answers.entries()) {
         const key = keys.get(answer.questionId);
         if (!key) {
-          errors.push({ row: label(i), message: extraQuestionIds.has(answer.questionId) ? `la risposta ${position + 1} usa la domanda ${answer.questionId}, importata nello stesso file: importa prima le domande` : `la risposta ${position + 1} usa la domanda ${answer.questionId}, inesistente` });
+          errors.push({
+            row: label(i),
+            message: extraQuestionIds.has(answer.questionId)
+              ? `la risposta ${position + 1} usa la domanda ${answer.questionId}, importata nello stesso file: importa prima le domande`
+              : `la risposta ${position + 1} usa la domanda ${answer.questionId}, inesistente`,
+          });
           return;
         }
         const result = gradeAnswer(key, answer.optionId, answer.answerText);
@@ -138,7 +191,9 @@ export async function prepareAttempts(db: Db, rows: AttemptRow[], users: UserInd
     ...jsonStatements(
       db,
       attemptData,
-      (json) => sql`INSERT INTO attempts (id, user_id, subject_id, status, started_at, finished_at, time_taken, total, correct, wrong, blank, score)
+      (
+        json,
+      ) => sql`INSERT INTO attempts (id, user_id, subject_id, status, started_at, finished_at, time_taken, total, correct, wrong, blank, score)
         SELECT json_extract(value, '$.id'), json_extract(value, '$.u'), json_extract(value, '$.s'), json_extract(value, '$.st'), json_extract(value, '$.sa'),
                json_extract(value, '$.fa'), json_extract(value, '$.tt'), json_extract(value, '$.to'), json_extract(value, '$.c'), json_extract(value, '$.w'),
                json_extract(value, '$.b'), json_extract(value, '$.sc')
@@ -147,7 +202,9 @@ export async function prepareAttempts(db: Db, rows: AttemptRow[], users: UserInd
     ...jsonStatements(
       db,
       answerData,
-      (json) => sql`INSERT INTO attempt_answers (id, attempt_id, position, question_id, option_id, answer_text, correct, time_sec, answered_at)
+      (
+        json,
+      ) => sql`INSERT INTO attempt_answers (id, attempt_id, position, question_id, option_id, answer_text, correct, time_sec, answered_at)
         SELECT json_extract(value, '$.id'), json_extract(value, '$.a'), json_extract(value, '$.p'), json_extract(value, '$.q'), json_extract(value, '$.o'),
                json_extract(value, '$.t'), json_extract(value, '$.c'), json_extract(value, '$.s'), json_extract(value, '$.at')
         FROM json_each(${json})`,

@@ -4,17 +4,46 @@ import { z } from "zod";
 import type { AuditActor } from "../../audit.server";
 import type { Db } from "../../db/client.server";
 import { HttpError } from "../../errors.server";
-import { MAX_IMPORT_ROWS, rowsFailed, type ImportBody, validateRows, jsonArray, optionalArray, type Statement, jsonStatements, runBatch, rebuildStatements, posId, when, audit, jsonLabel, csvLabel } from "./common";
-import { questionRowSchema, questionFromCsv, loadRefs, checkQuestions, bankRuleErrors, questionStatements } from "./questions";
+import {
+  MAX_IMPORT_ROWS,
+  rowsFailed,
+  type ImportBody,
+  validateRows,
+  jsonArray,
+  optionalArray,
+  type Statement,
+  jsonStatements,
+  runBatch,
+  rebuildStatements,
+  posId,
+  when,
+  audit,
+  jsonLabel,
+  csvLabel,
+} from "./common";
+import {
+  questionRowSchema,
+  questionFromCsv,
+  loadRefs,
+  checkQuestions,
+  bankRuleErrors,
+  questionStatements,
+} from "./questions";
 import { userRowSchema, loadUsers, prepareUsers, userStatements } from "./users";
 import { attemptRowSchema, prepareAttempts, attemptFromCsv } from "./attempts";
 
 export const reportRowSchema = z.object({
-  email: z.email("email non valida").transform((e) => e.toLowerCase()).optional(),
+  email: z
+    .email("email non valida")
+    .transform((e) => e.toLowerCase())
+    .optional(),
   userId: posId("userId").optional(),
   questionId: posId("questionId"),
   message: z.string().max(2000).optional(),
-  status: z.enum(["open", "in_review", "resolved"], "stato non valido: usa open, in_review o resolved").optional().default("open"),
+  status: z
+    .enum(["open", "in_review", "resolved"], "stato non valido: usa open, in_review o resolved")
+    .optional()
+    .default("open"),
   userAnswerKey: z.string().max(200).optional(),
   createdAt: when.optional(),
 });
@@ -35,7 +64,11 @@ export async function importBundle(db: Db, actor: AuditActor, body: ImportBody, 
             reports: optionalArray(body.data, "reports"),
           };
   const total = sections.questions.length + sections.users.length + sections.attempts.length + sections.reports.length;
-  if (!total) throw new HttpError(400, 'Nessun dato da importare: il file deve contenere almeno uno fra "questions", "users", "attempts" e "reports".');
+  if (!total)
+    throw new HttpError(
+      400,
+      'Nessun dato da importare: il file deve contenere almeno uno fra "questions", "users", "attempts" e "reports".',
+    );
   if (total > MAX_IMPORT_ROWS) throw new HttpError(413, `Troppe righe: il massimo è ${MAX_IMPORT_ROWS} per file.`);
   const label = (key: string) => (body.format === "csv" ? csvLabel : jsonLabel(key));
 
@@ -58,9 +91,22 @@ export async function importBundle(db: Db, actor: AuditActor, body: ImportBody, 
   const reportData: Record<string, unknown>[] = [];
   r.ok.forEach((rep, i) => {
     const userId = rep.email ? userIndex.byEmail.get(rep.email) : rep.userId;
-    if (userId === undefined || !userIndex.ids.has(userId)) errors.push({ row: label("reports")(i), message: rep.email ? `nessun utente con email ${rep.email}` : `utente ${rep.userId} inesistente` });
-    else if (!refs.questions.has(rep.questionId) && !bundleQuestionIds.has(rep.questionId)) errors.push({ row: label("reports")(i), message: `domanda ${rep.questionId} inesistente` });
-    else reportData.push({ u: userId, q: rep.questionId, m: rep.message?.trim() || "(nessun dettaglio)", s: rep.status, k: rep.userAnswerKey ?? null, c: rep.createdAt ?? now });
+    if (userId === undefined || !userIndex.ids.has(userId))
+      errors.push({
+        row: label("reports")(i),
+        message: rep.email ? `nessun utente con email ${rep.email}` : `utente ${rep.userId} inesistente`,
+      });
+    else if (!refs.questions.has(rep.questionId) && !bundleQuestionIds.has(rep.questionId))
+      errors.push({ row: label("reports")(i), message: `domanda ${rep.questionId} inesistente` });
+    else
+      reportData.push({
+        u: userId,
+        q: rep.questionId,
+        m: rep.message?.trim() || "(nessun dettaglio)",
+        s: rep.status,
+        k: rep.userAnswerKey ?? null,
+        c: rep.createdAt ?? now,
+      });
   });
   if (errors.length) rowsFailed(errors);
 
@@ -77,7 +123,12 @@ export async function importBundle(db: Db, actor: AuditActor, body: ImportBody, 
     ),
   ];
   if (preparedAttempts.count) statements.push(...rebuildStatements(db));
-  const result = { importedQuestions: q.ok.length, importedUsers: u.ok.length, importedAttempts: preparedAttempts.count, importedReports: reportData.length };
+  const result = {
+    importedQuestions: q.ok.length,
+    importedUsers: u.ok.length,
+    importedAttempts: preparedAttempts.count,
+    importedReports: reportData.length,
+  };
   statements.push(audit(db, actor, "import", { format: body.format, ...result }));
   await runBatch(db, statements);
   return result;
@@ -85,7 +136,8 @@ export async function importBundle(db: Db, actor: AuditActor, body: ImportBody, 
 
 /** POST /api/admin/import-users: { users, attempts? } (JSON) or a users CSV. */
 export async function importUsers(db: Db, actor: AuditActor, body: ImportBody) {
-  const usersIn = body.format === "csv" ? body.rows : Array.isArray(body.data) ? body.data : jsonArray(body.data, "users", "utenti");
+  const usersIn =
+    body.format === "csv" ? body.rows : Array.isArray(body.data) ? body.data : jsonArray(body.data, "users", "utenti");
   const attemptsIn = body.format === "json" && !Array.isArray(body.data) ? optionalArray(body.data, "attempts") : [];
   const uLabel = body.format === "csv" ? csvLabel : jsonLabel("users");
   const u = validateRows(usersIn, userRowSchema, uLabel);
@@ -118,6 +170,10 @@ export async function importAttempts(db: Db, actor: AuditActor, body: ImportBody
   const prepared = await prepareAttempts(db, v.ok, await loadUsers(db), new Set(), label);
   if (prepared.errors.length) rowsFailed(prepared.errors);
   const result = { importedAttempts: prepared.count };
-  await runBatch(db, [...prepared.statements(db), ...rebuildStatements(db), audit(db, actor, "import.attempts", result)]);
+  await runBatch(db, [
+    ...prepared.statements(db),
+    ...rebuildStatements(db),
+    audit(db, actor, "import.attempts", result),
+  ]);
   return result;
 }

@@ -35,8 +35,11 @@ export function rowLabel(row: number | string) {
 export function issueText(error: z.ZodError): string {
   const issue = error.issues[0]!;
   const field = issue.path.join(".");
-  const own = issue.message && !/^(Invalid|Expected|Too|Unrecognized|Required)/i.test(issue.message) ? issue.message : null;
-  const text = own ?? (issue.code === "invalid_type" && issue.input === undefined ? "campo obbligatorio mancante" : "valore non valido");
+  const own =
+    issue.message && !/^(Invalid|Expected|Too|Unrecognized|Required)/i.test(issue.message) ? issue.message : null;
+  const text =
+    own ??
+    (issue.code === "invalid_type" && issue.input === undefined ? "campo obbligatorio mancante" : "valore non valido");
   return field ? `campo "${field}": ${text}` : text;
 }
 
@@ -47,9 +50,11 @@ export type ImportBody = { format: "json"; data: unknown } | { format: "csv"; ro
 /** Reads an import body: JSON (application/json) or CSV (text/csv, header row, UTF-8 with or without BOM). */
 export async function readImportBody(request: Request): Promise<ImportBody> {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > MAX_IMPORT_BYTES) throw new HttpError(413, "File troppo grande: il massimo è 20 MB. Dividilo in più file.");
+  if (declared > MAX_IMPORT_BYTES)
+    throw new HttpError(413, "File troppo grande: il massimo è 20 MB. Dividilo in più file.");
   const text = await request.text();
-  if (text.length > MAX_IMPORT_BYTES) throw new HttpError(413, "File troppo grande: il massimo è 20 MB. Dividilo in più file.");
+  if (text.length > MAX_IMPORT_BYTES)
+    throw new HttpError(413, "File troppo grande: il massimo è 20 MB. Dividilo in più file.");
   if (!text.trim()) throw new HttpError(400, "File vuoto: carica un file JSON o CSV con almeno una riga.");
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   const looksJson = /^\s*[[{]/.test(text.replace(/^\uFEFF/, ""));
@@ -57,7 +62,8 @@ export async function readImportBody(request: Request): Promise<ImportBody> {
     const { rows, errors } = parseCsv(text);
     if (errors.length) rowsFailed(errors.map((e) => ({ row: e.row, message: `CSV non valido (${e.message})` })));
     if (!rows.length) throw new HttpError(400, "Il CSV non contiene righe dopo l'intestazione.");
-    if (rows.length > MAX_IMPORT_ROWS) throw new HttpError(413, `Troppe righe: il massimo è ${MAX_IMPORT_ROWS} per file.`);
+    if (rows.length > MAX_IMPORT_ROWS)
+      throw new HttpError(413, `Troppe righe: il massimo è ${MAX_IMPORT_ROWS} per file.`);
     return { format: "csv", rows: rows.map(normaliseCsvRow) };
   }
   try {
@@ -79,10 +85,19 @@ export function normaliseCsvRow(row: Record<string, string>): Record<string, str
 }
 
 export const splitList = (value: string | undefined) =>
-  value === undefined ? undefined : value.split("|").map((s) => s.trim()).filter(Boolean);
+  value === undefined
+    ? undefined
+    : value
+        .split("|")
+        .map((s) => s.trim())
+        .filter(Boolean);
 
 /** Validates every row; collects the failures (row numbers: CSV lines counting the header as 1, or JSON paths). */
-export function validateRows<S extends z.ZodType>(rows: unknown[], schema: S, label: (i: number) => number | string): { ok: z.infer<S>[]; errors: RowError[] } {
+export function validateRows<S extends z.ZodType>(
+  rows: unknown[],
+  schema: S,
+  label: (i: number) => number | string,
+): { ok: z.infer<S>[]; errors: RowError[] } {
   const ok: z.infer<S>[] = [];
   const errors: RowError[] = [];
   rows.forEach((row, i) => {
@@ -94,9 +109,15 @@ export function validateRows<S extends z.ZodType>(rows: unknown[], schema: S, la
 }
 
 export function jsonArray(data: unknown, key: string, what: string): unknown[] {
-  const list = Array.isArray(data) ? data : data && typeof data === "object" ? (data as Record<string, unknown>)[key] : undefined;
-  if (!Array.isArray(list)) throw new HttpError(400, `Formato non valido: è atteso un array di ${what} oppure un oggetto { "${key}": [...] }.`);
-  if (list.length > MAX_IMPORT_ROWS) throw new HttpError(413, `Troppe righe: il massimo è ${MAX_IMPORT_ROWS} per file.`);
+  const list = Array.isArray(data)
+    ? data
+    : data && typeof data === "object"
+      ? (data as Record<string, unknown>)[key]
+      : undefined;
+  if (!Array.isArray(list))
+    throw new HttpError(400, `Formato non valido: è atteso un array di ${what} oppure un oggetto { "${key}": [...] }.`);
+  if (list.length > MAX_IMPORT_ROWS)
+    throw new HttpError(413, `Troppe righe: il massimo è ${MAX_IMPORT_ROWS} per file.`);
   return list;
 }
 
@@ -119,7 +140,9 @@ export const d1 = (db: Db) => (db as Db & { $client: D1Database }).$client;
 
 export function stmt(db: Db, query: SQL): Statement {
   const built = dialect.sqlToQuery(query);
-  return d1(db).prepare(built.sql).bind(...built.params);
+  return d1(db)
+    .prepare(built.sql)
+    .bind(...built.params);
 }
 
 export function chunks<T>(rows: T[]): T[][] {
@@ -153,7 +176,10 @@ export async function runBatch(db: Db, statements: Statement[]) {
     const message = String((error as Error)?.message ?? error);
     console.error("Import batch failed", message);
     if (/UNIQUE|constraint/i.test(message)) {
-      throw new HttpError(409, "Importazione annullata: un valore univoco (id, email o username) è già in uso. Nessun dato è stato scritto.");
+      throw new HttpError(
+        409,
+        "Importazione annullata: un valore univoco (id, email o username) è già in uso. Nessun dato è stato scritto.",
+      );
     }
     throw new HttpError(500, "Importazione annullata per un errore del database. Nessun dato è stato scritto.");
   }
@@ -161,7 +187,10 @@ export async function runBatch(db: Db, statements: Statement[]) {
 
 export const rebuildStatements = (db: Db) => REBUILD_AGGREGATES_SQL.map((s) => stmt(db, sql.raw(s)));
 
-export async function ids(db: Db, table: "subjects" | "topics" | "questions" | "users" | "attempts"): Promise<Set<number>> {
+export async function ids(
+  db: Db,
+  table: "subjects" | "topics" | "questions" | "users" | "attempts",
+): Promise<Set<number>> {
   const rows = await db.all<{ id: number }>(sql.raw(`SELECT id FROM ${table}`));
   return new Set(rows.map((r) => r.id));
 }
@@ -173,7 +202,8 @@ export async function maxId(db: Db, table: string): Promise<number> {
 
 // --- Schemas (shared by JSON and CSV rows) ---
 
-export const int = (label: string) => z.coerce.number(`${label}: è atteso un numero`).int(`${label}: è atteso un numero intero`);
+export const int = (label: string) =>
+  z.coerce.number(`${label}: è atteso un numero`).int(`${label}: è atteso un numero intero`);
 export const posId = (label: string) => int(label).positive(`${label}: deve essere un numero positivo`);
 export const when = z.union([z.number(), z.string()]).transform((v, ctx) => {
   const n = typeof v === "number" ? v : /^\d+$/.test(v) ? Number(v) : Date.parse(v);
@@ -186,7 +216,9 @@ export const when = z.union([z.number(), z.string()]).transform((v, ctx) => {
 
 export function audit(db: Db, actor: AuditActor, action: AuditAction, details: Record<string, unknown>) {
   const built = auditEntry(db, actor, action, { type: "database" }, details).toSQL();
-  return d1(db).prepare(built.sql).bind(...built.params);
+  return d1(db)
+    .prepare(built.sql)
+    .bind(...built.params);
 }
 
 export const jsonLabel = (key: string) => (i: number) => `${key}[${i}]`;

@@ -3,7 +3,21 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { AuditActor } from "../../audit.server";
 import type { Db } from "../../db/client.server";
-import { type RowError, rowsFailed, type ImportBody, validateRows, jsonArray, jsonStatements, runBatch, ids, int, posId, audit, jsonLabel, csvLabel } from "./common";
+import {
+  type RowError,
+  rowsFailed,
+  type ImportBody,
+  validateRows,
+  jsonArray,
+  jsonStatements,
+  runBatch,
+  ids,
+  int,
+  posId,
+  audit,
+  jsonLabel,
+  csvLabel,
+} from "./common";
 
 export const difficultyRow = z.object({
   questionId: posId("questionId"),

@@ -12,9 +12,14 @@ import { gradeAnswer, questionKeys } from "./attempts";
 /** POST /api/admin/reprocess-attempt-answers: regrades every stored answer against the current keys. */
 export async function reprocessAttemptAnswers(db: Db, actor: AuditActor) {
   const keys = await questionKeys(db);
-  const answers = await db.all<{ id: number; attempt_id: number; question_id: number; option_id: number | null; answer_text: string | null; correct: number | null }>(
-    sql`SELECT id, attempt_id, question_id, option_id, answer_text, correct FROM attempt_answers`,
-  );
+  const answers = await db.all<{
+    id: number;
+    attempt_id: number;
+    question_id: number;
+    option_id: number | null;
+    answer_text: string | null;
+    correct: number | null;
+  }>(sql`SELECT id, attempt_id, question_id, option_id, answer_text, correct FROM attempt_answers`);
   const changed: { id: number; c: number | null }[] = [];
   const perAttempt = new Map<number, { correct: number; wrong: number; blank: number; total: number }>();
   const touched = new Set<number>();
@@ -48,7 +53,9 @@ export async function reprocessAttemptAnswers(db: Db, actor: AuditActor) {
     ...jsonStatements(
       db,
       attemptUpdates,
-      (json) => sql`UPDATE attempts SET correct = j.c, wrong = j.w, blank = j.b, score = CASE WHEN attempts.status = 'completed' THEN j.s ELSE attempts.score END
+      (
+        json,
+      ) => sql`UPDATE attempts SET correct = j.c, wrong = j.w, blank = j.b, score = CASE WHEN attempts.status = 'completed' THEN j.s ELSE attempts.score END
         FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.c') AS c, json_extract(value, '$.w') AS w,
                      json_extract(value, '$.b') AS b, json_extract(value, '$.s') AS s FROM json_each(${json})) AS j WHERE attempts.id = j.id`,
     ),
@@ -77,11 +84,34 @@ export const resetSchema = withLabels(
 
 // Children first, so foreign keys never block a delete.
 export const RESET_TABLES = [
-  "question_memory", "stat_question_accuracy",
-  "rush_progress", "rush_events", "simulation_attempts", "simulation_allowed_users", "simulation_allowed_classes", "simulation_questions", "simulation_subjects", "simulations",
-  "class_members", "classes",
-  "reports", "attempt_answers", "attempts", "quiz_questions", "quizzes", "friendships", "stat_score_histogram", "stat_topic_accuracy",
-  "stat_daily_scores", "page_views", "consent_records", "login_events", "questions", "topics", "units", "subjects",
+  "question_memory",
+  "stat_question_accuracy",
+  "rush_progress",
+  "rush_events",
+  "simulation_attempts",
+  "simulation_allowed_users",
+  "simulation_allowed_classes",
+  "simulation_questions",
+  "simulation_subjects",
+  "simulations",
+  "class_members",
+  "classes",
+  "reports",
+  "attempt_answers",
+  "attempts",
+  "quiz_questions",
+  "quizzes",
+  "friendships",
+  "stat_score_histogram",
+  "stat_topic_accuracy",
+  "stat_daily_scores",
+  "page_views",
+  "consent_records",
+  "login_events",
+  "questions",
+  "topics",
+  "units",
+  "subjects",
 ];
 
 /**
@@ -94,7 +124,10 @@ export type ResetEnv = Env & { ALLOW_DB_RESET?: string };
 
 export function assertResetAllowed(env: Env) {
   if ((env as ResetEnv).ALLOW_DB_RESET !== "1") {
-    throw new HttpError(403, "Reset del database disattivato su questo server: va abilitato con l'impostazione ALLOW_DB_RESET=1.");
+    throw new HttpError(
+      403,
+      "Reset del database disattivato su questo server: va abilitato con l'impostazione ALLOW_DB_RESET=1.",
+    );
   }
 }
 

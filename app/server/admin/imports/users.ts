@@ -37,7 +37,9 @@ export async function loadUsers(db: Db): Promise<UserIndex> {
 /** Users are matched by email: an existing one is updated, a new one gets the next free id. */
 export async function prepareUsers(db: Db, rows: UserRow[], index: UserIndex, label: (i: number) => number | string) {
   const errors: RowError[] = [];
-  const usernames = await db.all<{ id: number; username: string }>(sql`SELECT id, username FROM users WHERE username IS NOT NULL`);
+  const usernames = await db.all<{ id: number; username: string }>(
+    sql`SELECT id, username FROM users WHERE username IS NOT NULL`,
+  );
   const usernameOwner = new Map(usernames.map((u) => [u.username.toLowerCase(), u.id]));
   let next = (await maxId(db, "users")) + 1;
   const seenEmails = new Set<string>();
@@ -49,7 +51,8 @@ export async function prepareUsers(db: Db, rows: UserRow[], index: UserIndex, la
     if (u.username) {
       const key = u.username.toLowerCase();
       const owner = usernameOwner.get(key);
-      if (seenUsernames.has(key) || (owner !== undefined && owner !== id)) errors.push({ row: label(i), message: `username "${u.username}" già in uso` });
+      if (seenUsernames.has(key) || (owner !== undefined && owner !== id))
+        errors.push({ row: label(i), message: `username "${u.username}" già in uso` });
       seenUsernames.add(key);
     }
     return { ...u, id };
@@ -81,7 +84,9 @@ export function userStatements(db: Db, rows: (UserRow & { id: number })[], now: 
   return jsonStatements(
     db,
     data,
-    (json) => sql`INSERT INTO users (id, email, name, first_name, last_name, username, phone, city, school, school_year, role, status, suspension_reason, created_at)
+    (
+      json,
+    ) => sql`INSERT INTO users (id, email, name, first_name, last_name, username, phone, city, school, school_year, role, status, suspension_reason, created_at)
       SELECT json_extract(value, '$.id'), json_extract(value, '$.em'), json_extract(value, '$.n'), json_extract(value, '$.fn'), json_extract(value, '$.ln'),
              json_extract(value, '$.un'), json_extract(value, '$.ph'), json_extract(value, '$.ci'), json_extract(value, '$.sc'), json_extract(value, '$.y'),
              json_extract(value, '$.r'), json_extract(value, '$.st'), json_extract(value, '$.sr'), json_extract(value, '$.c')
