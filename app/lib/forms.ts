@@ -50,6 +50,15 @@ export function keepsSession(args: { actionResult?: unknown; defaultShouldRevali
   return value?.signedOut ? false : args.defaultShouldRevalidate;
 }
 
+/** A refused write, for code that awaits a reply inside try/catch (the message is the server's, in Italian). */
+export class RefusedError extends Error {}
+
+/** The reply's value when the write succeeded; otherwise throws RefusedError with the refusal's message. */
+export function succeeded<T>(reply: FormReply<T>, fallback = "Operazione non riuscita."): T | undefined {
+  if (reply.result.status === "success") return reply.value;
+  throw new RefusedError(formError(reply) ?? fallback);
+}
+
 /**
  * The first error of a reply: the form's own (a refusal from the server: "Non hai i permessi…") or else the first
  * field's, for screens that show one message line; null when the write succeeded.

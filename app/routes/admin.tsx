@@ -1,6 +1,11 @@
 import { Outlet, useLoaderData, useLocation, useNavigate } from "react-router";
 import { AdminSearch } from "~/components/admin/AdminSearch";
 import { tabsFor } from "~/components/admin/tabs";
+import { z } from "zod";
+import { labelsOf, withLabels } from "~/lib/validation";
+import { questionEditSchema, updateQuestion } from "~/server/admin/reports.server";
+import { dbOf } from "~/server/context";
+import { handleJson } from "~/server/form.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import type { Route } from "./+types/admin";
 
@@ -9,6 +14,26 @@ export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args, "console");
   return { role: user.effectiveRole };
 }
+
+/**
+ * POST /admin (JSON {intent: "save-question", id, …}): a question edited from the console (the report dialog, the
+ * admin search's editor), whatever tab is open. Staff only; the same service and schema as PUT /api/admin/questions/{id}.
+ */
+export async function action(args: Route.ActionArgs) {
+  const user = await requirePageUser(args, "staff");
+  const db = dbOf(args.context);
+  return handleJson(args.request, questionSaveSchema, ({ id, intent: _, ...question }) =>
+    updateQuestion(db, user, id, question),
+  );
+}
+
+const questionSaveSchema = withLabels(
+  questionEditSchema.extend({
+    intent: z.literal("save-question"),
+    id: z.number("Domanda non valida").int().positive(),
+  }),
+  { ...labelsOf(questionEditSchema), intent: "Operazione", id: "Domanda" } as never,
+);
 
 // The console's frame: title, search, and the tab bar. Each tab is its own route (/admin/utenti, …), so a tab has
 // a URL and the back button returns to the previous one; the tab's module is in app/routes/admin.<tab>.tsx.

@@ -1,4 +1,5 @@
 // The admin console's tabs are routes (issue 19): /admin/<tab>, each letting in only the roles that see it.
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, login, seed } from "./helpers";
 
@@ -35,5 +36,37 @@ describe("/admin/<tab>", () => {
     expect(await where("/admin/simulazioni", teacher)).toBe("200");
     expect(await where("/admin/database", teacher)).toBe("302 /admin");
     expect(await where("/admin/rush", student)).toBe("302 /");
+  });
+});
+
+describe("the tabs' actions", () => {
+  const post = (path: string, token: string, json: unknown) => call("POST", path, { token, json });
+  const reportStatus = async (id: number) =>
+    (await env.DB.prepare("SELECT status FROM reports WHERE id = ?").bind(id).first<{ status: string }>())?.status;
+
+  it("Segnalazioni: a moderator resolves and updates a report; a teacher or a student is sent away and nothing changes", async () => {
+    const id = (await env.DB.prepare("SELECT id FROM reports ORDER BY id LIMIT 1").first<{ id: number }>())!.id;
+    await env.DB.prepare("UPDATE reports SET status = 'open' WHERE id = ?").bind(id).run();
+    expect((await post("/admin/segnalazioni", teacher, { intent: "resolve", id })).status).toBe(302);
+    expect((await post("/admin/segnalazioni", student, { intent: "resolve", id })).status).toBe(302);
+    expect(await reportStatus(id)).toBe("open");
+    const bad = await post("/admin/segnalazioni", moderator, { intent: "resolve", id: "uno" });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain("Segnalazione non valida");
+    expect((await post("/admin/segnalazioni", moderator, { intent: "resolve", id })).status).toBe(200);
+    expect(await reportStatus(id)).toBe("resolved");
+    const updated = await post("/admin/segnalazioni", moderator, { intent: "update-report", id, status: "in_review" });
+    expect(updated.status).toBe(200);
+    expect(await reportStatus(id)).toBe("in_review");
+  });
+
+  it("a question saved from the console: staff only, the editor's Italian messages", async () => {
+    const question = { intent: "save-question", id: 1001, stem: "Testo rivisto", explanation: "", options: [] };
+    expect((await post("/admin", teacher, question)).status).toBe(302);
+    const empty = await post("/admin", moderator, { ...question, stem: " " });
+    expect(empty.status).toBe(400);
+    expect(JSON.stringify(await empty.json())).toContain("Il testo della domanda è obbligatorio");
+    const stem = await env.DB.prepare("SELECT stem FROM questions WHERE id = 1001").first<{ stem: string }>();
+    expect(stem?.stem).not.toBe("Testo rivisto");
   });
 });

@@ -4,6 +4,8 @@ import { useEffect, useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { apiFetch } from "~/lib/api-client";
+import { succeeded } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 import { DIFFICULTY_LABELS } from "~/lib/constants";
 import { ErrorText, Loading, T, useSave } from "./admin-shared";
 
@@ -40,11 +42,13 @@ export function useQuestion(id: number) {
   return { question, setQuestion, error };
 }
 
-export async function saveQuestion(id: number, q: EditableQuestion) {
-  return apiFetch(`/api/admin/questions/${id}`, {
-    method: "PUT",
-    json: { ...q, options: q.options.map((o) => ({ text: o.text.trim() })).filter((o) => o.text) },
-  });
+/** Saves an edited question through the console's action (POST /admin, intent "save-question"). */
+export function useSaveQuestion() {
+  const { call } = useFormAction("/admin");
+  return async (id: number, q: EditableQuestion) => {
+    const options = q.options.map((o) => ({ text: o.text.trim() })).filter((o) => o.text);
+    succeeded(await call({ intent: "save-question", id, ...q, options }), T.saveError);
+  };
 }
 
 /** The editable fields; controlled by the parent. */
@@ -144,6 +148,7 @@ export function QuestionFields({
 export function QuestionEditorDialog({ id, onClose }: { id: number; onClose: () => void }) {
   const { question, setQuestion, error } = useQuestion(id);
   const saving = useSave();
+  const saveQuestion = useSaveQuestion();
   const toast = useToast();
   const save = () =>
     saving.run(async () => {

@@ -3,10 +3,11 @@
 import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { apiFetch } from "~/lib/api-client";
+import { succeeded } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 import { downloadCsv, toCsv } from "~/lib/csv";
 import { ErrorText, formatDateTime, Loading, T, TableWrap, useApi, useBulkSelection, useSave } from "./admin-shared";
-import { QuestionFields, saveQuestion, useQuestion, type EditableQuestion } from "./QuestionEditor";
+import { QuestionFields, useQuestion, useSaveQuestion, type EditableQuestion } from "./QuestionEditor";
 
 export type AdminReport = {
   id: number;
@@ -48,6 +49,8 @@ function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClo
   const [score, setScore] = useState(report.assignedScore == null ? "" : String(report.assignedScore));
   const [status, setStatus] = useState("");
   const saving = useSave();
+  const saveQuestion = useSaveQuestion();
+  const { call } = useFormAction("/admin/segnalazioni");
   if (question && original === null) setOriginal(JSON.stringify(question));
 
   const save = () =>
@@ -55,14 +58,16 @@ function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClo
       if (question && JSON.stringify(question) !== original)
         await saveQuestion(report.questionId, question as EditableQuestion);
       // Without a forced status, saving moves an open report to in_review (spec section 4).
-      await apiFetch(`/api/admin/reports/${report.id}`, {
-        method: "PUT",
-        json: {
+      succeeded(
+        await call({
+          intent: "update-report",
+          id: report.id,
           userAnswerKey: answerKey.trim() || null,
           assignedScore: score.trim() === "" ? null : Number(score.replace(",", ".")),
           status: status || null,
-        },
-      });
+        }),
+        T.saveError,
+      );
       toast(T.reportUpdated, "success");
       onSaved();
     });
@@ -129,9 +134,11 @@ export function SegnalazioniTab() {
     reports.reload,
   );
 
+  // Writes post to this tab's action (/admin/segnalazioni); the list is the JSON call's, reloaded after.
+  const { call } = useFormAction("/admin/segnalazioni");
   const resolve = async (report: AdminReport) => {
     try {
-      await apiFetch(`/api/admin/reports/${report.id}/resolve`, { method: "POST" });
+      succeeded(await call({ intent: "resolve", id: report.id }));
       toast(T.reportResolved, "success");
       reports.reload();
     } catch {

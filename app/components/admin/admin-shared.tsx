@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { useToast } from "~/components/ui/Toast";
 import { apiFetch, ApiError } from "~/lib/api-client";
+import { RefusedError } from "~/lib/forms";
 import { reportSessionProblem } from "~/lib/session-events";
 import { TIME_ZONE } from "~/lib/constants";
 import "~/styles/admin-console.css";
@@ -90,7 +91,7 @@ export function useSave() {
     try {
       await work();
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : T.saveError);
+      setError(e instanceof ApiError || e instanceof RefusedError ? e.message : T.saveError);
       toast(T.saveError, "error");
     } finally {
       setBusy(false);
