@@ -2,11 +2,11 @@
 import { SegnalazioniTab } from "~/components/admin/SegnalazioniTab";
 import { z } from "zod";
 import { labelsOf, withLabels } from "~/lib/validation";
-import { reportUpdateSchema, resolveReport, updateReport } from "~/server/admin/reports.server";
+import { deleteReport, reportUpdateSchema, resolveReport, updateReport } from "~/server/admin/reports.server";
 import { requireAdminTab } from "~/server/admin/tab-guard.server";
 import { dbOf } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
-import { handleValue, readJsonBody, refusal } from "~/server/form.server";
+import { bulkIdsSchema, eachId, handleValue, readJsonBody, refusal } from "~/server/form.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import type { Route } from "./+types/admin.segnalazioni";
 
@@ -34,6 +34,8 @@ export async function action(args: Route.ActionArgs) {
     return handleValue(body, reportUpdateAction, ({ id, intent: _, ...input }) => updateReport(db, user, id, input));
   }
   if (intent === "resolve") return handleValue(body, reportIdAction, ({ id }) => resolveReport(db, user, id));
+  if (intent === "delete")
+    return handleValue(body, bulkIdsSchema, ({ ids }) => eachId(ids, (id) => deleteReport(db, user, id)));
   return refusal(400, "Operazione non riconosciuta.");
 }
 

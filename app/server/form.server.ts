@@ -4,9 +4,9 @@
 //   message as a form error. A 4xx/5xx status also tells React Router not to reload the page's data.
 // - A thrown Response (a redirect) passes through.
 import { data } from "react-router";
-import { ZodError, type output, type ZodType } from "zod";
+import { ZodError, z, type output, type ZodType } from "zod";
 import { parseForm, type FormReply } from "~/lib/forms";
-import { labelsOf, zodMessage } from "~/lib/validation";
+import { labelsOf, withLabels, zodMessage } from "~/lib/validation";
 import { parseJsonText, readJsonText } from "./api.server";
 import { HttpError } from "./errors.server";
 
@@ -92,4 +92,44 @@ async function readFormData(request: Request): Promise<FormData | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * A screen with several writes posts JSON with an `intent`; `table` maps each intent to its write (usually
+ * `(body) => handleValue(body, schema, run)`). An unknown intent or an unreadable body is a 400 / 415 refusal.
+ */
+export async function handleIntent(request: Request, table: Record<string, (body: unknown) => Promise<unknown>>) {
+  let body: unknown;
+  try {
+    body = await readJsonBody(request);
+  } catch (error) {
+    if (error instanceof HttpError) return refusal(error.status, error.message);
+    throw error;
+  }
+  const intent = typeof body === "object" && body !== null ? (body as { intent?: unknown }).intent : undefined;
+  const write = typeof intent === "string" && Object.hasOwn(table, intent) ? table[intent] : undefined;
+  return write ? write(body) : refusal(400, "Operazione non riconosciuta.");
+}
+
+/** The ids of a bulk write ('Elimina selezionati'): at most 500 positive integers. */
+export const bulkIdsSchema = withLabels(
+  z.object({
+    intent: z.string(),
+    ids: z.array(z.number().int().positive(), "Elenco di id non valido").min(1, "Nessuna riga selezionata").max(500),
+  }),
+  { intent: "Operazione", ids: "Righe selezionate" },
+);
+
+/** Runs a write on each id, one after the other; the reply counts what failed (the screen says so once). */
+export async function eachId(ids: number[], write: (id: number) => Promise<unknown>) {
+  let failed = 0;
+  for (const id of ids) {
+    try {
+      await write(id);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      failed++;
+    }
+  }
+  return { done: ids.length - failed, failed };
 }

@@ -70,3 +70,29 @@ describe("the tabs' actions", () => {
     expect(stem?.stem).not.toBe("Testo rivisto");
   });
 });
+
+describe("the Utenti tab's action", () => {
+  const post = (token: string, json: unknown) => call("POST", "/admin/utenti", { token, json });
+
+  it("creates, edits, suspends with a reason, reactivates and deletes a user; a moderator is sent away", async () => {
+    const email = `utenti.azione.${Date.now()}@example.com`;
+    expect((await post(moderator, { intent: "save-user", user: { name: "Nuova Persona", email } })).status).toBe(302);
+    const created = await post(admin, { intent: "save-user", user: { name: "Nuova Persona", email } });
+    expect(created.status).toBe(200);
+    const row = await env.DB.prepare("SELECT id, status FROM users WHERE email = ?")
+      .bind(email)
+      .first<{ id: number; status: string }>();
+    expect(row).toMatchObject({ status: "attivo" });
+    const bad = await post(admin, { intent: "save-user", id: row!.id, user: { name: "", email: "non-una-mail" } });
+    expect(bad.status).toBe(400);
+    expect((await post(admin, { intent: "toggle-ban", id: row!.id, reason: "Prova di sospensione" })).status).toBe(200);
+    expect(
+      (await env.DB.prepare("SELECT status FROM users WHERE id = ?").bind(row!.id).first<{ status: string }>())?.status,
+    ).toBe("sospeso");
+    expect((await post(admin, { intent: "toggle-ban", id: row!.id })).status).toBe(200);
+    const removed = await post(admin, { intent: "delete", ids: [row!.id] });
+    expect(removed.status).toBe(200);
+    expect(await env.DB.prepare("SELECT id FROM users WHERE id = ?").bind(row!.id).first()).toBeNull();
+    expect((await post(admin, { intent: "delete", ids: [] })).status).toBe(400);
+  });
+});

@@ -128,9 +128,10 @@ export function SegnalazioniTab() {
   const reports = useApi<AdminReport[]>(`/api/admin/reports${filter ? `?status=${filter}` : ""}`);
   const [opened, setOpened] = useState<AdminReport | null>(null);
   const list = reports.data ?? [];
+  const remove = useFormAction<{ failed: number }>("/admin/segnalazioni").call;
   const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(
     list,
-    (id) => `/api/admin/reports/${id}`,
+    async (ids) => succeeded(await remove({ intent: "delete", ids })),
     reports.reload,
   );
 

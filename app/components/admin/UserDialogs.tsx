@@ -2,7 +2,9 @@
 import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { ApiError, apiFetch } from "~/lib/api-client";
+import { ApiError } from "~/lib/api-client";
+import { RefusedError, succeeded } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 import {
   ErrorText,
   formatDate,
@@ -183,6 +185,8 @@ export function UserFormDialog({
   });
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // The save posts to the Utenti tab's action (/admin/utenti, intent "save-user").
+  const write = useFormAction<AdminUser>("/admin/utenti").call;
   const toast = useToast();
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
 
@@ -209,13 +213,10 @@ export function UserFormDialog({
     setSaving(true);
     setError(null);
     try {
-      const saved = await apiFetch<AdminUser>(user ? `/api/admin/users/${user.id}` : "/api/admin/users", {
-        method: user ? "PUT" : "POST",
-        json: body,
-      });
-      onSaved(saved);
+      const saved = succeeded(await write({ intent: "save-user", id: user?.id ?? null, user: body }), T.saveError);
+      onSaved(saved!);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : T.saveError);
+      setError(e instanceof ApiError || e instanceof RefusedError ? e.message : T.saveError);
       setSaving(false);
       toast(T.saveError, "error");
     }

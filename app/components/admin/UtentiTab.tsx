@@ -4,6 +4,8 @@ import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useToast } from "~/components/ui/Toast";
 import { apiFetch } from "~/lib/api-client";
+import { succeeded } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { downloadCsv, toCsv } from "~/lib/csv";
 import {
@@ -136,9 +138,11 @@ export function UtentiTab() {
     audit.reload();
   };
 
+  // Writes post to this tab's action (/admin/utenti); the lists are the JSON calls', reloaded after.
+  const write = useFormAction<{ failed: number }>("/admin/utenti").call;
   const toggleBan = async (user: AdminUser, reason?: string) => {
     try {
-      await apiFetch(`/api/admin/users/${user.id}/ban`, { method: "POST", json: reason ? { reason } : {} });
+      succeeded(await write({ intent: "toggle-ban", id: user.id, reason: reason ?? null }));
       toast(T.userSaved, "success");
       setSuspending(null);
       refresh();
@@ -165,7 +169,7 @@ export function UtentiTab() {
   const list = users.data?.items ?? [];
   const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(
     list,
-    (id) => `/api/admin/users/${id}`,
+    async (ids) => succeeded(await write({ intent: "delete", ids })),
     refresh,
   );
 

@@ -236,7 +236,7 @@ export function TableWrap({ label, children }: { label: string; children: React.
  */
 export function useBulkSelection<Row extends { id: number }>(
   list: Row[],
-  deletePath: (id: number) => string,
+  remove: (ids: number[]) => Promise<{ failed: number } | undefined>,
   reload: () => void,
 ) {
   const toast = useToast();
@@ -251,8 +251,12 @@ export function useBulkSelection<Row extends { id: number }>(
       return next;
     });
   const deleteSelected = async () => {
-    const results = await Promise.allSettled([...selected].map((id) => apiFetch(deletePath(id), { method: "DELETE" })));
-    const failed = results.some((r) => r.status === "rejected");
+    let failed = true;
+    try {
+      failed = ((await remove([...selected]))?.failed ?? 0) > 0;
+    } catch {
+      // refused or unreachable: said by the toast
+    }
     toast(failed ? T.deleteError : T.deleted, failed ? "error" : "success");
     setSelected(new Set());
     reload();
