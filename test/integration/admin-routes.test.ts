@@ -96,3 +96,28 @@ describe("the Utenti tab's action", () => {
     expect((await post(admin, { intent: "delete", ids: [] })).status).toBe(400);
   });
 });
+
+describe("the Rush tab's action", () => {
+  const post = (token: string, json: unknown) => call("POST", "/admin/rush", { token, json });
+
+  it("creates, edits and deletes an event with the API's rules; a teacher is sent away", async () => {
+    const startsAt = new Date(Date.now() + 86_400_000).toISOString();
+    const endsAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const event = { title: "Rush dall'azione", startsAt, endsAt, published: false };
+    expect((await post(teacher, { intent: "save-event", event })).status).toBe(302);
+    const created = await post(admin, { intent: "save-event", event });
+    expect(created.status).toBe(200);
+    const row = await env.DB.prepare("SELECT id FROM rush_events WHERE title = ?")
+      .bind(event.title)
+      .first<{ id: number }>();
+    expect(row).not.toBeNull();
+    const backwards = await post(admin, {
+      intent: "save-event",
+      id: row!.id,
+      event: { ...event, endsAt: startsAt, startsAt: endsAt },
+    });
+    expect(backwards.status).toBe(400);
+    expect((await post(admin, { intent: "delete", id: row!.id })).status).toBe(200);
+    expect(await env.DB.prepare("SELECT id FROM rush_events WHERE id = ?").bind(row!.id).first()).toBeNull();
+  });
+});

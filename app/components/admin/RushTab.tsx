@@ -3,6 +3,8 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { apiFetch } from "~/lib/api-client";
+import { succeeded } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 import { formatRomeDateTime, fromRomeInputValue, toRomeInputValue } from "~/lib/rush";
 import "~/styles/rush.css";
 
@@ -55,6 +57,8 @@ export function validateRushForm(form: FormState): FormErrors {
 
 export function RushTab() {
   const toast = useToast();
+  // Writes post to this tab's action (/admin/rush); the list is the JSON call's, reloaded after.
+  const write = useFormAction("/admin/rush").call;
   const formId = useId();
   const [rows, setRows] = useState<RushEventRow[] | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY);
@@ -116,8 +120,7 @@ export function RushTab() {
       published: form.published,
     };
     try {
-      if (editingId == null) await apiFetch("/api/admin/rush-events", { method: "POST", json: body });
-      else await apiFetch(`/api/admin/rush-events/${editingId}`, { method: "PUT", json: body });
+      succeeded(await write({ intent: "save-event", id: editingId, event: body }), TEXT.saveError);
       toast(TEXT.saved, "success");
       resetForm();
       await load();
@@ -134,7 +137,7 @@ export function RushTab() {
     if (!row) return;
     setToDelete(null);
     try {
-      await apiFetch(`/api/admin/rush-events/${row.id}`, { method: "DELETE" });
+      succeeded(await write({ intent: "delete", id: row.id }), TEXT.deleteError);
       setRows((list) => (list ?? []).filter((r) => r.id !== row.id));
       if (editingId === row.id) resetForm();
       toast(TEXT.deleted, "success");
