@@ -1,10 +1,54 @@
-// /admin/classi: the console's "classi" tab (its data comes through the admin JSON calls, which check the role again).
+// /admin/classi: the console's Classi tab (teachers and admins). The lists come through the class JSON calls; the
+// tab's writes post here (JSON with an intent), through the same services, schemas and ownership rules as
+// /api/classes*: a teacher manages only their own classes.
+import { z } from "zod";
 import { ClassiTab } from "~/components/admin/ClassiTab";
+import { withLabels } from "~/lib/validation";
 import { requireAdminTab } from "~/server/admin/tab-guard.server";
+import {
+  AddMembersInput,
+  addMembersByEmail,
+  ClassNameInput,
+  createClass,
+  deleteClass,
+  removeMember,
+  renewCode,
+} from "~/server/classes.server";
+import { dbOf } from "~/server/context";
+import { handleIntent, handleValue } from "~/server/form.server";
+import { requirePageUser } from "~/server/page-guard.server";
 import type { Route } from "./+types/admin.classi";
 
 export async function loader(args: Route.LoaderArgs) {
   return requireAdminTab(args, "classi");
+}
+
+const classId = z.number("Classe non valida").int().positive();
+const oneClass = withLabels(z.object({ intent: z.string(), classId }), { intent: "Operazione", classId: "Classe" });
+const member = withLabels(
+  z.object({ intent: z.string(), classId, userId: z.number("Studente non valido").int().positive() }),
+  {
+    intent: "Operazione",
+    classId: "Classe",
+    userId: "Studente",
+  },
+);
+const create = ClassNameInput.extend({ intent: z.string() });
+const addMembers = AddMembersInput.extend({ intent: z.string(), classId });
+
+export async function action(args: Route.ActionArgs) {
+  await requireAdminTab(args, "classi");
+  const user = await requirePageUser(args, "teacher");
+  const db = dbOf(args.context);
+  return handleIntent(args.request, {
+    create: (body) => handleValue(body, create, ({ name }) => createClass(db, user, name)),
+    "add-members": (body) =>
+      handleValue(body, addMembers, ({ classId, emails }) => addMembersByEmail(db, user, classId, emails)),
+    "remove-member": (body) =>
+      handleValue(body, member, ({ classId, userId }) => removeMember(db, user, classId, userId)),
+    "renew-code": (body) => handleValue(body, oneClass, ({ classId }) => renewCode(db, user, classId)),
+    delete: (body) => handleValue(body, oneClass, ({ classId }) => deleteClass(db, user, classId)),
+  });
 }
 
 export default function AdminTab() {

@@ -121,3 +121,32 @@ describe("the Rush tab's action", () => {
     expect(await env.DB.prepare("SELECT id FROM rush_events WHERE id = ?").bind(row!.id).first()).toBeNull();
   });
 });
+
+describe("the Classi tab's action", () => {
+  const post = (token: string, json: unknown) => call("POST", "/admin/classi", { token, json });
+
+  it("a teacher creates a class, adds pupils by e-mail, renews its code and deletes it; a student is sent away", async () => {
+    expect((await post(student, { intent: "create", name: "Classe di nessuno" })).status).toBe(302);
+    const created = await post(teacher, { intent: "create", name: "4ªA dall'azione" });
+    expect(created.status).toBe(200);
+    const cls = await env.DB.prepare("SELECT id, code FROM classes WHERE name = ?")
+      .bind("4ªA dall'azione")
+      .first<{ id: number; code: string }>();
+    expect(cls).not.toBeNull();
+    const added = await post(teacher, {
+      intent: "add-members",
+      classId: cls!.id,
+      emails: "studente@example.com\nnessuno@example.com",
+    });
+    expect(added.status).toBe(200);
+    expect(JSON.stringify(await added.json())).toContain("nessuno@example.com");
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM class_members WHERE class_id = ?").bind(cls!.id).first("n"),
+    ).toBe(1);
+    expect((await post(teacher, { intent: "renew-code", classId: cls!.id })).status).toBe(200);
+    const code = await env.DB.prepare("SELECT code FROM classes WHERE id = ?").bind(cls!.id).first<{ code: string }>();
+    expect(code?.code).not.toBe(cls!.code);
+    expect((await post(teacher, { intent: "delete", classId: cls!.id })).status).toBe(200);
+    expect(await env.DB.prepare("SELECT id FROM classes WHERE id = ?").bind(cls!.id).first()).toBeNull();
+  });
+});

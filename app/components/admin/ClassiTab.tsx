@@ -3,7 +3,9 @@ import { useState } from "react";
 import { CLASS_UI as T } from "~/components/classes/texts";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { ApiError, apiFetch } from "~/lib/api-client";
+import { ApiError } from "~/lib/api-client";
+import { RefusedError, succeeded } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 import { ErrorText, formatDateTime, Loading, TableWrap, useApi } from "./admin-shared";
 import "~/styles/admin-classes.css";
 
@@ -25,6 +27,8 @@ export function ClassiTab() {
   const list = useApi<TeacherClass[]>("/api/classes");
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
+  // Writes post to this tab's action (/admin/classi); the lists are the class JSON calls', reloaded after.
+  const write = useFormAction<{ id: number }>("/admin/classi").call;
   const [busy, setBusy] = useState(false);
   const [openId, setOpenId] = useState<number | null>(null);
   const classes = list.data ?? [];
@@ -39,13 +43,13 @@ export function ClassiTab() {
     if (problem) return;
     setBusy(true);
     try {
-      const created = await apiFetch<{ id: number }>("/api/classes", { method: "POST", json: { name: trimmed } });
+      const created = succeeded(await write({ intent: "create", name: trimmed }), T.createError)!;
       toast(T.created, "success");
       setName("");
       list.reload();
       setOpenId(created.id);
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : T.createError;
+      const message = error instanceof ApiError || error instanceof RefusedError ? error.message : T.createError;
       setNameError(message);
       toast(T.createError, "error");
     } finally {
@@ -162,7 +166,8 @@ function ClassDialog({
   const link = joinLink(cls.code);
 
   const fail = (error: unknown, fallback: string) =>
-    toast(error instanceof ApiError ? error.message : fallback, "error");
+    toast(error instanceof ApiError || error instanceof RefusedError ? error.message : fallback, "error");
+  const write = useFormAction<{ added: number; alreadyMembers: number; notFound: string[] }>("/admin/classi").call;
 
   const copy = async () => {
     try {
@@ -175,7 +180,7 @@ function ClassDialog({
 
   const renew = async () => {
     try {
-      await apiFetch(`/api/classes/${cls.id}/code`, { method: "POST" });
+      succeeded(await write({ intent: "renew-code", classId: cls.id }), T.createError);
       toast(T.newCodeDone, "success");
       onChanged();
     } catch (error) {
@@ -188,19 +193,13 @@ function ClassDialog({
     setAddBusy(true);
     setAddError(null);
     try {
-      const result = await apiFetch<{ added: number; alreadyMembers: number; notFound: string[] }>(
-        `/api/classes/${cls.id}/members`,
-        {
-          method: "POST",
-          json: { emails },
-        },
-      );
+      const result = succeeded(await write({ intent: "add-members", classId: cls.id, emails }), T.createError)!;
       setAddResult(result);
       setEmails(result.notFound.join("\n"));
       members.reload();
       onChanged();
     } catch (error) {
-      setAddError(error instanceof ApiError ? error.message : T.createError);
+      setAddError(error instanceof ApiError || error instanceof RefusedError ? error.message : T.createError);
     } finally {
       setAddBusy(false);
     }
@@ -208,7 +207,7 @@ function ClassDialog({
 
   const remove = async (member: Member) => {
     try {
-      await apiFetch(`/api/classes/${cls.id}/members/${member.userId}`, { method: "DELETE" });
+      succeeded(await write({ intent: "remove-member", classId: cls.id, userId: member.userId }), T.deleteError);
       toast(T.removed, "success");
       members.reload();
       onChanged();
@@ -219,7 +218,7 @@ function ClassDialog({
 
   const destroy = async () => {
     try {
-      await apiFetch(`/api/classes/${cls.id}`, { method: "DELETE" });
+      succeeded(await write({ intent: "delete", classId: cls.id }), T.deleteError);
       toast(T.deleted, "success");
       onDeleted();
     } catch (error) {
