@@ -150,3 +150,28 @@ describe("the Classi tab's action", () => {
     expect(await env.DB.prepare("SELECT id FROM classes WHERE id = ?").bind(cls!.id).first()).toBeNull();
   });
 });
+
+describe("the Simulazioni tab's action", () => {
+  const post = (token: string, json: unknown) => call("POST", "/admin/simulazioni", { token, json });
+
+  it("a teacher saves and deletes their simulation; a student is sent away; a bad one is refused in Italian", async () => {
+    const id = `azione-${Date.now()}`;
+    const simulation = {
+      id,
+      title: "Dall'azione",
+      subjects: [{ subjectId: 2, timeMin: 5, questionCount: 3 }],
+      allowedUsers: [1],
+      allowedClasses: [],
+    };
+    expect((await post(student, { intent: "save", ...simulation })).status).toBe(302);
+    const saved = await post(teacher, { intent: "save", ...simulation });
+    expect(saved.status).toBe(200);
+    expect(
+      await env.DB.prepare("SELECT created_by FROM simulations WHERE id = ?").bind(id).first("created_by"),
+    ).not.toBeNull();
+    const bad = await post(teacher, { intent: "save", ...simulation, subjects: [] });
+    expect(bad.status).toBe(400);
+    expect((await post(teacher, { intent: "delete", id })).status).toBe(200);
+    expect(await env.DB.prepare("SELECT id FROM simulations WHERE id = ?").bind(id).first()).toBeNull();
+  });
+});

@@ -4,6 +4,8 @@ import { formatDateTime } from "~/components/admin/admin-shared";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError, apiFetch } from "~/lib/api-client";
+import { RefusedError, succeeded } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_ROW_DEFAULT } from "~/lib/constants";
 import { AudiencePicker, type Chip } from "./AudiencePicker";
 import { ClassResultsDialog } from "./ClassResults";
@@ -107,6 +109,8 @@ function idFromTitle(title: string) {
 
 export function SimulazioniTab() {
   const toast = useToast();
+  // Writes post to this tab's action (/admin/simulazioni); the lists are the JSON calls', reloaded after.
+  const write = useFormAction<{ drawNotes?: string[] }>("/admin/simulazioni").call;
   const [list, setList] = useState<AdminSimulation[] | null>(null);
   const [subjects, setSubjects] = useState(FALLBACK_SUBJECTS);
   const [form, setForm] = useState(emptyForm);
@@ -211,10 +215,10 @@ export function SimulazioniTab() {
     setSaving(true);
     setFormError(null);
     try {
-      const saved = await apiFetch<{ drawNotes?: string[] }>("/api/admin/simulations", {
-        method: "POST",
-        json: payload,
-      });
+      const saved = succeeded(
+        await write({ intent: "save", ...payload }),
+        form.editing ? TXT.updateError : TXT.createError,
+      );
       toast(form.editing ? TXT.updated : TXT.created, "success");
       // Units that ran short in the weighted draw: said to the admin, the simulation is saved anyway.
       if (saved?.drawNotes?.length) toast(`${TXT.drawShort} ${saved.drawNotes.join(" ")}`, "success");
@@ -222,11 +226,13 @@ export function SimulazioniTab() {
       await reload();
     } catch (error) {
       const message =
-        error instanceof ApiError && error.body.error
-          ? String(error.body.error)
-          : form.editing
-            ? TXT.updateError
-            : TXT.createError;
+        error instanceof RefusedError
+          ? error.message
+          : error instanceof ApiError && error.body.error
+            ? String(error.body.error)
+            : form.editing
+              ? TXT.updateError
+              : TXT.createError;
       setFormError(message);
       toast(message, "error");
     } finally {
@@ -236,10 +242,10 @@ export function SimulazioniTab() {
 
   const start = async (id: string) => {
     try {
-      await apiFetch(`/api/admin/simulations/${encodeURIComponent(id)}/start`, { method: "POST" });
+      succeeded(await write({ intent: "start", id }), TXT.startError);
       toast(TXT.started, "success");
     } catch (error) {
-      toast(error instanceof ApiError && error.body.error ? String(error.body.error) : TXT.startError, "error");
+      toast(error instanceof RefusedError ? error.message : TXT.startError, "error");
     }
     await reload();
   };
@@ -247,7 +253,7 @@ export function SimulazioniTab() {
   const remove = async (id: string) => {
     setConfirmDelete(null);
     try {
-      await apiFetch(`/api/admin/simulations/${encodeURIComponent(id)}`, { method: "DELETE" });
+      succeeded(await write({ intent: "delete", id }), TXT.deleteError);
       toast(TXT.deleted, "success");
       if (form.id === id) setForm(emptyForm());
     } catch {
