@@ -175,3 +175,17 @@ describe("the Simulazioni tab's action", () => {
     expect(await env.DB.prepare("SELECT id FROM simulations WHERE id = ?").bind(id).first()).toBeNull();
   });
 });
+
+describe("the Database tab's action", () => {
+  const post = (token: string, json: unknown) => call("POST", "/admin/database", { token, json });
+
+  it("recalculates the statistics for an admin; refuses a reset the server does not allow; a moderator is sent away", async () => {
+    expect((await post(moderator, { intent: "recalc-stats" })).status).toBe(302);
+    expect((await post(admin, { intent: "recalc-stats" })).status).toBe(200);
+    const users = await env.DB.prepare("SELECT count(*) AS n FROM users").first("n");
+    const reset = await post(admin, { intent: "reset-db", confirm: "RESET" });
+    expect(reset.status).toBe(403);
+    expect(JSON.stringify(await reset.json())).toContain("ALLOW_DB_RESET=1");
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM users").first("n")).toBe(users);
+  });
+});

@@ -5,6 +5,8 @@ import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { reportSessionProblem } from "~/lib/session-events";
 import { T } from "./admin-shared";
+import { succeeded } from "~/lib/forms";
+import { useFormAction } from "~/lib/use-form-action";
 
 type Counts = Record<string, number | boolean | Record<string, number>>;
 
@@ -182,16 +184,18 @@ export function DatabaseTab() {
   const [confirmReset, setConfirmReset] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
-  const maintenance = async (path: string, okPrefix: string, errorToast: string, body: unknown = null) => {
+  // The maintenance buttons post to this tab's action (/admin/database); imports keep their upload progress.
+  const write = useFormAction<Counts>("/admin/database").call;
+  const maintenance = async (
+    intent: string,
+    okPrefix: string,
+    errorToast: string,
+    body: Record<string, unknown> = {},
+  ) => {
     setBusy(true);
     setMessage(null);
     try {
-      const counts = await postWithProgress(
-        path,
-        body ? JSON.stringify(body) : null,
-        body ? "application/json" : null,
-        () => {},
-      );
+      const counts = succeeded(await write({ intent, ...body }), errorToast) ?? {};
       const text = describeCounts(okPrefix, counts);
       setMessage({ ok: true, text });
       toast(okPrefix === T.resetDone ? T.resetDone : text, "success");
@@ -220,9 +224,7 @@ export function DatabaseTab() {
             type="button"
             className="btn"
             disabled={busy}
-            onClick={() =>
-              void maintenance("/api/admin/reprocess-attempt-answers", "Risposte riprocessate", T.reprocessError)
-            }
+            onClick={() => void maintenance("reprocess", "Risposte riprocessate", T.reprocessError)}
           >
             Riprocessa risposte dei tentativi
           </button>
@@ -230,7 +232,7 @@ export function DatabaseTab() {
             type="button"
             className="btn"
             disabled={busy}
-            onClick={() => void maintenance("/api/admin/recalc-stats", "Statistiche ricalcolate", T.recalcError)}
+            onClick={() => void maintenance("recalc-stats", "Statistiche ricalcolate", T.recalcError)}
           >
             Ricalcola statistiche
           </button>
@@ -262,7 +264,7 @@ export function DatabaseTab() {
                 className="btn btn--primary"
                 onClick={() => {
                   setConfirmReset(false);
-                  void maintenance("/api/admin/reset-db", T.resetDone, T.resetError, { confirm: "RESET" });
+                  void maintenance("reset-db", T.resetDone, T.resetError, { confirm: "RESET" });
                 }}
               >
                 Sì, cancella tutto
