@@ -16,29 +16,6 @@ export const answerSchema = z.object({
     .optional(),
 });
 
-export const submissionSchema = withLabels(
-  z.object({
-    answers: z.array(answerSchema, "Le risposte devono essere un elenco").max(200, "Troppe risposte"),
-    timeTaken: z
-      .number("Tempo impiegato mancante")
-      .min(0, "Tempo impiegato non valido")
-      .max(MAX_SECONDS, "Tempo impiegato non valido"),
-    rushEventId: z.number().int().positive().nullable().optional(),
-    idempotencyKey: z.string().min(8, "Chiave di invio non valida").max(100, "Chiave di invio non valida").optional(),
-  }),
-  {
-    answers: "Risposta",
-    "answers.question_id": "Domanda",
-    "answers.option_id": "Opzione scelta",
-    "answers.answer_text": "Risposta scritta",
-    "answers.time_sec": "Tempo per domanda",
-    timeTaken: "Tempo impiegato",
-    rushEventId: "Evento Rush",
-    idempotencyKey: "Chiave di invio",
-  },
-);
-export type Submission = z.infer<typeof submissionSchema>;
-
 const SUBMISSION_LABELS = {
   answers: "Risposta",
   "answers.question_id": "Domanda",
@@ -49,6 +26,20 @@ const SUBMISSION_LABELS = {
   rushEventId: "Evento Rush",
   idempotencyKey: "Chiave di invio",
 } as const;
+
+export const submissionSchema = withLabels(
+  z.object({
+    answers: z.array(answerSchema, "Le risposte devono essere un elenco").max(200, "Troppe risposte"),
+    timeTaken: z
+      .number("Tempo impiegato mancante")
+      .min(0, "Tempo impiegato non valido")
+      .max(MAX_SECONDS, "Tempo impiegato non valido"),
+    rushEventId: z.number().int().positive().nullable().optional(),
+    idempotencyKey: z.string().min(8, "Chiave di invio non valida").max(100, "Chiave di invio non valida").optional(),
+  }),
+  SUBMISSION_LABELS,
+);
+export type Submission = z.infer<typeof submissionSchema>;
 
 /** The quiz screen's submission: the attempt plus the quiz it belongs to. */
 export const runnerSubmissionSchema = withLabels(
