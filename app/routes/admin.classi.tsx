@@ -1,26 +1,33 @@
-// /admin/classi: the console's Classi tab (teachers and admins). The lists come through the class JSON calls; the
-// tab's writes post here (JSON with an intent), through the same services, schemas and ownership rules as
-// /api/classes*: a teacher manages only their own classes.
+// /admin/classi: the console's Classi tab (teachers and admins). Its loader reads the classes the user manages and,
+// with ?classe=ID, the members of the class whose dialog is open; the tab's writes post here (JSON with an intent),
+// through the same services, schemas and ownership rules as /api/classes*: a teacher manages only their own classes.
 import { z } from "zod";
 import { ClassiTab } from "~/components/admin/ClassiTab";
 import { withLabels } from "~/lib/validation";
-import { requireAdminTab } from "~/server/admin/tab-guard.server";
+import { adminTabUser } from "~/server/admin/tab-guard.server";
 import {
   AddMembersInput,
   addMembersByEmail,
   ClassNameInput,
   createClass,
   deleteClass,
+  managedClasses,
+  membersOf,
   removeMember,
   renewCode,
 } from "~/server/classes.server";
 import { dbOf } from "~/server/context";
 import { handleIntent, handleValue } from "~/server/form.server";
-import { requirePageUser } from "~/server/page-guard.server";
 import type { Route } from "./+types/admin.classi";
 
 export async function loader(args: Route.LoaderArgs) {
-  return requireAdminTab(args, "classi");
+  const user = await adminTabUser(args, "classi");
+  const db = dbOf(args.context);
+  const classes = await managedClasses(db, user);
+  const opened = Number(new URL(args.request.url).searchParams.get("classe"));
+  // A class that is not (or no longer) the user's opens nothing.
+  const open = classes.some((c) => c.id === opened) ? { id: opened, members: await membersOf(db, opened) } : null;
+  return { classes, open };
 }
 
 const classId = z.number("Classe non valida").int().positive();
@@ -37,8 +44,7 @@ const create = ClassNameInput.extend({ intent: z.string() });
 const addMembers = AddMembersInput.extend({ intent: z.string(), classId });
 
 export async function action(args: Route.ActionArgs) {
-  await requireAdminTab(args, "classi");
-  const user = await requirePageUser(args, "teacher");
+  const user = await adminTabUser(args, "classi");
   const db = dbOf(args.context);
   return handleIntent(args.request, {
     create: (body) => handleValue(body, create, ({ name }) => createClass(db, user, name)),
@@ -51,6 +57,6 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-export default function AdminTab() {
-  return <ClassiTab />;
+export default function AdminTab({ loaderData }: Route.ComponentProps) {
+  return <ClassiTab classes={loaderData.classes} open={loaderData.open} />;
 }

@@ -1,17 +1,23 @@
-// /admin/rush: the console's Rush tab. The list comes through the admin JSON call; the tab's writes post here (JSON
-// with an intent), through the same services and schema as /api/admin/rush-events*. Admins only.
+// /admin/rush: the console's Rush tab. Its loader reads the events; the tab's writes post here (JSON with an intent),
+// through the same services and schema as /api/admin/rush-events*, and the list reloads after each. Admins only.
 import { z } from "zod";
 import { RushTab } from "~/components/admin/RushTab";
 import { labelsOf, withLabels, zodMessage } from "~/lib/validation";
-import { requireAdminTab } from "~/server/admin/tab-guard.server";
+import { adminTabUser, requireAdminTab } from "~/server/admin/tab-guard.server";
 import { dbOf } from "~/server/context";
 import { handleIntent, handleValue, refusal } from "~/server/form.server";
-import { requirePageUser } from "~/server/page-guard.server";
-import { createRushEvent, deleteRushEvent, rushEventInputSchema, updateRushEvent } from "~/server/rush.server";
+import {
+  createRushEvent,
+  deleteRushEvent,
+  listRushEvents,
+  rushEventInputSchema,
+  updateRushEvent,
+} from "~/server/rush.server";
 import type { Route } from "./+types/admin.rush";
 
 export async function loader(args: Route.LoaderArgs) {
-  return requireAdminTab(args, "rush");
+  await requireAdminTab(args, "rush");
+  return { events: await listRushEvents(dbOf(args.context)) };
 }
 
 const eventId = z.number("Evento non valido").int().positive();
@@ -23,8 +29,7 @@ const saveEvent = withLabels(z.object({ intent: z.string(), id: eventId.nullish(
 const removeEvent = withLabels(z.object({ intent: z.string(), id: eventId }), { intent: "Operazione", id: "Evento" });
 
 export async function action(args: Route.ActionArgs) {
-  await requireAdminTab(args, "rush");
-  const actor = await requirePageUser(args, "admin");
+  const actor = await adminTabUser(args, "rush");
   const db = dbOf(args.context);
   return handleIntent(args.request, {
     // Create (no id) or edit, checked by the same schema as POST / PUT /api/admin/rush-events.
@@ -40,6 +45,6 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-export default function AdminTab() {
-  return <RushTab />;
+export default function AdminTab({ loaderData }: Route.ComponentProps) {
+  return <RushTab rows={loaderData.events} />;
 }

@@ -1,17 +1,28 @@
-// /admin/segnalazioni: the console's "segnalazioni" tab (its data comes through the admin JSON calls, which check the role again).
+// /admin/segnalazioni: the console's "segnalazioni" tab. Its loader reads the reports (?stato=open|resolved filters
+// them, as GET /api/admin/reports?status= does); its writes post here. Moderators and admins.
 import { SegnalazioniTab } from "~/components/admin/SegnalazioniTab";
 import { z } from "zod";
 import { labelsOf, withLabels } from "~/lib/validation";
-import { deleteReport, reportUpdateSchema, resolveReport, updateReport } from "~/server/admin/reports.server";
-import { requireAdminTab } from "~/server/admin/tab-guard.server";
+import {
+  deleteReport,
+  listReports,
+  reportListQuery,
+  reportUpdateSchema,
+  resolveReport,
+  updateReport,
+} from "~/server/admin/reports.server";
+import { adminTabUser, requireAdminTab } from "~/server/admin/tab-guard.server";
 import { dbOf } from "~/server/context";
-import { HttpError } from "~/server/errors.server";
-import { bulkIdsSchema, eachId, handleValue, readJsonBody, refusal } from "~/server/form.server";
-import { requirePageUser } from "~/server/page-guard.server";
+import { bulkIdsSchema, eachId, handleIntent, handleValue } from "~/server/form.server";
 import type { Route } from "./+types/admin.segnalazioni";
 
 export async function loader(args: Route.LoaderArgs) {
-  return requireAdminTab(args, "segnalazioni");
+  await requireAdminTab(args, "segnalazioni");
+  const filter = reportListQuery.safeParse({
+    status: new URL(args.request.url).searchParams.get("stato") ?? undefined,
+  });
+  const status = filter.success ? filter.data.status : undefined;
+  return { reports: await listReports(dbOf(args.context), { status }) };
 }
 
 /**
@@ -19,24 +30,14 @@ export async function loader(args: Route.LoaderArgs) {
  * {intent: "resolve", id}. The same services and schema as PUT /api/admin/reports/{id} and …/resolve.
  */
 export async function action(args: Route.ActionArgs) {
-  await requireAdminTab(args, "segnalazioni");
-  const user = await requirePageUser(args, "staff");
+  const user = await adminTabUser(args, "segnalazioni");
   const db = dbOf(args.context);
-  let body: unknown;
-  try {
-    body = await readJsonBody(args.request);
-  } catch (error) {
-    if (error instanceof HttpError) return refusal(error.status, error.message);
-    throw error;
-  }
-  const intent = typeof body === "object" && body !== null ? (body as { intent?: unknown }).intent : undefined;
-  if (intent === "update-report") {
-    return handleValue(body, reportUpdateAction, ({ id, intent: _, ...input }) => updateReport(db, user, id, input));
-  }
-  if (intent === "resolve") return handleValue(body, reportIdAction, ({ id }) => resolveReport(db, user, id));
-  if (intent === "delete")
-    return handleValue(body, bulkIdsSchema, ({ ids }) => eachId(ids, (id) => deleteReport(db, user, id)));
-  return refusal(400, "Operazione non riconosciuta.");
+  return handleIntent(args.request, {
+    "update-report": (body) =>
+      handleValue(body, reportUpdateAction, ({ id, intent: _, ...input }) => updateReport(db, user, id, input)),
+    resolve: (body) => handleValue(body, reportIdAction, ({ id }) => resolveReport(db, user, id)),
+    delete: (body) => handleValue(body, bulkIdsSchema, ({ ids }) => eachId(ids, (id) => deleteReport(db, user, id))),
+  });
 }
 
 const reportId = z.number("Segnalazione non valida").int().positive();
@@ -50,6 +51,6 @@ const reportIdAction = withLabels(z.object({ intent: z.literal("resolve"), id: r
   id: "Segnalazione",
 });
 
-export default function AdminTab() {
-  return <SegnalazioniTab />;
+export default function AdminTab({ loaderData }: Route.ComponentProps) {
+  return <SegnalazioniTab reports={loaderData.reports} />;
 }

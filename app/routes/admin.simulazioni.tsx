@@ -1,19 +1,46 @@
-// /admin/simulazioni: the console's Simulazioni tab (teachers and admins). The lists come through the admin JSON
-// calls; the tab's writes post here (JSON with an intent), through the same services, schema and ownership rules as
-// /api/admin/simulations*: a teacher manages only the simulations they created.
+// /admin/simulazioni: the console's Simulazioni tab (teachers and admins). Its loader reads the user's simulations,
+// the subjects and classes the form offers, and the dialog the URL opens (?tentativi=ID: the attempts;
+// ?risultati=ID: the results per class). The tab's writes post here (JSON with an intent), through the same services,
+// schema and ownership rules as /api/admin/simulations*: a teacher manages only the simulations they created.
 import { z } from "zod";
 import { SimulazioniTab } from "~/components/admin/SimulazioniTab";
 import { withLabels } from "~/lib/validation";
-import { requireAdminTab } from "~/server/admin/tab-guard.server";
+import { adminTabUser } from "~/server/admin/tab-guard.server";
 import { dbOf, getEnv } from "~/server/context";
 import { handleIntent, handleValue } from "~/server/form.server";
-import { requirePageUser } from "~/server/page-guard.server";
-import { deleteSimulation, saveSimulation, startSimulation } from "~/server/simulation-admin.server";
+import { listSubjects } from "~/server/quiz.server";
+import { managedClasses } from "~/server/classes.server";
+import {
+  adminAttempts,
+  classResults,
+  deleteSimulation,
+  listSimulations,
+  saveSimulation,
+  startSimulation,
+} from "~/server/simulation-admin.server";
 import { SimulationSave, simulationIdParam } from "~/server/simulation-schemas.server";
 import type { Route } from "./+types/admin.simulazioni";
 
 export async function loader(args: Route.LoaderArgs) {
-  return requireAdminTab(args, "simulazioni");
+  const user = await adminTabUser(args, "simulazioni");
+  const db = dbOf(args.context);
+  const params = new URL(args.request.url).searchParams;
+  const [simulations, subjects, classes] = await Promise.all([
+    listSimulations(db, user),
+    listSubjects(db),
+    managedClasses(db, user),
+  ]);
+  // A dialog for a simulation that is not the user's (or not finished, for the results) opens nothing.
+  const owned = (key: string) => simulations.find((s) => s.id === params.get(key));
+  const attemptsOf = owned("tentativi");
+  const resultsOf = owned("risultati");
+  return {
+    simulations,
+    subjects,
+    classes,
+    attempts: attemptsOf ? { id: attemptsOf.id, rows: await adminAttempts(db, attemptsOf.id, user) } : null,
+    results: resultsOf?.graded ? await classResults(db, resultsOf.id, user) : null,
+  };
 }
 
 const oneSimulation = withLabels(z.object({ intent: z.string(), id: z.string("Simulazione non valida") }), {
@@ -23,8 +50,7 @@ const oneSimulation = withLabels(z.object({ intent: z.string(), id: z.string("Si
 const save = SimulationSave.extend({ intent: z.string() });
 
 export async function action(args: Route.ActionArgs) {
-  await requireAdminTab(args, "simulazioni");
-  const user = await requirePageUser(args, "teacher");
+  const user = await adminTabUser(args, "simulazioni");
   const db = dbOf(args.context);
   const env = getEnv(args.context);
   return handleIntent(args.request, {
@@ -43,6 +69,6 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-export default function AdminTab() {
-  return <SimulazioniTab />;
+export default function AdminTab({ loaderData }: Route.ComponentProps) {
+  return <SimulazioniTab {...loaderData} />;
 }

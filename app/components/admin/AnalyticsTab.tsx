@@ -1,9 +1,9 @@
 // Admin console tab 'Analytics': summary, top users, 'Utenti con almeno N quiz', attempts and logins per day.
 import { useMemo, useState } from "react";
 import { AdminLineChart } from "./AdminLineChart";
-import { ErrorText, formatNumber, formatSeconds, Loading, useApi, TableWrap } from "./admin-shared";
+import { formatNumber, formatSeconds, TableWrap } from "./admin-shared";
 
-type Analytics = {
+export type Analytics = {
   userCount: number;
   attempts: number;
   avgScore: number;
@@ -29,21 +29,18 @@ type Analytics = {
 const DEFAULT_MIN_QUIZ = 5;
 const shortDay = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}`;
 
-export function AnalyticsTab() {
-  const { data, error, loading } = useApi<Analytics>("/api/admin/analytics");
+/** `data`: the tab loader's figures (/admin/analytics), the same as GET /api/admin/analytics. */
+export function AnalyticsTab({ data }: { data: Analytics }) {
   const [minQuiz, setMinQuiz] = useState(DEFAULT_MIN_QUIZ);
-  const maxAttempts = Math.max(DEFAULT_MIN_QUIZ, ...(data?.attemptsDistribution.map((d) => d.attempts) ?? [0]));
+  const maxAttempts = Math.max(DEFAULT_MIN_QUIZ, ...(data.attemptsDistribution.map((d) => d.attempts) ?? [0]));
   // Users with at least N quizzes for every N from 1 to the maximum.
   const atLeast = useMemo(() => {
     const out: number[] = [];
     for (let n = 1; n <= maxAttempts; n++)
-      out.push(data?.attemptsDistribution.filter((d) => d.attempts >= n).reduce((s, d) => s + d.users, 0) ?? 0);
+      out.push(data.attemptsDistribution.filter((d) => d.attempts >= n).reduce((s, d) => s + d.users, 0) ?? 0);
     return out;
   }, [data, maxAttempts]);
 
-  if (loading && !data) return <Loading />;
-  if (error) return <ErrorText message={error} />;
-  if (!data) return null;
   const usersAtLeast = atLeast[minQuiz - 1] ?? 0;
 
   return (

@@ -25,7 +25,9 @@ export const PICKER_TEXT = {
   members: (n: number) => (n === 1 ? "1 studente" : `${n} studenti`),
 } as const;
 
+/** `classes`: the user's classes, from the tab's loader; the students are searched as the user types. */
 export function AudiencePicker(props: {
+  classes: TeacherClass[];
   users: Chip[];
   classIds: number[];
   onUsers: (users: Chip[]) => void;
@@ -34,13 +36,7 @@ export function AudiencePicker(props: {
   const id = useId();
   const [q, setQ] = useState("");
   const [found, setFound] = useState<FoundUser[] | null>(null);
-  const [classes, setClasses] = useState<TeacherClass[] | null>(null);
-
-  useEffect(() => {
-    apiFetch<TeacherClass[]>("/api/classes")
-      .then(setClasses)
-      .catch(() => setClasses([]));
-  }, []);
+  const { classes } = props;
 
   useEffect(() => {
     const text = q.trim();
@@ -68,14 +64,14 @@ export function AudiencePicker(props: {
   };
   const toggleClass = (classId: number, on: boolean) =>
     props.onClasses(on ? [...new Set([...props.classIds, classId])] : props.classIds.filter((c) => c !== classId));
-  const classLabel = (classId: number) => classes?.find((c) => c.id === classId)?.name ?? `Classe ${classId}`;
+  const classLabel = (classId: number) => classes.find((c) => c.id === classId)?.name ?? `Classe ${classId}`;
 
   return (
     <fieldset className="adm-picker">
       <legend>{PICKER_TEXT.legend}</legend>
       <div>
         <p className="muted small">{PICKER_TEXT.classes}</p>
-        {classes === null ? null : classes.length === 0 ? (
+        {classes.length === 0 ? (
           <p className="muted small">{PICKER_TEXT.noClasses}</p>
         ) : (
           <div className="adm-picker__classes">

@@ -3,10 +3,8 @@ import { CLASS_UI as T } from "~/components/classes/texts";
 import { Modal } from "~/components/ui/Modal";
 import { classResultsCsv, type ClassResult } from "~/lib/class-results";
 import { downloadCsv } from "~/lib/csv";
-import { ErrorText, formatNumber, formatSeconds, Loading, TableWrap, useApi } from "./admin-shared";
+import { formatNumber, formatSeconds, TableWrap } from "./admin-shared";
 import "~/styles/admin-classes.css";
-
-type Results = { id: string; title: string; classes: ClassResult[] };
 
 function csvName(title: string, cls: string) {
   const slug = (text: string) =>
@@ -18,26 +16,22 @@ function csvName(title: string, cls: string) {
   return `risultati-${slug(title) || "simulazione"}-${slug(cls) || "classe"}.csv`;
 }
 
+/** `classes`: the results of a finished simulation, from the Simulazioni tab's loader (?risultati=ID). */
 export function ClassResultsDialog({
-  simulationId,
   title,
+  classes,
   onClose,
 }: {
-  simulationId: string;
   title: string;
+  classes: ClassResult[];
   onClose: () => void;
 }) {
-  const data = useApi<Results>(`/api/admin/simulations/${encodeURIComponent(simulationId)}/classes`);
   return (
     <Modal title={T.resultsTitle(title)} onClose={onClose} maxWidth={900}>
-      {data.loading && !data.data ? (
-        <Loading />
-      ) : data.error ? (
-        <ErrorText message={data.error} />
-      ) : !data.data?.classes.length ? (
+      {!classes.length ? (
         <p className="muted">{T.noClassesInSim}</p>
       ) : (
-        data.data.classes.map((c) => <ClassBlock key={c.classId} result={c} title={title} />)
+        classes.map((c) => <ClassBlock key={c.classId} result={c} title={title} />)
       )}
     </Modal>
   );

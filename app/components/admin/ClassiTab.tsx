@@ -1,12 +1,13 @@
 /** Admin console tab 'Classi' (teachers and admins): create a class, share its join link, add students by e-mail, manage members. */
 import { useState } from "react";
+import { useSearchParams } from "react-router";
 import { CLASS_UI as T } from "~/components/classes/texts";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError } from "~/lib/api-client";
 import { RefusedError, succeeded } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
-import { ErrorText, formatDateTime, Loading, TableWrap, useApi } from "./admin-shared";
+import { ErrorText, formatDateTime, TableWrap } from "./admin-shared";
 import "~/styles/admin-classes.css";
 
 export type TeacherClass = {
@@ -18,21 +19,29 @@ export type TeacherClass = {
   memberCount: number;
   createdAt: number;
 };
-type Member = { userId: number; name: string; username: string | null; email: string; joinedAt: number };
+export type Member = { userId: number; name: string; username: string | null; email: string; joinedAt: number };
 
 const CLASS_NAME_MAX = 80;
 
-export function ClassiTab() {
+/**
+ * `classes` and the `open` class's members come from the tab's loader (/admin/classi?classe=ID): the open dialog is
+ * in the URL, and React Router reloads both after each write to the tab's action.
+ */
+export function ClassiTab({
+  classes,
+  open: opened,
+}: {
+  classes: TeacherClass[];
+  open: { id: number; members: Member[] } | null;
+}) {
   const toast = useToast();
-  const list = useApi<TeacherClass[]>("/api/classes");
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
-  // Writes post to this tab's action (/admin/classi); the lists are the class JSON calls', reloaded after.
   const write = useFormAction<{ id: number }>("/admin/classi").call;
   const [busy, setBusy] = useState(false);
-  const [openId, setOpenId] = useState<number | null>(null);
-  const classes = list.data ?? [];
-  const open = classes.find((c) => c.id === openId) ?? null;
+  const [, setParams] = useSearchParams();
+  const setOpenId = (id: number | null) => setParams(id ? { classe: String(id) } : {}, { preventScrollReset: true });
+  const open = classes.find((c) => c.id === opened?.id) ?? null;
   const showOwner = classes.some((c) => c.ownerId !== classes[0]?.ownerId);
 
   const create = async (event: React.FormEvent) => {
@@ -46,7 +55,6 @@ export function ClassiTab() {
       const created = succeeded(await write({ intent: "create", name: trimmed }), T.createError)!;
       toast(T.created, "success");
       setName("");
-      list.reload();
       setOpenId(created.id);
     } catch (error) {
       const message = error instanceof ApiError || error instanceof RefusedError ? error.message : T.createError;
@@ -78,11 +86,7 @@ export function ClassiTab() {
         {nameError ? <ErrorText message={nameError} /> : null}
       </form>
 
-      {list.loading && !list.data ? (
-        <Loading />
-      ) : list.error ? (
-        <ErrorText message={list.error} />
-      ) : classes.length === 0 ? (
+      {classes.length === 0 ? (
         <p className="muted">{T.empty}</p>
       ) : (
         <TableWrap label={T.title}>
@@ -126,11 +130,8 @@ export function ClassiTab() {
         <ClassDialog
           key={open.id}
           cls={open}
-          onChanged={list.reload}
-          onDeleted={() => {
-            setOpenId(null);
-            list.reload();
-          }}
+          members={opened?.members ?? []}
+          onDeleted={() => setOpenId(null)}
           onClose={() => setOpenId(null)}
         />
       ) : null}
@@ -145,17 +146,16 @@ function joinLink(code: string) {
 
 function ClassDialog({
   cls,
-  onChanged,
+  members,
   onDeleted,
   onClose,
 }: {
   cls: TeacherClass;
-  onChanged: () => void;
+  members: Member[];
   onDeleted: () => void;
   onClose: () => void;
 }) {
   const toast = useToast();
-  const members = useApi<Member[]>(`/api/classes/${cls.id}/members`);
   const [emails, setEmails] = useState("");
   const [addBusy, setAddBusy] = useState(false);
   const [addResult, setAddResult] = useState<{ added: number; alreadyMembers: number; notFound: string[] } | null>(
@@ -182,7 +182,6 @@ function ClassDialog({
     try {
       succeeded(await write({ intent: "renew-code", classId: cls.id }), T.createError);
       toast(T.newCodeDone, "success");
-      onChanged();
     } catch (error) {
       fail(error, T.createError);
     }
@@ -196,8 +195,6 @@ function ClassDialog({
       const result = succeeded(await write({ intent: "add-members", classId: cls.id, emails }), T.createError)!;
       setAddResult(result);
       setEmails(result.notFound.join("\n"));
-      members.reload();
-      onChanged();
     } catch (error) {
       setAddError(error instanceof ApiError || error instanceof RefusedError ? error.message : T.createError);
     } finally {
@@ -209,8 +206,6 @@ function ClassDialog({
     try {
       succeeded(await write({ intent: "remove-member", classId: cls.id, userId: member.userId }), T.deleteError);
       toast(T.removed, "success");
-      members.reload();
-      onChanged();
     } catch (error) {
       fail(error, T.deleteError);
     }
@@ -286,11 +281,7 @@ function ClassDialog({
         </form>
 
         <h3>{T.members}</h3>
-        {members.loading && !members.data ? (
-          <Loading />
-        ) : members.error ? (
-          <ErrorText message={members.error} />
-        ) : !members.data?.length ? (
+        {!members.length ? (
           <p className="muted">{T.noMembers}</p>
         ) : (
           <TableWrap label={T.members}>
@@ -304,7 +295,7 @@ function ClassDialog({
                 </tr>
               </thead>
               <tbody>
-                {members.data.map((m) => (
+                {members.map((m) => (
                   <tr key={m.userId}>
                     <td>{m.name}</td>
                     <td>{m.email}</td>

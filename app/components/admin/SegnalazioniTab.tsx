@@ -1,12 +1,13 @@
 // Admin console tab 'Segnalazioni' (moderators see only this one): filter Aperta/Risolta, open first
 // then newest, CSV export, 'Segna risolta', 'Apri' (edit the question and the report), bulk delete.
 import { useState } from "react";
+import { useSearchParams } from "react-router";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { succeeded } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
 import { downloadCsv, toCsv } from "~/lib/csv";
-import { ErrorText, formatDateTime, Loading, T, TableWrap, useApi, useBulkSelection, useSave } from "./admin-shared";
+import { ErrorText, formatDateTime, Loading, T, TableWrap, useBulkSelection, useSave } from "./admin-shared";
 import { QuestionFields, useQuestion, useSaveQuestion, type EditableQuestion } from "./QuestionEditor";
 
 export type AdminReport = {
@@ -122,26 +123,28 @@ function ReportDialog({ report, onClose, onSaved }: { report: AdminReport; onClo
   );
 }
 
-export function SegnalazioniTab() {
+/**
+ * `reports`: the tab loader's list (/admin/segnalazioni?stato=…), filtered by the URL and reloaded by React Router
+ * after each write to the tab's action.
+ */
+export function SegnalazioniTab({ reports: list }: { reports: AdminReport[] }) {
   const toast = useToast();
-  const [filter, setFilter] = useState<"" | "open" | "resolved">("");
-  const reports = useApi<AdminReport[]>(`/api/admin/reports${filter ? `?status=${filter}` : ""}`);
+  const [params, setParams] = useSearchParams();
+  const stato = params.get("stato");
+  const filter = stato === "open" || stato === "resolved" ? stato : "";
+  const setFilter = (next: string) =>
+    setParams(next ? { stato: next } : {}, { replace: true, preventScrollReset: true });
   const [opened, setOpened] = useState<AdminReport | null>(null);
-  const list = reports.data ?? [];
   const remove = useFormAction<{ failed: number }>("/admin/segnalazioni").call;
-  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(
-    list,
-    async (ids) => succeeded(await remove({ intent: "delete", ids })),
-    reports.reload,
+  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(list, async (ids) =>
+    succeeded(await remove({ intent: "delete", ids })),
   );
 
-  // Writes post to this tab's action (/admin/segnalazioni); the list is the JSON call's, reloaded after.
   const { call } = useFormAction("/admin/segnalazioni");
   const resolve = async (report: AdminReport) => {
     try {
       succeeded(await call({ intent: "resolve", id: report.id }));
       toast(T.reportResolved, "success");
-      reports.reload();
     } catch {
       toast(T.saveError, "error");
     }
@@ -162,7 +165,7 @@ export function SegnalazioniTab() {
       <div className="adm-toolbar">
         <label className="adm-field">
           <span>Stato</span>
-          <select value={filter} onChange={(e) => setFilter(e.target.value as typeof filter)}>
+          <select value={filter} onChange={(e) => setFilter(e.target.value)}>
             <option value="">Tutte</option>
             <option value="open">Aperta</option>
             <option value="resolved">Risolta</option>
@@ -176,100 +179,87 @@ export function SegnalazioniTab() {
           Elimina selezionate{selected.size ? ` (${selected.size})` : ""}
         </button>
       </div>
-      {reports.loading && !reports.data ? <Loading /> : null}
-      {reports.error ? <ErrorText message={reports.error} /> : null}
-      {reports.data ? (
-        <TableWrap label="Tabella segnalazioni">
-          <table className="adm-table" aria-label="Segnalazioni">
-            <thead>
+      <TableWrap label="Tabella segnalazioni">
+        <table className="adm-table" aria-label="Segnalazioni">
+          <thead>
+            <tr>
+              <th>
+                <input
+                  type="checkbox"
+                  aria-label="Seleziona tutte"
+                  checked={allSelected}
+                  onChange={(e) => toggleAll(e.target.checked)}
+                />
+              </th>
+              <th className="num">ID</th>
+              <th>Domanda</th>
+              <th>Utente</th>
+              <th>Messaggio</th>
+              <th>Stato</th>
+              <th>Data</th>
+              <th>Azioni</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.length === 0 ? (
               <tr>
-                <th>
+                <td colSpan={8} className="muted">
+                  {T.noReports}
+                </td>
+              </tr>
+            ) : null}
+            {list.map((r) => (
+              <tr key={r.id} data-report-id={r.id}>
+                <td>
                   <input
                     type="checkbox"
-                    aria-label="Seleziona tutte"
-                    checked={allSelected}
-                    onChange={(e) => toggleAll(e.target.checked)}
+                    aria-label={`Seleziona la segnalazione ${r.id}`}
+                    checked={selected.has(r.id)}
+                    onChange={(e) => toggle(r.id, e.target.checked)}
                   />
-                </th>
-                <th className="num">ID</th>
-                <th>Domanda</th>
-                <th>Utente</th>
-                <th>Messaggio</th>
-                <th>Stato</th>
-                <th>Data</th>
-                <th>Azioni</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.length === 0 ? (
-                <tr>
-                  <td colSpan={8} className="muted">
-                    {T.noReports}
-                  </td>
-                </tr>
-              ) : null}
-              {list.map((r) => (
-                <tr key={r.id} data-report-id={r.id}>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Seleziona la segnalazione ${r.id}`}
-                      checked={selected.has(r.id)}
-                      onChange={(e) => toggle(r.id, e.target.checked)}
-                    />
-                  </td>
-                  <td className="num">{r.id}</td>
-                  <td>
-                    <span className="muted">#{r.questionId}</span>{" "}
-                    {r.questionText.length > 80 ? `${r.questionText.slice(0, 80)}…` : r.questionText}
-                  </td>
-                  <td>{r.byUser}</td>
-                  <td>{r.message}</td>
-                  <td>
-                    <span className={`adm-badge ${r.state === "open" ? "adm-badge--warn" : "adm-badge--ok"}`}>
-                      {STATE_LABEL[r.state]}
-                    </span>
-                    {r.status === "in_review" ? <div className="muted small">In revisione</div> : null}
-                  </td>
-                  <td>{formatDateTime(r.createdAt)}</td>
-                  <td>
-                    <div className="adm-actions">
-                      {r.state === "open" ? (
-                        <button
-                          type="button"
-                          className="btn"
-                          onClick={() => void resolve(r)}
-                          aria-label={`Segna risolta la segnalazione ${r.id}`}
-                        >
-                          Segna risolta
-                        </button>
-                      ) : null}
+                </td>
+                <td className="num">{r.id}</td>
+                <td>
+                  <span className="muted">#{r.questionId}</span>{" "}
+                  {r.questionText.length > 80 ? `${r.questionText.slice(0, 80)}…` : r.questionText}
+                </td>
+                <td>{r.byUser}</td>
+                <td>{r.message}</td>
+                <td>
+                  <span className={`adm-badge ${r.state === "open" ? "adm-badge--warn" : "adm-badge--ok"}`}>
+                    {STATE_LABEL[r.state]}
+                  </span>
+                  {r.status === "in_review" ? <div className="muted small">In revisione</div> : null}
+                </td>
+                <td>{formatDateTime(r.createdAt)}</td>
+                <td>
+                  <div className="adm-actions">
+                    {r.state === "open" ? (
                       <button
                         type="button"
                         className="btn"
-                        onClick={() => setOpened(r)}
-                        aria-label={`Apri la segnalazione ${r.id}`}
+                        onClick={() => void resolve(r)}
+                        aria-label={`Segna risolta la segnalazione ${r.id}`}
                       >
-                        Apri
+                        Segna risolta
                       </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      ) : null}
-      {opened ? (
-        <ReportDialog
-          report={opened}
-          onClose={() => setOpened(null)}
-          onSaved={() => {
-            setOpened(null);
-            reports.reload();
-          }}
-        />
-      ) : null}
+                    ) : null}
+                    <button
+                      type="button"
+                      className="btn"
+                      onClick={() => setOpened(r)}
+                      aria-label={`Apri la segnalazione ${r.id}`}
+                    >
+                      Apri
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+      {opened ? <ReportDialog report={opened} onClose={() => setOpened(null)} onSaved={() => setOpened(null)} /> : null}
     </div>
   );
 }

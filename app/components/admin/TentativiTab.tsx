@@ -1,9 +1,9 @@
 // Admin console tab 'Tentativi': every user's attempts, paginated on the server, with the summary link.
 import { Link, useSearchParams } from "react-router";
 import { ADMIN_ATTEMPTS_PAGE_SIZE } from "~/lib/constants";
-import { ErrorText, formatDateTime, formatNumber, Loading, Pager, T, TableWrap, usePagedApi } from "./admin-shared";
+import { formatDateTime, formatNumber, Pager, T, TableWrap, useUrlPaging } from "./admin-shared";
 
-type AdminAttempt = {
+export type AdminAttempt = {
   id: number;
   date: string;
   userId: number;
@@ -17,15 +17,11 @@ type AdminAttempt = {
 /** The attempt summary any admin may open (the summary screen lets admins read every user's attempt). */
 export const attemptSummaryPath = (attemptId: number) => `/test/riepilogo/${attemptId}`;
 
-export function TentativiTab() {
+/** `items` and `total`: the page the tab's loader read (/admin/tentativi?userId=…&pagina=N). */
+export function TentativiTab({ items, total }: { items: AdminAttempt[]; total: number }) {
   const [params] = useSearchParams();
   const userId = Number(params.get("userId")) || null;
-  const list = usePagedApi<AdminAttempt>(
-    "/api/admin/attempts",
-    new URLSearchParams(userId ? { userId: String(userId) } : {}),
-    ADMIN_ATTEMPTS_PAGE_SIZE,
-  );
-  const { data: state, error, loading } = list;
+  const list = useUrlPaging(total, items.length, ADMIN_ATTEMPTS_PAGE_SIZE);
 
   return (
     <div>
@@ -34,54 +30,50 @@ export function TentativiTab() {
           Tentativi dell'utente #{userId}. <Link to="/admin/tentativi">Mostra tutti</Link>
         </p>
       ) : null}
-      {loading && !state ? <Loading /> : null}
-      {error ? <ErrorText message={error} /> : null}
-      {state ? (
-        <>
-          <TableWrap label="Tabella tentativi">
-            <table className="adm-table" aria-label="Tentativi">
-              <thead>
+      <>
+        <TableWrap label="Tabella tentativi">
+          <table className="adm-table" aria-label="Tentativi">
+            <thead>
+              <tr>
+                <th className="num">ID</th>
+                <th>Data</th>
+                <th>Utente</th>
+                <th>Materia</th>
+                <th className="num">Punteggio</th>
+                <th>
+                  <span className="sr-only">Azioni</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.length === 0 ? (
                 <tr>
-                  <th className="num">ID</th>
-                  <th>Data</th>
-                  <th>Utente</th>
-                  <th>Materia</th>
-                  <th className="num">Punteggio</th>
-                  <th>
-                    <span className="sr-only">Azioni</span>
-                  </th>
+                  <td colSpan={6} className="muted">
+                    {T.noAttempts}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {state.items.length === 0 ? (
-                  <tr>
-                    <td colSpan={6} className="muted">
-                      {T.noAttempts}
-                    </td>
-                  </tr>
-                ) : null}
-                {state.items.map((a) => (
-                  <tr key={a.id}>
-                    <td className="num">{a.id}</td>
-                    <td>{formatDateTime(a.date)}</td>
-                    <td>{a.userName}</td>
-                    <td>{a.subjectName ?? (a.subjectId ? `Materia ${a.subjectId}` : "—")}</td>
-                    <td className="num">
-                      {a.status === "abandoned" ? "Interrotto" : a.score == null ? "—" : `${formatNumber(a.score)}/31`}
-                    </td>
-                    <td>
-                      <Link to={attemptSummaryPath(a.id)} aria-label={`Riepilogo del tentativo ${a.id}`}>
-                        Riepilogo
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <Pager label="Pagine dei tentativi" noun={["tentativo", "tentativi"]} list={list} />
-        </>
-      ) : null}
+              ) : null}
+              {items.map((a) => (
+                <tr key={a.id}>
+                  <td className="num">{a.id}</td>
+                  <td>{formatDateTime(a.date)}</td>
+                  <td>{a.userName}</td>
+                  <td>{a.subjectName ?? (a.subjectId ? `Materia ${a.subjectId}` : "—")}</td>
+                  <td className="num">
+                    {a.status === "abandoned" ? "Interrotto" : a.score == null ? "—" : `${formatNumber(a.score)}/31`}
+                  </td>
+                  <td>
+                    <Link to={attemptSummaryPath(a.id)} aria-label={`Riepilogo del tentativo ${a.id}`}>
+                      Riepilogo
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+        <Pager label="Pagine dei tentativi" noun={["tentativo", "tentativi"]} list={list} />
+      </>
     </div>
   );
 }

@@ -9,22 +9,20 @@ import { useFormAction } from "~/lib/use-form-action";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { downloadCsv, toCsv } from "~/lib/csv";
 import {
-  ErrorText,
   formatDateTime,
   LabelOptions,
-  Loading,
   Pager,
   ROLE_LABEL,
   STATUS_LABEL,
   T,
   TableWrap,
-  useApi,
   useBulkSelection,
-  usePagedApi,
+  useUrlFilter,
+  useUrlPaging,
 } from "./admin-shared";
 import { SuspendDialog, UserDetailDialog, UserFormDialog, type AdminUser } from "./UserDialogs";
 
-type AuditEntry = {
+export type AuditEntry = {
   id: number;
   at: string;
   actorEmail: string;
@@ -105,22 +103,29 @@ function useSettled(value: string, ms = 300) {
   return settled;
 }
 
-export function UtentiTab() {
+/**
+ * `users` (one page) and `audit` come from the tab's loader (/admin/utenti?stato=…&ruolo=…&q=…&pagina=N&user=ID):
+ * the filters, the page and the open detail are in the URL, and React Router reloads the lists after each write.
+ */
+export function UtentiTab({ users, audit }: { users: { items: AdminUser[]; total: number }; audit: AuditEntry[] }) {
   const toast = useToast();
-  const [status, setStatus] = useState("");
-  const [role, setRole] = useState("");
-  const [search, setSearch] = useState("");
+  const [params, setParams] = useSearchParams();
+  const setFilter = useUrlFilter();
+  const status = params.get("stato") ?? "";
+  const role = params.get("ruolo") ?? "";
+  const [search, setSearch] = useState(params.get("q") ?? "");
   const q = useSettled(search.trim());
+  useEffect(() => {
+    if (q !== (params.get("q") ?? "")) setFilter("q", q);
+  }, [q, params, setFilter]);
   const filters = new URLSearchParams();
   if (status) filters.set("status", status);
   if (role) filters.set("role", role);
   if (q) filters.set("q", q);
   // The server pages the list: a console with tens of thousands of students loads 50 at a time.
-  const users = usePagedApi<AdminUser>("/api/admin/users", filters, ADMIN_USERS_PAGE_SIZE);
-  const audit = useApi<AuditEntry[]>("/api/admin/audit?limit=50");
+  const paging = useUrlPaging(users.total, users.items.length, ADMIN_USERS_PAGE_SIZE);
   const [editing, setEditing] = useState<AdminUser | "new" | null>(null);
   const [suspending, setSuspending] = useState<AdminUser | null>(null);
-  const [params, setParams] = useSearchParams();
   const detailId = Number(params.get("user")) || null;
   const openDetail = (id: number | null) =>
     setParams(
@@ -133,19 +138,12 @@ export function UtentiTab() {
       { replace: true },
     );
 
-  const refresh = () => {
-    users.reload();
-    audit.reload();
-  };
-
-  // Writes post to this tab's action (/admin/utenti); the lists are the JSON calls', reloaded after.
   const write = useFormAction<{ failed: number }>("/admin/utenti").call;
   const toggleBan = async (user: AdminUser, reason?: string) => {
     try {
       succeeded(await write({ intent: "toggle-ban", id: user.id, reason: reason ?? null }));
       toast(T.userSaved, "success");
       setSuspending(null);
-      refresh();
     } catch {
       toast(T.saveError, "error");
     }
@@ -166,11 +164,9 @@ export function UtentiTab() {
     }
   };
 
-  const list = users.data?.items ?? [];
-  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(
-    list,
-    async (ids) => succeeded(await write({ intent: "delete", ids })),
-    refresh,
+  const list = users.items;
+  const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(list, async (ids) =>
+    succeeded(await write({ intent: "delete", ids })),
   );
 
   return (
@@ -178,14 +174,14 @@ export function UtentiTab() {
       <div className="adm-toolbar">
         <label className="adm-field">
           <span>Stato</span>
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <select value={status} onChange={(e) => setFilter("stato", e.target.value)}>
             <option value="">Tutti</option>
             <LabelOptions labels={STATUS_LABEL} />
           </select>
         </label>
         <label className="adm-field">
           <span>Ruolo</span>
-          <select value={role} onChange={(e) => setRole(e.target.value)}>
+          <select value={role} onChange={(e) => setFilter("ruolo", e.target.value)}>
             <option value="">Tutti</option>
             <LabelOptions labels={ROLE_LABEL} />
           </select>
@@ -212,112 +208,107 @@ export function UtentiTab() {
         </button>
       </div>
 
-      {users.loading && !users.data ? <Loading /> : null}
-      {users.error ? <ErrorText message={users.error} /> : null}
-      {users.data ? (
-        <TableWrap label="Tabella utenti">
-          <table className="adm-table" aria-label="Utenti">
-            <thead>
+      <TableWrap label="Tabella utenti">
+        <table className="adm-table" aria-label="Utenti">
+          <thead>
+            <tr>
+              <th>
+                <input
+                  type="checkbox"
+                  aria-label="Seleziona tutti"
+                  checked={allSelected}
+                  onChange={(e) => toggleAll(e.target.checked)}
+                />
+              </th>
+              <th>Nome</th>
+              <th>Email</th>
+              <th>Ruolo</th>
+              <th>Stato</th>
+              <th className="num">Tentativi</th>
+              <th>Azioni</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.length === 0 ? (
               <tr>
-                <th>
+                <td colSpan={7} className="muted">
+                  Nessun utente con questi filtri.
+                </td>
+              </tr>
+            ) : null}
+            {list.map((u) => (
+              <tr key={u.id} data-user-email={u.email}>
+                <td>
                   <input
                     type="checkbox"
-                    aria-label="Seleziona tutti"
-                    checked={allSelected}
-                    onChange={(e) => toggleAll(e.target.checked)}
+                    aria-label={`Seleziona ${u.name}`}
+                    checked={selected.has(u.id)}
+                    onChange={(e) => toggle(u.id, e.target.checked)}
                   />
-                </th>
-                <th>Nome</th>
-                <th>Email</th>
-                <th>Ruolo</th>
-                <th>Stato</th>
-                <th className="num">Tentativi</th>
-                <th>Azioni</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.length === 0 ? (
-                <tr>
-                  <td colSpan={7} className="muted">
-                    Nessun utente con questi filtri.
-                  </td>
-                </tr>
-              ) : null}
-              {list.map((u) => (
-                <tr key={u.id} data-user-email={u.email}>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Seleziona ${u.name}`}
-                      checked={selected.has(u.id)}
-                      onChange={(e) => toggle(u.id, e.target.checked)}
-                    />
-                  </td>
-                  <td>{u.name}</td>
-                  <td>{u.email}</td>
-                  <td>{ROLE_LABEL[u.role]}</td>
-                  <td>
-                    <span
-                      className={`adm-badge ${u.status === "attivo" ? "adm-badge--ok" : "adm-badge--danger"}`}
-                      title={u.suspensionReason ?? undefined}
+                </td>
+                <td>{u.name}</td>
+                <td>{u.email}</td>
+                <td>{ROLE_LABEL[u.role]}</td>
+                <td>
+                  <span
+                    className={`adm-badge ${u.status === "attivo" ? "adm-badge--ok" : "adm-badge--danger"}`}
+                    title={u.suspensionReason ?? undefined}
+                  >
+                    {STATUS_LABEL[u.status]}
+                  </span>
+                </td>
+                <td className="num">{u.attempts ?? 0}</td>
+                <td>
+                  <div className="adm-actions">
+                    <button
+                      type="button"
+                      className="btn"
+                      onClick={() => openDetail(u.id)}
+                      aria-label={`Dettagli di ${u.name}`}
                     >
-                      {STATUS_LABEL[u.status]}
-                    </span>
-                  </td>
-                  <td className="num">{u.attempts ?? 0}</td>
-                  <td>
-                    <div className="adm-actions">
+                      Dettagli
+                    </button>
+                    <button
+                      type="button"
+                      className="btn"
+                      onClick={() => setEditing(u)}
+                      aria-label={`Modifica ${u.name}`}
+                    >
+                      Modifica
+                    </button>
+                    {u.status === "attivo" ? (
                       <button
                         type="button"
                         className="btn"
-                        onClick={() => openDetail(u.id)}
-                        aria-label={`Dettagli di ${u.name}`}
+                        onClick={() => setSuspending(u)}
+                        aria-label={`Sospendi ${u.name}`}
                       >
-                        Dettagli
+                        Sospendi
                       </button>
+                    ) : (
                       <button
                         type="button"
                         className="btn"
-                        onClick={() => setEditing(u)}
-                        aria-label={`Modifica ${u.name}`}
+                        onClick={() => void toggleBan(u)}
+                        aria-label={`Riattiva ${u.name}`}
                       >
-                        Modifica
+                        Riattiva
                       </button>
-                      {u.status === "attivo" ? (
-                        <button
-                          type="button"
-                          className="btn"
-                          onClick={() => setSuspending(u)}
-                          aria-label={`Sospendi ${u.name}`}
-                        >
-                          Sospendi
-                        </button>
-                      ) : (
-                        <button
-                          type="button"
-                          className="btn"
-                          onClick={() => void toggleBan(u)}
-                          aria-label={`Riattiva ${u.name}`}
-                        >
-                          Riattiva
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      ) : null}
-      {users.data ? <Pager label="Pagine degli utenti" noun={["utente", "utenti"]} list={users} /> : null}
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
+      <Pager label="Pagine degli utenti" noun={["utente", "utenti"]} list={paging} />
 
       <section className="adm-card" style={{ marginTop: "1.5rem" }} aria-labelledby="adm-audit">
         <h2 id="adm-audit">Registro attività</h2>
         <p className="muted small">Ogni modifica di amministratori e moderatori: chi, quando, cosa. Sola lettura.</p>
-        {audit.error ? <ErrorText message={audit.error} /> : null}
-        {audit.data && audit.data.length === 0 ? <p className="muted">Nessuna attività registrata.</p> : null}
-        {audit.data && audit.data.length ? (
+        {audit.length === 0 ? <p className="muted">Nessuna attività registrata.</p> : null}
+        {audit.length ? (
           <TableWrap label="Tabella registro attività">
             <table className="adm-table" aria-label="Registro attività">
               <thead>
@@ -330,7 +321,7 @@ export function UtentiTab() {
                 </tr>
               </thead>
               <tbody>
-                {audit.data.map((a) => (
+                {audit.map((a) => (
                   <tr key={a.id}>
                     <td>{formatDateTime(a.at)}</td>
                     <td>{a.actorEmail}</td>
@@ -354,7 +345,6 @@ export function UtentiTab() {
             // A new user would sit on the last page: show them by searching their email.
             if (editing === "new") setSearch(saved.email);
             setEditing(null);
-            refresh();
           }}
         />
       ) : null}

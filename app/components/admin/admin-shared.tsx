@@ -1,9 +1,9 @@
 // Shared pieces of the admin console tabs of issue 7: data loading, formatting, the Italian texts.
 import { useCallback, useEffect, useState } from "react";
+import { useNavigation, useSearchParams } from "react-router";
 import { useToast } from "~/components/ui/Toast";
 import { apiFetch, ApiError } from "~/lib/api-client";
 import { RefusedError } from "~/lib/forms";
-import { reportSessionProblem } from "~/lib/session-events";
 import { TIME_ZONE } from "~/lib/constants";
 import "~/styles/admin-console.css";
 
@@ -137,43 +137,52 @@ export function ErrorText({ message }: { message: string }) {
   );
 }
 
-/** Like apiFetch (same session overlay on 401/403/423) but also returns the response headers. */
-export async function apiFetchWithHeaders<T>(path: string): Promise<{ body: T; headers: Headers }> {
-  const response = await fetch(path, { credentials: "same-origin" });
-  const body = (await response.json().catch(() => ({}))) as T & { error?: string; reason?: string };
-  if (!response.ok) {
-    if (response.status === 423) reportSessionProblem({ kind: "suspended", reason: String(body.reason ?? "") });
-    else if (response.status === 401 || response.status === 403) reportSessionProblem({ kind: "expired" });
-    throw new ApiError(response.status, typeof body.error === "string" ? body.error : "Errore di rete");
-  }
-  return { body, headers: response.headers };
-}
-
 /**
- * One page of a list the server paginates: `path` with `filters`, plus `page` and `pageSize`. The body
- * is the spec's plain JSON array; the total travels in X-Total-Count. The page goes back to 1 when
- * the filters change, and steps back to the last page when the one on screen empties (after a
- * delete). The previous page stays on screen while the next one loads.
+ * The page of a list the tab's loader pages on the server, kept in the URL (?pagina=N, absent on page 1) so that
+ * filters, pages and the back button agree. The page steps back to the last one when the page on screen empties
+ * (after a delete). `loading` while the next page loads (the previous one stays on screen).
  */
-export function usePagedApi<T>(path: string, filters: URLSearchParams, pageSize: number) {
-  const key = filters.toString();
-  const [paging, setPaging] = useState({ key, page: 1 });
-  const page = paging.key === key ? paging.page : 1;
-  const setPage = useCallback((next: number) => setPaging({ key, page: next }), [key]);
-  const query = new URLSearchParams(filters);
-  query.set("page", String(page));
-  query.set("pageSize", String(pageSize));
-  const list = useLoaded(`${path}?${query}`, loadPage<T>);
-  const total = list.data?.total ?? 0;
-  const emptyPage = Boolean(list.data && list.data.items.length === 0 && page > 1);
+export function useUrlPaging(total: number, shown: number, pageSize: number) {
+  const [params, setParams] = useSearchParams();
+  const navigation = useNavigation();
+  const page = Math.max(1, Number(params.get("pagina")) || 1);
+  const setPage = useCallback(
+    (next: number) =>
+      setParams(
+        (current) => {
+          const url = new URLSearchParams(current);
+          if (next > 1) url.set("pagina", String(next));
+          else url.delete("pagina");
+          return url;
+        },
+        { preventScrollReset: true },
+      ),
+    [setParams],
+  );
+  const emptyPage = shown === 0 && page > 1;
   useEffect(() => {
     if (emptyPage) setPage(Math.max(1, Math.ceil(total / pageSize)));
   }, [emptyPage, total, pageSize, setPage]);
-  return { ...list, page, setPage, pageSize };
+  return { page, setPage, pageSize, loading: navigation.state !== "idle", data: { total } };
 }
-async function loadPage<T>(path: string): Promise<{ items: T[]; total: number }> {
-  const { body: items, headers } = await apiFetchWithHeaders<T[]>(path);
-  return { items, total: Number(headers.get("X-Total-Count") ?? items.length) };
+
+/** Sets (or, when empty, removes) one filter of the URL, and goes back to page 1. */
+export function useUrlFilter() {
+  const [, setParams] = useSearchParams();
+  return useCallback(
+    (key: string, value: string) =>
+      setParams(
+        (current) => {
+          const url = new URLSearchParams(current);
+          if (value) url.set(key, value);
+          else url.delete(key);
+          url.delete("pagina");
+          return url;
+        },
+        { replace: true, preventScrollReset: true },
+      ),
+    [setParams],
+  );
 }
 
 /** 'Precedente' / 'Pagina x di y · n <noun>' / 'Successiva' under a paginated table. */
@@ -220,6 +229,40 @@ export function Pager({
   );
 }
 
+/**
+ * One labelled control of a console form: the label above, the control, and the field's error (linked by
+ * `errorId` from the control's aria-describedby). `wide` spans the whole form row; `check` puts a checkbox inline.
+ */
+export function Field({
+  label,
+  error,
+  errorId,
+  wide,
+  check,
+  children,
+}: {
+  label: string;
+  error?: string;
+  errorId?: string;
+  wide?: boolean;
+  check?: boolean;
+  children: React.ReactNode;
+}) {
+  const className = ["adm-field", wide ? "adm-field--wide" : "", check ? "adm-field--check" : ""].filter(Boolean);
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is `children`, nested in the label
+    <label className={className.join(" ")}>
+      {check ? children : <span>{label}</span>}
+      {check ? <span>{label}</span> : children}
+      {error ? (
+        <span className="adm-field__error" id={errorId}>
+          {error}
+        </span>
+      ) : null}
+    </label>
+  );
+}
+
 /** A horizontally scrollable table container that keyboard users can focus and scroll. */
 export function TableWrap({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -232,12 +275,13 @@ export function TableWrap({ label, children }: { label: string; children: React.
 
 /**
  * Row checkboxes and 'Elimina selezionati' of a console table: select all, toggle one, delete every
- * selected row (no confirmation, spec section 5), then one toast and a reload.
+ * selected row (no confirmation, spec section 5), then one toast. A list from the tab's loader reloads by itself
+ * after the write; `reload` is for a list the component reads otherwise.
  */
 export function useBulkSelection<Row extends { id: number }>(
   list: Row[],
   remove: (ids: number[]) => Promise<{ failed: number } | undefined>,
-  reload: () => void,
+  reload?: () => void,
 ) {
   const toast = useToast();
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -259,7 +303,7 @@ export function useBulkSelection<Row extends { id: number }>(
     }
     toast(failed ? T.deleteError : T.deleted, failed ? "error" : "success");
     setSelected(new Set());
-    reload();
+    reload?.();
   };
   return { selected, allSelected, toggleAll, toggle, deleteSelected };
 }
