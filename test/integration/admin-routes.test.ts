@@ -189,3 +189,66 @@ describe("the Database tab's action", () => {
     expect(await env.DB.prepare("SELECT count(*) AS n FROM users").first("n")).toBe(users);
   });
 });
+
+describe("the tabs' loaders read their lists (issue 19)", () => {
+  const data = async <T>(path: string, token: string) => {
+    const response = await call("GET", path, { token });
+    expect(response.status).toBe(200);
+    return (await response.json()) as T;
+  };
+
+  it("Segnalazioni: ?stato= filters the list as the API does, and an unknown filter shows them all", async () => {
+    const count = async (where: string) =>
+      Number(await env.DB.prepare(`SELECT count(*) AS n FROM reports ${where}`).first("n"));
+    type Reports = { reports: { id: number; state: string }[] };
+    const all = await data<Reports>("/admin/segnalazioni", moderator);
+    expect(all.reports.length).toBe(await count(""));
+    const open = await data<Reports>("/admin/segnalazioni?stato=open", moderator);
+    expect(open.reports.length).toBe(await count("WHERE status <> 'resolved'"));
+    expect(open.reports.every((r) => r.state === "open")).toBe(true);
+    expect((await data<Reports>("/admin/segnalazioni?stato=boh", moderator)).reports.length).toBe(all.reports.length);
+  });
+
+  it("Utenti: one page with the total, filters from the URL, and the audit log", async () => {
+    type Users = { users: { items: { email: string; role: string }[]; total: number }; audit: unknown[] };
+    const everyone = await data<Users>("/admin/utenti", admin);
+    expect(everyone.users.total).toBe(Number(await env.DB.prepare("SELECT count(*) AS n FROM users").first("n")));
+    const teachers = await data<Users>("/admin/utenti?ruolo=docente", admin);
+    expect(teachers.users.items.map((u) => u.email)).toContain("docente@example.com");
+    expect(teachers.users.items.every((u) => u.role === "docente")).toBe(true);
+    const found = await data<Users>("/admin/utenti?q=moderatore", admin);
+    expect(found.users.items.map((u) => u.email)).toEqual(["moderatore@example.com"]);
+    expect(Array.isArray(everyone.audit)).toBe(true);
+  });
+
+  it("Classi: ?classe= opens the members of the teacher's own class, and nothing of another's", async () => {
+    const created = await call("POST", "/admin/classi", { token: teacher, json: { intent: "create", name: "5ªB" } });
+    const { id } = ((await created.json()) as { value: { id: number } }).value;
+    await call("POST", "/admin/classi", {
+      token: teacher,
+      json: { intent: "add-members", classId: id, emails: "studente@example.com" },
+    });
+    type Classi = { classes: { id: number }[]; open: { id: number; members: { email: string }[] } | null };
+    const own = await data<Classi>(`/admin/classi?classe=${id}`, teacher);
+    expect(own.classes.map((c) => c.id)).toContain(id);
+    expect(own.open?.members.map((m) => m.email)).toEqual(["studente@example.com"]);
+    // Another teacher's class (or a made-up id) opens nothing.
+    const other = await env.DB.prepare(
+      "INSERT INTO classes (name, code, owner_id, created_at) VALUES ('Altrui', 'ALTRUI99', 1, 0) RETURNING id",
+    ).first<{ id: number }>();
+    expect((await data<Classi>(`/admin/classi?classe=${other!.id}`, teacher)).open).toBeNull();
+    expect((await data<Classi>("/admin/classi?classe=999999", teacher)).open).toBeNull();
+  });
+
+  it("Simulazioni and Rush: the lists the tabs show, the subjects the form offers", async () => {
+    type Sims = { simulations: { id: string }[]; subjects: { name: string }[]; attempts: unknown };
+    const sims = await data<Sims>("/admin/simulazioni?tentativi=non-esiste", admin);
+    expect(sims.simulations.length).toBe(
+      Number(await env.DB.prepare("SELECT count(*) AS n FROM simulations").first("n")),
+    );
+    expect(sims.subjects.map((s) => s.name)).toContain("Chimica");
+    expect(sims.attempts).toBeNull();
+    const rush = await data<{ events: unknown[] }>("/admin/rush", admin);
+    expect(rush.events.length).toBe(Number(await env.DB.prepare("SELECT count(*) AS n FROM rush_events").first("n")));
+  });
+});
