@@ -1,5 +1,5 @@
 import { api, idParam } from "~/server/api.server";
-import { attemptSummary } from "~/server/attempts.server";
+import { attemptSummary } from "~/server/attempt-reads.server";
 
 export const loader = api({
   access: "user",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ATTEMPT_LIST_LIMIT } from "~/lib/constants";
 import { api, readQuery } from "~/server/api.server";
-import { listAttempts } from "~/server/attempts.server";
+import { listAttempts } from "~/server/attempt-reads.server";
 import { withLabels } from "~/server/errors.server";
 
 const querySchema = withLabels(

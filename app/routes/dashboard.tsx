@@ -6,7 +6,7 @@ import type { StudentAnalytics } from "~/lib/analytics-types";
 import { studentAnalytics } from "~/server/analytics.server";
 import { dbOf } from "~/server/context";
 import { acceptedFriends } from "~/server/friends.server";
-import { dueCount, scoreForecast } from "~/server/learning.server";
+import { dueCount, scoreForecast } from "~/server/learning-advice.server";
 import { requirePageUser } from "~/server/page-guard.server";
 // The charts arrive in a later chunk, but their frames are in the first HTML: their styles come with the page.
 import "~/styles/charts.css";

@@ -9,7 +9,7 @@ import { formatCountdown, isReviewPaused, sample } from "~/lib/review";
 import { clampQuestionCount } from "~/lib/timer";
 import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
-import { dueReview } from "~/server/learning.server";
+import { dueReview } from "~/server/learning-advice.server";
 import { listWrongQuestions } from "~/server/review.server";
 import { L } from "~/components/learning/messages";
 import "~/styles/quiz.css";

@@ -4,7 +4,7 @@ import { formatDateTime, formatDuration, T } from "~/components/quiz/messages";
 import { StaleNotice } from "~/components/quiz/StaleNotice";
 import { ATTEMPT_LIST_LIMIT, PAGE_SIZE, SCORE_SCALE } from "~/lib/constants";
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
-import { listAttempts, type AttemptListItem } from "~/server/attempts.server";
+import { listAttempts, type AttemptListItem } from "~/server/attempt-reads.server";
 import { filterAttempts, SORTS, type Sort } from "~/lib/attempt-filters";
 import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";

@@ -8,7 +8,7 @@ import {
   attemptSummary,
   latestCompletedAttemptId,
   type AttemptSummary,
-} from "~/server/attempts.server";
+} from "~/server/attempt-reads.server";
 import { dbOf } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
 import { requirePageUser } from "~/server/page-guard.server";

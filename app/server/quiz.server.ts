@@ -19,7 +19,7 @@ import {
 } from "./db/schema";
 import { HttpError } from "./errors.server";
 import { drawForSubject } from "./draws.server";
-import { peerDifficulty, targetedQuestionIds } from "./learning.server";
+import { peerDifficulty, targetedQuestionIds } from "./learning-advice.server";
 import { claimRushStart } from "./rush.server";
 import { assertRedoAllowed, sealedQuestionIdsSql } from "./sealed.server";
 

@@ -185,7 +185,7 @@ describe("score forecast", () => {
 
 describe("Test mirato weights and peer difficulty", () => {
   it("weak topics, due and unseen questions weigh more; questions near the student's level are preferred", async () => {
-    const { peerDifficulty, targetedWeight, weightedSample } = await import("~/server/learning.server");
+    const { peerDifficulty, targetedWeight, weightedSample } = await import("~/server/learning-advice.server");
     const base = { topicAccuracy: 0.5, due: false, seen: false, peerShare: null };
     expect(targetedWeight({ ...base, topicAccuracy: 0.2 })).toBeGreaterThan(
       targetedWeight({ ...base, topicAccuracy: 0.9 }),

@@ -14,17 +14,21 @@ import { GapInput } from "./GapInput";
 import { ResultView, type RankState, type StoredResult } from "./ResultView";
 import { T } from "./texts";
 import { useSimulationRoom, type SaveState } from "./useSimulationRoom";
+import {
+  answeredCount,
+  Centered,
+  type FlowItem,
+  mergeAnswers,
+  Overview,
+  type PublicQuestion,
+  QuestionGrid,
+  SaveSummary,
+  sessionSeed,
+  shuffled,
+  type Answers,
+} from "./SimulationParts";
 import "~/styles/simulation.css";
 
-type PublicQuestion = { id: number; type: "mc" | "gap"; text: string; options?: string[] };
-type FlowItem = {
-  id: number;
-  name: string;
-  timeMin: number;
-  breakAfterMin: number;
-  questionCount: number;
-  questions: PublicQuestion[];
-};
 type SimView = {
   id: string;
   title: string;
@@ -33,8 +37,6 @@ type SimView = {
   serverTime: number;
   flow: FlowItem[];
 };
-type Answers = Record<string, Record<string, string>>;
-
 const resultKey = (id: string) => `simResult_${id}`;
 
 /** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
@@ -46,46 +48,6 @@ const SUBMIT_RETRIES = 4;
 type AttemptReply = { attemptId?: number; result?: StoredResult; pending?: boolean };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Option order shuffled once per browser session (spec section 5), stable across reloads. */
-function shuffled(options: string[], seed: number): string[] {
-  let s = seed >>> 0;
-  const rand = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...options];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
-function sessionSeed(id: string): number {
-  const key = `simShuffle_${id}`;
-  try {
-    const existing = sessionStorage.getItem(key);
-    if (existing) return Number(existing);
-    const seed = Math.floor(Math.random() * 2 ** 31);
-    sessionStorage.setItem(key, String(seed));
-    return seed;
-  } catch {
-    return 1;
-  }
-}
-
-function mergeAnswers(base: Answers, over: Answers): Answers {
-  const out: Answers = { ...base };
-  for (const [s, qs] of Object.entries(over)) out[s] = { ...(out[s] ?? {}), ...qs };
-  return out;
-}
-
-const answeredCount = (answers: Answers) =>
-  Object.values(answers).reduce((n, qs) => n + Object.values(qs).filter((v) => v.trim() !== "").length, 0);
 
 export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const [view, setView] = useState<SimView | null>(null);
@@ -474,80 +436,6 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
       </section>
       {overview}
     </main>
-  );
-}
-
-function Centered({ children, role }: { children: React.ReactNode; role?: string }) {
-  return (
-    <main className="sim-centered" role={role}>
-      {children}
-    </main>
-  );
-}
-
-function SaveSummary({ pending }: { pending: number }) {
-  return (
-    <p className={`small ${pending ? "sim-unsaved" : "muted"}`} data-testid="sim-save-summary">
-      {pending ? T.notYetSaved(pending) : T.allSaved}
-    </p>
-  );
-}
-
-function QuestionGrid(props: {
-  count: number;
-  answered: (i: number) => boolean;
-  current: number;
-  onPick?: (i: number) => void;
-  disabled?: boolean;
-}) {
-  return (
-    <nav className="sim-grid" aria-label="Domande">
-      {Array.from({ length: props.count }, (_, i) => (
-        <button
-          key={i}
-          type="button"
-          className={`sim-grid__cell${props.answered(i) ? " sim-grid__cell--filled" : ""}${props.current === i ? " sim-grid__cell--current" : ""}`}
-          aria-current={props.current === i ? "true" : undefined}
-          aria-label={`Domanda ${i + 1}${props.answered(i) ? ", risposta data" : ""}`}
-          disabled={props.disabled}
-          onClick={() => props.onPick?.(i)}
-        >
-          {i + 1}
-        </button>
-      ))}
-    </nav>
-  );
-}
-
-function Overview({ flow, phase, answers }: { flow: FlowItem[]; phase: FlowPhase; answers: Answers }) {
-  const totalQuestions = flow.reduce((n, s) => n + s.questionCount, 0);
-  const totalMin = flow.reduce((n, s) => n + s.timeMin, 0);
-  const badge = (i: number) => {
-    if (phase.kind === "waiting") return T.badge.waiting;
-    if (phase.kind === "finished" || i < phase.index || (phase.kind === "break" && i === phase.index))
-      return T.badge.done;
-    return i === phase.index ? T.badge.current : T.badge.waiting;
-  };
-  return (
-    <aside className="sim-right" aria-label={T.overview}>
-      <h2>{T.overview}</h2>
-      <dl className="sim-overview">
-        <dt>{T.totalQuestions}</dt>
-        <dd>{totalQuestions}</dd>
-        <dt>{T.totalTime}</dt>
-        <dd>{T.minutes(totalMin)}</dd>
-        <dt>{T.completed}</dt>
-        <dd data-testid="sim-completed">{answeredCount(answers)}</dd>
-      </dl>
-      <ul className="sim-subjects">
-        {flow.map((s, i) => (
-          <li key={`${s.id}-${i}`}>
-            <span>{s.name}</span>{" "}
-            <span className={`sim-badge sim-badge--${badge(i).replace(" ", "-")}`}>{badge(i)}</span>
-          </li>
-        ))}
-      </ul>
-    </aside>
   );
 }
 

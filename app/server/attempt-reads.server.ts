@@ -1,0 +1,251 @@
+// Reading attempts: the summary of one (spec section 5, keys shown only once it is submitted), the student's
+// past-attempts list, and the clean-up that marks expired drawn quizzes as abandoned before a list is read.
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { ATTEMPT_LIST_LIMIT } from "~/lib/constants";
+import { gradeGapAnswer } from "~/lib/gap-answer";
+import { listScore, percentCorrect, summaryScore } from "~/lib/scoring";
+import { attemptDeadlineSql } from "~/lib/timer";
+import { peerDifficulty } from "./learning-advice.server";
+import type { Db } from "./db/client.server";
+import { attemptAnswers, attempts, questions, quizzes, statQuestionAccuracy, subjects, topics } from "./db/schema";
+import { canReadAttempt } from "./admin/access.server";
+import { HttpError } from "./errors.server";
+import { canSeeKeys, sealedQuestionIds } from "./sealed.server";
+
+export type SummaryQuestion = {
+  id: number;
+  index: number;
+  type: "mc" | "gap";
+  topic: string | null;
+  difficulty: number;
+  text: string;
+  options: string[];
+  correctText: string;
+  userText: string | null;
+  selectedIndex: number | null;
+  answerIndex: number | null;
+  score: number;
+  timeSec: number;
+  correct: boolean | null;
+  explanation: string;
+  /** The key, explanation and verdict are withheld: the question is sealed for the viewer now (sealed.server.ts). */
+  sealed: boolean;
+  /** gap: right only thanks to a lenient rule (decimal point, unit typed...): the form the real sheet wants. */
+  sheetForm?: string | null;
+};
+
+export type AttemptSummary = {
+  attemptId: number;
+  startedAt: string;
+  finishedAt: string | null;
+  subjectId: number | null;
+  subjectName: string | null;
+  rushEventId: number | null;
+  score: number;
+  listScore: number;
+  percentCorrect: number;
+  correct: number;
+  wrong: number;
+  blank: number;
+  total: number;
+  totalTimeSec: number;
+  avgTimeSec: number;
+  questions: SummaryQuestion[];
+};
+
+export const ATTEMPT_NOT_FOUND = "Tentativo non trovato";
+
+/** The summary of a completed attempt: the owner's, or any for an admin (admin console link). */
+export async function attemptSummary(
+  db: Db,
+  viewer: { id: number; effectiveRole: string },
+  attemptId: number,
+  now = Date.now(),
+): Promise<AttemptSummary> {
+  const attempt = await db.select().from(attempts).where(eq(attempts.id, attemptId)).get();
+  const visible = attempt && canReadAttempt(viewer, attempt.userId);
+  // Answers and explanations exist only for a submitted attempt.
+  if (!attempt || !visible || attempt.status !== "completed") throw new HttpError(404, ATTEMPT_NOT_FOUND);
+  const [rows, subject, sealed] = await Promise.all([
+    db
+      .select({ answer: attemptAnswers, question: questions, topicName: topics.name, peer: statQuestionAccuracy })
+      .from(attemptAnswers)
+      .innerJoin(questions, eq(questions.id, attemptAnswers.questionId))
+      .leftJoin(topics, eq(topics.id, questions.topicId))
+      .leftJoin(statQuestionAccuracy, eq(statQuestionAccuracy.questionId, questions.id))
+      .where(eq(attemptAnswers.attemptId, attemptId))
+      .orderBy(asc(attemptAnswers.position))
+      .all(),
+    attempt.subjectId != null ? db.select().from(subjects).where(eq(subjects.id, attempt.subjectId)).get() : undefined,
+    sealedQuestionIds(db, viewer.id, now),
+  ]);
+  const keys = { attempt, sealed };
+  const list = rows.map(({ answer, question, topicName, peer }, index): SummaryQuestion => {
+    const options = question.type === "mc" ? (question.options ?? []) : [];
+    const correctText =
+      question.type === "mc"
+        ? (options[question.correctIndex ?? -1] ?? "")
+        : (question.acceptedAnswers ?? []).join(" / ");
+    const userText =
+      question.type === "mc"
+        ? answer.optionId != null
+          ? (options[answer.optionId] ?? null)
+          : null
+        : answer.answerText;
+    const shown = canSeeKeys(keys, question.id);
+    return {
+      id: question.id,
+      index: index + 1,
+      type: question.type,
+      topic: topicName,
+      difficulty: peerDifficulty(peer?.answered, peer?.correct) ?? question.difficulty,
+      text: question.stem,
+      options,
+      correctText: shown ? correctText : "",
+      userText,
+      selectedIndex: question.type === "mc" ? answer.optionId : null,
+      answerIndex: shown && question.type === "mc" ? question.correctIndex : null,
+      score: !shown || answer.correct == null ? 0 : answer.correct ? 1 : -0.1,
+      timeSec: answer.timeSec,
+      correct: shown ? answer.correct : null,
+      explanation: shown ? question.explanation : "",
+      sealed: !shown,
+      sheetForm:
+        shown && question.type === "gap" && answer.correct && answer.answerText
+          ? gradeGapAnswer(answer.answerText, {
+              accepted: question.acceptedAnswers ?? [],
+              measure: question.measure,
+              tolerance: question.tolerance,
+            }).sheetForm
+          : null,
+    };
+  });
+  const total = attempt.total || list.length;
+  const totalTimeSec = attempt.timeTaken ?? list.reduce((s, q) => s + q.timeSec, 0);
+  return {
+    attemptId: attempt.id,
+    startedAt: attempt.startedAt.toISOString(),
+    finishedAt: attempt.finishedAt?.toISOString() ?? null,
+    subjectId: attempt.subjectId,
+    subjectName: subject?.name ?? null,
+    rushEventId: attempt.rushEventId,
+    score: attempt.score ?? summaryScore(attempt.correct, attempt.wrong, total),
+    listScore: listScore(attempt.correct, total),
+    percentCorrect: percentCorrect(attempt.correct, total),
+    correct: attempt.correct,
+    wrong: attempt.wrong,
+    blank: attempt.blank,
+    total,
+    totalTimeSec,
+    avgTimeSec: total > 0 ? Math.round((totalTimeSec / total) * 10) / 10 : 0,
+    questions: list,
+  };
+}
+
+/** The user's latest completed attempt, for /test/riepilogo without an id. */
+export async function latestCompletedAttemptId(db: Db, userId: number): Promise<number | null> {
+  const row = await db
+    .select({ id: attempts.id })
+    .from(attempts)
+    .where(and(eq(attempts.userId, userId), eq(attempts.status, "completed")))
+    .orderBy(desc(attempts.finishedAt), desc(attempts.id))
+    .get();
+  return row?.id ?? null;
+}
+
+/**
+ * Marks drawn-but-never-submitted attempts whose time has passed (timer plus grace, or 3 hours without
+ * a timer) as abandoned: one user's, or everybody's when `userId` is omitted (admin lists, analytics).
+ */
+export function abandonExpiredStatement(db: Db, now: number, userId?: number) {
+  const owner = userId == null ? sql`1 = 1` : sql`user_id = ${userId}`;
+  return db.run(sql`UPDATE attempts SET status = 'abandoned'
+    WHERE ${owner} AND status = 'in_progress'
+      AND ${sql.raw(attemptDeadlineSql("started_at", "(SELECT time_limit_sec FROM quizzes WHERE quizzes.id = attempts.quiz_id)"))} < ${now}`);
+}
+
+export type AttemptListItem = {
+  id: number;
+  subjectId: number | null;
+  subjectName: string | null;
+  date: string;
+  topics: string[];
+  topicIds: number[];
+  /** Drawn in this app (stored quiz): then quizTopicId is the quiz's topic, null meaning all topics. */
+  hasQuiz: boolean;
+  quizTopicId: number | null;
+  correct: number;
+  total: number;
+  timeSec: number;
+  timeLimitSec: number | null;
+  status: "completed" | "abandoned";
+  /** List score: round(correct/total × 31); null for an abandoned attempt. */
+  score: number | null;
+};
+
+/** GET /api/attempts: completed and abandoned attempts, newest first (in-progress ones are still running). */
+export async function listAttempts(
+  db: Db,
+  userId: number,
+  limit = ATTEMPT_LIST_LIMIT,
+  now = Date.now(),
+): Promise<AttemptListItem[]> {
+  await abandonExpiredStatement(db, now, userId);
+  const rows = await db
+    .select({
+      id: attempts.id,
+      subjectId: attempts.subjectId,
+      subjectName: subjects.name,
+      startedAt: attempts.startedAt,
+      correct: attempts.correct,
+      total: attempts.total,
+      timeTaken: attempts.timeTaken,
+      status: attempts.status,
+      timeLimitSec: quizzes.timeLimitSec,
+      quizTopicId: quizzes.topicId,
+      quizId: attempts.quizId,
+    })
+    .from(attempts)
+    .leftJoin(subjects, eq(subjects.id, attempts.subjectId))
+    .leftJoin(quizzes, eq(quizzes.id, attempts.quizId))
+    .where(and(eq(attempts.userId, userId), inArray(attempts.status, ["completed", "abandoned"])))
+    .orderBy(desc(attempts.startedAt), desc(attempts.id))
+    .limit(limit)
+    .all();
+  if (rows.length === 0) return [];
+  const topicRows = await db.all<{ attempt_id: number; id: number; name: string }>(sql`
+    SELECT x.attempt_id, t.id, t.name FROM (
+      SELECT aa.attempt_id, aa.question_id, aa.position FROM attempt_answers aa
+        JOIN attempts a ON a.id = aa.attempt_id WHERE a.user_id = ${userId}
+      UNION ALL
+      SELECT a.id, qq.question_id, qq.position FROM attempts a
+        JOIN quiz_questions qq ON qq.quiz_id = a.quiz_id
+        WHERE a.user_id = ${userId} AND NOT EXISTS (SELECT 1 FROM attempt_answers aa WHERE aa.attempt_id = a.id)
+    ) x JOIN questions q ON q.id = x.question_id JOIN topics t ON t.id = q.topic_id
+    ORDER BY x.attempt_id, x.position`);
+  const topicsByAttempt = new Map<number, { id: number; name: string }[]>();
+  for (const t of topicRows) {
+    const list = topicsByAttempt.get(t.attempt_id) ?? [];
+    if (!list.some((x) => x.id === t.id)) list.push({ id: t.id, name: t.name });
+    topicsByAttempt.set(t.attempt_id, list);
+  }
+  return rows.map((r) => {
+    const ts = topicsByAttempt.get(r.id) ?? [];
+    return {
+      id: r.id,
+      subjectId: r.subjectId,
+      subjectName: r.subjectName,
+      date: r.startedAt.toISOString(),
+      topics: ts.map((t) => t.name),
+      topicIds: ts.map((t) => t.id),
+      hasQuiz: r.quizId != null,
+      quizTopicId: r.quizTopicId,
+      correct: r.correct,
+      total: r.total,
+      timeSec: r.timeTaken ?? 0,
+      timeLimitSec: r.timeLimitSec,
+      status: r.status === "completed" ? "completed" : "abandoned",
+      score: r.status === "completed" ? listScore(r.correct, r.total) : null,
+    };
+  });
+}
