@@ -26,6 +26,13 @@ export default [
       route("simulazioni", "routes/admin.simulazioni.tsx"),
       route("rush", "routes/admin.rush.tsx"),
     ]),
+    // The console's small reads through fetchers: search, a question, a user (issue 19)
+    route("admin/cerca", "routes/admin.cerca.ts"),
+    route("admin/domanda/:id", "routes/admin.domanda.$id.ts"),
+    route("admin/utente/:id", "routes/admin.utente.$id.ts"),
+    route("admin/utenti/esporta", "routes/admin.utenti.esporta.ts"),
+    // The dashboard's friend comparison, through a fetcher
+    route("dashboard/amico/:id", "routes/dashboard.amico.$id.ts"),
     route("test/nuovo", "routes/test.nuovo.tsx"),
     route("test", "routes/test.tsx"),
     route("ripasso/errori", "routes/ripasso.errori.tsx"),

@@ -252,3 +252,50 @@ describe("the tabs' loaders read their lists (issue 19)", () => {
     expect(rush.events.length).toBe(Number(await env.DB.prepare("SELECT count(*) AS n FROM rush_events").first("n")));
   });
 });
+
+describe("the console's and the dashboard's lookups (fetchers)", () => {
+  const lookup = async <T>(path: string, token: string) => {
+    const response = await call("GET", path, { token });
+    return { status: response.status, body: response.status === 200 ? ((await response.json()) as T) : null };
+  };
+
+  it("search, question and user detail answer { value } to their roles, { error } in Italian, and send others away", async () => {
+    type Found = { value?: { users: { email: string }[] }; error?: string };
+    const found = await lookup<Found>("/admin/cerca?q=moderatore", admin);
+    expect(found.body?.value?.users.map((u) => u.email)).toContain("moderatore@example.com");
+    expect((await lookup<Found>("/admin/cerca?q=", admin)).body?.error).toContain(
+      "Scrivi almeno un carattere da cercare",
+    );
+    expect((await lookup("/admin/cerca?q=moderatore", student)).status).toBe(302);
+
+    const question = await lookup<{ value?: { stem: string } }>("/admin/domanda/1001", moderator);
+    expect(question.body?.value?.stem).toBeTruthy();
+    expect((await lookup<{ error?: string }>("/admin/domanda/99999999", moderator)).body?.error).toMatch(
+      /non trovata/i,
+    );
+    expect((await lookup("/admin/domanda/1001", teacher)).status).toBe(302);
+
+    const detail = await lookup<{ value?: { email: string; stats: unknown } }>("/admin/utente/1", admin);
+    expect(detail.body?.value?.stats).toBeDefined();
+    expect((await lookup("/admin/utente/1", moderator)).status).toBe(302);
+  });
+
+  it("the Utenti export reads every user matching the filters, not one page", async () => {
+    type All = { value: { role: string }[] };
+    const all = (await lookup<All>("/admin/utenti/esporta", admin)).body!.value;
+    expect(all.length).toBe(Number(await env.DB.prepare("SELECT count(*) AS n FROM users").first("n")));
+    const teachers = (await lookup<All>("/admin/utenti/esporta?role=docente", admin)).body!.value;
+    expect(teachers.length).toBeGreaterThan(0);
+    expect(teachers.every((u) => u.role === "docente")).toBe(true);
+  });
+
+  it("a friend's statistics only for an accepted friend", async () => {
+    const ids = await env.DB.prepare(
+      "SELECT id, email FROM users WHERE email IN ('studente@example.com', 'moderatore@example.com')",
+    ).all<{ id: number; email: string }>();
+    const other = ids.results.find((u) => u.email === "moderatore@example.com")!.id;
+    const reply = await lookup<{ value?: unknown; error?: string }>(`/dashboard/amico/${other}`, student);
+    expect(reply.body?.value).toBeUndefined();
+    expect(reply.body?.error).toContain("Nessun amico collegato");
+  });
+});

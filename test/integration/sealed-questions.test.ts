@@ -232,6 +232,13 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
       () => [get(`/admin/${tab}`)],
     ]),
   ),
+  // The console's lookups through fetchers: a student is sent away; a question's editor is staff-only.
+  "admin/cerca": () => [get("/admin/cerca?q=2001")],
+  "admin/domanda/:id": () => SIM_QUESTIONS.map((id) => get(`/admin/domanda/${id}`)),
+  "admin/utente/:id": () => [get("/admin/utente/1")],
+  "admin/utenti/esporta": () => [get("/admin/utenti/esporta")],
+  // A friend's statistics: the participating student's own friend list (none here) answers an error, never a key.
+  "dashboard/amico/:id": () => [get("/dashboard/amico/1")],
   "test/nuovo": () => [get("/test/nuovo")],
   test: () => [
     get(`/test?id=${rushQuiz.quizId}`),

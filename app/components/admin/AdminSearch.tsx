@@ -1,7 +1,8 @@
 // Global search of the admin console: users by name or email, questions by text or id, attempts by id.
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
-import { apiFetch } from "~/lib/api-client";
+import { useLookup } from "~/lib/use-lookup";
+import { useSettled } from "~/lib/use-settled";
 import { ROLE_LABEL } from "./admin-shared";
 import { QuestionEditorDialog } from "./QuestionEditor";
 import { UserDetailDialog } from "./UserDialogs";
@@ -16,30 +17,19 @@ const MIN_QUERY = 2;
 
 export function AdminSearch() {
   const [q, setQ] = useState("");
-  const [results, setResults] = useState<Results | null>(null);
   const [open, setOpen] = useState(false);
   const [user, setUser] = useState<number | null>(null);
   const [question, setQuestion] = useState<number | null>(null);
   const listId = useId();
   const boxRef = useRef<HTMLDivElement>(null);
 
+  // The console's search route, asked once typing settles (a fetcher: /admin/cerca).
+  const text = useSettled(q.trim(), 200);
+  const asked = text.length >= MIN_QUERY || /^\d+$/.test(text);
+  const results = useLookup<Results>(asked ? `/admin/cerca?q=${encodeURIComponent(text)}` : null).data;
   useEffect(() => {
-    const text = q.trim();
-    if (text.length < MIN_QUERY && !/^\d+$/.test(text)) {
-      setResults(null);
-      return;
-    }
-    let alive = true;
-    const timer = setTimeout(() => {
-      apiFetch<Results>(`/api/admin/search?q=${encodeURIComponent(text)}`)
-        .then((r) => alive && (setResults(r), setOpen(true)))
-        .catch(() => alive && setResults(null));
-    }, 200);
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-    };
-  }, [q]);
+    if (results) setOpen(true);
+  }, [results]);
 
   useEffect(() => {
     const onDown = (e: MouseEvent) => {

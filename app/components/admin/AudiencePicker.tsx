@@ -2,8 +2,9 @@
  * Who may enter a simulation, picked by name: students found with the console search (name, username or
  * e-mail) and classes from a list, both shown as removable chips. Nobody types an id.
  */
-import { useEffect, useId, useState } from "react";
-import { apiFetch } from "~/lib/api-client";
+import { useId, useState } from "react";
+import { useLookup } from "~/lib/use-lookup";
+import { useSettled } from "~/lib/use-settled";
 import type { TeacherClass } from "./ClassiTab";
 import "~/styles/admin-classes.css";
 
@@ -35,32 +36,17 @@ export function AudiencePicker(props: {
 }) {
   const id = useId();
   const [q, setQ] = useState("");
-  const [found, setFound] = useState<FoundUser[] | null>(null);
+  // Students found by the console's search route once typing settles (a fetcher: /admin/cerca).
+  const text = useSettled(q.trim(), 200);
+  const found =
+    useLookup<{ users: FoundUser[] }>(text.length >= MIN_QUERY ? `/admin/cerca?q=${encodeURIComponent(text)}` : null)
+      .data?.users ?? null;
   const { classes } = props;
-
-  useEffect(() => {
-    const text = q.trim();
-    if (text.length < MIN_QUERY) {
-      setFound(null);
-      return;
-    }
-    let alive = true;
-    const timer = setTimeout(() => {
-      apiFetch<{ users: FoundUser[] }>(`/api/admin/search?q=${encodeURIComponent(text)}`)
-        .then((r) => alive && setFound(r.users))
-        .catch(() => alive && setFound([]));
-    }, 200);
-    return () => {
-      alive = false;
-      clearTimeout(timer);
-    };
-  }, [q]);
 
   const addUser = (u: FoundUser) => {
     if (!props.users.some((c) => c.id === u.id))
       props.onUsers([...props.users, { id: u.id, label: u.name ? `${u.name} (${u.email})` : u.email }]);
     setQ("");
-    setFound(null);
   };
   const toggleClass = (classId: number, on: boolean) =>
     props.onClasses(on ? [...new Set([...props.classIds, classId])] : props.classIds.filter((c) => c !== classId));

@@ -1,9 +1,9 @@
 // The question editor of 'Apri' (and of the global search): stem, options with the first one correct,
-// explanation, difficulty, type. Loaded from GET /api/admin/questions/{id}, saved with PUT.
+// explanation, difficulty, type. Loaded from /admin/domanda/{id}, saved through the console's action (POST /admin).
 import { useEffect, useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
-import { apiFetch } from "~/lib/api-client";
+import { useLookup } from "~/lib/use-lookup";
 import { succeeded } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
 import { DIFFICULTY_LABELS } from "~/lib/constants";
@@ -17,29 +17,23 @@ export type EditableQuestion = {
   type: "mc" | "gap";
 };
 
+/** The question to edit, loaded through the console's /admin/domanda/:id (a fetcher), then edited locally. */
 export function useQuestion(id: number) {
+  const loaded = useLookup<EditableQuestion>(`/admin/domanda/${id}`);
   const [question, setQuestion] = useState<EditableQuestion | null>(null);
-  const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    let alive = true;
-    apiFetch<EditableQuestion>(`/api/admin/questions/${id}`)
-      .then(
-        (q) =>
-          alive &&
-          setQuestion({
-            stem: q.stem,
-            explanation: q.explanation ?? "",
-            options: q.options,
-            difficulty: q.difficulty,
-            type: q.type,
-          }),
-      )
-      .catch((e: Error) => alive && setError(e.message));
-    return () => {
-      alive = false;
-    };
-  }, [id]);
-  return { question, setQuestion, error };
+    const q = loaded.data;
+    if (q) {
+      setQuestion({
+        stem: q.stem,
+        explanation: q.explanation ?? "",
+        options: q.options,
+        difficulty: q.difficulty,
+        type: q.type,
+      });
+    }
+  }, [loaded.data]);
+  return { question, setQuestion, error: loaded.error };
 }
 
 /** Saves an edited question through the console's action (POST /admin, intent "save-question"). */

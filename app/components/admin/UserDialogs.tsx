@@ -1,6 +1,7 @@
 // The user detail dialog (admin user view with every stat) and the create/edit form of the Utenti tab.
 import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
+import { useLookup } from "~/lib/use-lookup";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError } from "~/lib/api-client";
 import { RefusedError, succeeded } from "~/lib/forms";
@@ -15,7 +16,6 @@ import {
   ROLE_LABEL,
   STATUS_LABEL,
   T,
-  useApi,
 } from "./admin-shared";
 
 export type AdminUser = {
@@ -60,7 +60,7 @@ const floor0 = (n: number | null | undefined) => Math.max(0, Math.floor(Number(n
 const clampPct = (n: number | null | undefined) => Math.min(100, Math.max(0, Math.round(Number(n) || 0)));
 
 export function UserDetailDialog({ userId, onClose }: { userId: number; onClose: () => void }) {
-  const { data, error, loading } = useApi<AdminUser & { stats: Stats }>(`/api/admin/users/${userId}`);
+  const { data, error, loading } = useLookup<AdminUser & { stats: Stats }>(`/admin/utente/${userId}`);
   const s = data?.stats;
   return (
     <Modal title={data ? `Utente: ${data.name}` : "Dettagli utente"} onClose={onClose} maxWidth={760}>

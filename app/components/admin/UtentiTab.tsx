@@ -3,9 +3,10 @@
 import { useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useToast } from "~/components/ui/Toast";
-import { apiFetch } from "~/lib/api-client";
+import { useLookup } from "~/lib/use-lookup";
 import { succeeded } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
+import { useSettled } from "~/lib/use-settled";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { downloadCsv, toCsv } from "~/lib/csv";
 import {
@@ -93,16 +94,6 @@ function describeAuditEntry(entry: AuditEntry) {
   return parts.join(" · ");
 }
 
-/** `value`, once it has stopped changing for `ms` (the search box asks the server after typing stops). */
-function useSettled(value: string, ms = 300) {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
-
 /**
  * `users` (one page) and `audit` come from the tab's loader (/admin/utenti?stato=…&ruolo=…&q=…&pagina=N&user=ID):
  * the filters, the page and the open detail are in the URL, and React Router reloads the lists after each write.
@@ -149,20 +140,26 @@ export function UtentiTab({ users, audit }: { users: { items: AdminUser[]; total
     }
   };
 
-  // The export holds every user matching the filters, not only the page on screen.
-  const [exporting, setExporting] = useState(false);
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const all = await apiFetch<AdminUser[]>(`/api/admin/users${filters.size ? `?${filters}` : ""}`);
-      const rows = all.map((u) => ({ ...u, roleLabel: ROLE_LABEL[u.role], statusLabel: STATUS_LABEL[u.status] }));
-      downloadCsv("utenti.csv", toCsv(rows, [...CSV_COLUMNS]));
-    } catch {
-      toast(T.loadError, "error");
-    } finally {
-      setExporting(false);
-    }
+  // The export holds every user matching the filters, not only the page on screen (a fetcher reads them all).
+  const [exportPath, setExportPath] = useState<string | null>(null);
+  const exported = useLookup<AdminUser[]>(exportPath);
+  const exporting = exportPath !== null;
+  const exportCsv = () => {
+    filters.set("volta", String(Date.now())); // each press reads afresh
+    setExportPath(`/admin/utenti/esporta?${filters}`);
   };
+  useEffect(() => {
+    if (!exportPath || exported.loading) return;
+    if (exported.data) {
+      const rows = exported.data.map((u) => ({
+        ...u,
+        roleLabel: ROLE_LABEL[u.role],
+        statusLabel: STATUS_LABEL[u.status],
+      }));
+      downloadCsv("utenti.csv", toCsv(rows, [...CSV_COLUMNS]));
+    } else toast(T.loadError, "error");
+    setExportPath(null);
+  }, [exportPath, exported.loading, exported.data, toast]);
 
   const list = users.items;
   const { selected, allSelected, toggleAll, toggle, deleteSelected } = useBulkSelection(list, async (ids) =>
@@ -200,7 +197,7 @@ export function UtentiTab({ users, audit }: { users: { items: AdminUser[]; total
         <button type="button" className="btn btn--primary" onClick={() => setEditing("new")}>
           Nuovo utente
         </button>
-        <button type="button" className="btn" onClick={() => void exportCsv()} disabled={!list.length || exporting}>
+        <button type="button" className="btn" onClick={exportCsv} disabled={!list.length || exporting}>
           Esporta CSV
         </button>
         <button type="button" className="btn" onClick={() => void deleteSelected()} disabled={!selected.size}>

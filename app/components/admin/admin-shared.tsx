@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { useNavigation, useSearchParams } from "react-router";
 import { useToast } from "~/components/ui/Toast";
-import { apiFetch, ApiError } from "~/lib/api-client";
+import { ApiError } from "~/lib/api-client";
 import { RefusedError } from "~/lib/forms";
 import { TIME_ZONE } from "~/lib/constants";
 import "~/styles/admin-console.css";
@@ -47,34 +47,6 @@ export function LabelOptions({ labels }: { labels: Record<string, string> }) {
       {label}
     </option>
   ));
-}
-
-/** Loads `path` with `load` and keeps it fresh; `reload()` after a change. */
-function useLoaded<R>(path: string | null, load: (path: string) => Promise<R>) {
-  const [data, setData] = useState<R | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(Boolean(path));
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    if (!path) return;
-    let alive = true;
-    setLoading(true);
-    load(path)
-      .then((d) => alive && (setData(d), setError(null)))
-      .catch((e: Error) => alive && setError(e.message || T.loadError))
-      .finally(() => alive && setLoading(false));
-    return () => {
-      alive = false;
-    };
-    // `load` is one of the module-level loaders below, so it never changes.
-  }, [path, tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { data, error, loading, reload, setData };
-}
-
-/** Loads a JSON call and keeps it fresh; `reload()` after a change. */
-export function useApi<T>(path: string | null) {
-  return useLoaded<T>(path, apiFetch<T>);
 }
 
 /**

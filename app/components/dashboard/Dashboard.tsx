@@ -8,7 +8,7 @@ import type { TrendSeries } from "~/components/charts/TrendChart";
 import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
 import { mean, normalizeScore, truncateLabel } from "~/lib/analytics";
 import type { StudentAnalytics } from "~/lib/analytics-types";
-import { apiFetch } from "~/lib/api-client";
+import { useLookup } from "~/lib/use-lookup";
 import { INACTIVITY_NOTICE_DAYS, RECENT_STUDY_DAYS, SCORE_SCALE } from "~/lib/constants";
 import { unitStats, weakestUnits } from "~/lib/unit-stats";
 import { BarChart, DistributionChart, TopicBars, TrendChart } from "./charts";
@@ -68,40 +68,22 @@ export function Dashboard({
   /** Group the accuracy panel and the suggestions by syllabus unit instead of topic. */
   const [byUnit, setByUnit] = useState(false);
   const [friendId, setFriendId] = useState<number | null>(friends[0]?.userId ?? null);
-  const [friendCache, setFriendCache] = useState<Record<number, StudentAnalytics>>({});
   const friend = friends.find((f) => f.userId === friendId) ?? null;
-  const friendData = friend ? (friendCache[friend.userId] ?? null) : null;
-  const [friendState, setFriendState] = useState<"idle" | "loading" | "error">("idle");
+  // The friend's analytics load (a fetcher: /dashboard/amico/:id) when the comparison is switched on; a refusal
+  // or no network falls back to the cached copy of that friend (spec section 7).
+  const friendLookup = useLookup<StudentAnalytics>(compare && friend ? `/dashboard/amico/${friend.userId}` : null);
+  const friendData = friendShown(friendLookup, friend?.userId);
+  const friendState =
+    friendLookup.loading && !friendData ? "loading" : friendLookup.error && !friendData ? "error" : "idle";
   const tourRef = useRef<TourHandle | null>(null);
   const guideButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => writeCache(ANALYTICS_CACHE_KEY, analytics), [analytics]);
   useEffect(() => () => tourRef.current?.destroy(), []);
 
-  // The friend's analytics are fetched when the comparison is switched on (falls back to the cache).
   useEffect(() => {
-    if (!compare || !friend || friendData) return;
-    let cancelled = false;
-    setFriendState("loading");
-    apiFetch<StudentAnalytics>(`/api/friend/analytics?userId=${friend.userId}`)
-      .then((data) => {
-        if (cancelled) return;
-        writeCache(FRIEND_CACHE_KEY, data);
-        setFriendCache((c) => ({ ...c, [friend.userId]: data }));
-        setFriendState("idle");
-      })
-      .catch(() => {
-        if (cancelled) return;
-        const cached = readCache(FRIEND_CACHE_KEY);
-        if (cached && cached.studentId === friend.userId) {
-          setFriendCache((c) => ({ ...c, [friend.userId]: cached }));
-          setFriendState("idle");
-        } else setFriendState("error");
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [compare, friend, friendData]);
+    if (friendLookup.data) writeCache(FRIEND_CACHE_KEY, friendLookup.data);
+  }, [friendLookup.data]);
 
   const view = useMemo(() => subjectView(analytics, subjectId, topicId, now), [analytics, subjectId, topicId, now]);
   const subject = view.subject;
@@ -479,4 +461,13 @@ export function Dashboard({
       </footer>
     </>
   );
+}
+
+/** The loaded analytics of this friend, or after a refusal or without network the cached copy of the same friend. */
+function friendShown(lookup: { data: StudentAnalytics | null; error: string | null }, friendId: number | undefined) {
+  if (friendId == null) return null;
+  if (lookup.data?.studentId === friendId) return lookup.data;
+  if (!lookup.error) return null;
+  const cached = readCache(FRIEND_CACHE_KEY);
+  return cached?.studentId === friendId ? cached : null;
 }

@@ -1,0 +1,41 @@
+// A component's small read through React Router (issue 19: a component no longer fetches): a fetcher loads `path`
+// (a route whose loader answers { value } or { error }, app/server/lookup.server.ts) whenever it changes; null loads
+// nothing. The previous value stays until the next one arrives.
+import { useEffect, useState } from "react";
+import { isRouteErrorResponse, useFetcher } from "react-router";
+
+type Lookup<T> = { value?: T; error?: string };
+
+export function useLookup<T>(path: string | null) {
+  const fetcher = useFetcher<Lookup<T>>();
+  const { load } = fetcher;
+  // The path last asked for: until its answer is in, `loading` (the data on hand may be the previous path's).
+  const [asked, setAsked] = useState<string | null>(null);
+  useEffect(() => {
+    if (!path) return;
+    setAsked(path);
+    void load(path);
+    // `load` changes identity on each render in some versions; the path alone decides when to load.
+  }, [path]);
+  const reply = path ? fetcher.data : undefined;
+  return {
+    data: reply?.value ?? null,
+    error: reply?.error ?? null,
+    loading: Boolean(path) && (asked !== path || fetcher.state !== "idle"),
+  };
+}
+
+/**
+ * A lookup route's clientLoader: a read that cannot reach the server (offline, a proxy's error page) becomes
+ * { error } for the component to show, instead of the error page. Redirects (signed out) still happen.
+ */
+export async function lookupOrOffline<T>({ serverLoader }: { serverLoader: () => Promise<T> }) {
+  try {
+    return await serverLoader();
+  } catch (error) {
+    if (error instanceof Response || isRouteErrorResponse(error)) throw error;
+    return { error: LOOKUP_OFFLINE };
+  }
+}
+
+export const LOOKUP_OFFLINE = "Impossibile caricare i dati. Riprova tra poco.";
