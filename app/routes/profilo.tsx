@@ -9,8 +9,7 @@ import { keepsSession, orFailure, type FormReply } from "~/lib/forms";
 import { inviteSchema } from "~/lib/forms/friends";
 import { deleteAccountSchema, profileUpdateSchema } from "~/lib/forms/profile";
 import { withLabels } from "~/lib/validation";
-import { HttpError } from "~/server/errors.server";
-import { handleValue, readJsonBody, refusal } from "~/server/form.server";
+import { handleIntent, handleValue } from "~/server/form.server";
 import { limitAction } from "~/server/security.server";
 import { clearSessionCookie, endAllSessions } from "~/server/session.server";
 import { SessionsSection } from "~/components/profile/SessionsSection";
@@ -42,49 +41,35 @@ export async function action(args: Route.ActionArgs) {
   const user = await requirePageUser(args);
   const db = dbOf(args.context);
   const env = getEnv(args.context);
-  const { request } = args;
-  let body: unknown;
-  try {
-    body = await readJsonBody(request);
-  } catch (error) {
-    if (error instanceof HttpError) return refusal(error.status, error.message);
-    throw error;
-  }
-  const intent = typeof body === "object" && body !== null ? (body as { intent?: unknown }).intent : undefined;
-  const signedOut = { headers: { "Set-Cookie": clearSessionCookie(request) } };
-  switch (intent) {
-    case "profile":
-      return handleValue(body, profileUpdateSchema, (patch) => updateProfile(db, user.id, patch));
-    case "invite":
-      return handleValue(body, inviteSchema, async ({ handle }) => {
+  const signedOut = { headers: { "Set-Cookie": clearSessionCookie(args.request) } };
+  return handleIntent(args.request, {
+    profile: (body) => handleValue(body, profileUpdateSchema, (patch) => updateProfile(db, user.id, patch)),
+    invite: (body) =>
+      handleValue(body, inviteSchema, async ({ handle }) => {
         await limitAction(env, "INVITE_LIMITER", user.id);
         return inviteFriend(db, user.id, handle);
-      });
-    case "accept-friend":
-      return handleValue(body, friendshipSchema, ({ friendshipId }) => acceptFriend(db, user.id, friendshipId));
-    case "end-friendship":
-      return handleValue(body, friendshipSchema, ({ friendshipId }) => endFriendship(db, user.id, friendshipId));
-    case "join-class":
-      return handleValue(body, JoinInput, ({ code }) => joinClass(db, user, code));
-    case "leave-class":
-      return handleValue(body, classSchema, ({ classId }) => removeMember(db, user, classId, user.id));
-    case "sign-out-everywhere": {
+      }),
+    "accept-friend": (body) =>
+      handleValue(body, friendshipSchema, ({ friendshipId }) => acceptFriend(db, user.id, friendshipId)),
+    "end-friendship": (body) =>
+      handleValue(body, friendshipSchema, ({ friendshipId }) => endFriendship(db, user.id, friendshipId)),
+    "join-class": (body) => handleValue(body, JoinInput, ({ code }) => joinClass(db, user, code)),
+    "leave-class": (body) => handleValue(body, classSchema, ({ classId }) => removeMember(db, user, classId, user.id)),
+    "sign-out-everywhere": async () => {
       await endAllSessions(db, user.id);
       return data<FormReply<{ signedOut: boolean }>>(
         { result: { status: "success" }, value: { signedOut: true } },
         signedOut,
       );
-    }
-    case "delete-account": {
+    },
+    "delete-account": async (body) => {
       const reply = await handleValue(body, deleteAccountSchema, async ({ confirm }) => {
         await deleteAccountConfirmed(db, user.id, confirm);
         return { signedOut: true };
       });
       return reply.init?.status ? reply : data(reply.data, signedOut);
-    }
-    default:
-      return refusal(400, "Operazione non riconosciuta.");
-  }
+    },
+  });
 }
 
 const friendshipSchema = withLabels(z.object({ friendshipId: z.number("Invito non valido").int().positive() }), {
