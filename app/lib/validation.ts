@@ -21,6 +21,15 @@ export function withLabels<S extends ZodType>(
   return schema;
 }
 
+/**
+ * A schema built by extending `parent` (an action's envelope around a form's schema: its `intent`, the id of the row
+ * it writes) keeps the parent's labels; `labels` names the fields it adds.
+ */
+export function withParentLabels<S extends ZodType>(schema: S, parent: ZodType, labels: FieldLabels): S {
+  SCHEMA_LABELS.set(schema, { ...labelsOf(parent), ...labels });
+  return schema;
+}
+
 export function labelsOf(schema: ZodType): FieldLabels {
   return SCHEMA_LABELS.get(schema) ?? {};
 }

@@ -3,7 +3,7 @@
 // through the same services, schemas and ownership rules as /api/classes*: a teacher manages only their own classes.
 import { z } from "zod";
 import { ClassiTab } from "~/components/admin/ClassiTab";
-import { withLabels } from "~/lib/validation";
+import { withLabels, withParentLabels } from "~/lib/validation";
 import { adminTabUser } from "~/server/admin/tab-guard.server";
 import {
   AddMembersInput,
@@ -40,8 +40,13 @@ const member = withLabels(
     userId: "Studente",
   },
 );
-const create = ClassNameInput.extend({ intent: z.string() });
-const addMembers = AddMembersInput.extend({ intent: z.string(), classId });
+const create = withParentLabels(ClassNameInput.extend({ intent: z.string() }), ClassNameInput, {
+  intent: "Operazione",
+});
+const addMembers = withParentLabels(AddMembersInput.extend({ intent: z.string(), classId }), AddMembersInput, {
+  intent: "Operazione",
+  classId: "Classe",
+});
 
 export async function action(args: Route.ActionArgs) {
   const user = await adminTabUser(args, "classi");

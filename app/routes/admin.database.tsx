@@ -4,7 +4,7 @@
 // which a route action's fetch cannot.
 import { z } from "zod";
 import { DatabaseTab } from "~/components/admin/DatabaseTab";
-import { withLabels } from "~/lib/validation";
+import { withLabels, withParentLabels } from "~/lib/validation";
 import {
   assertResetAllowed,
   recalcStats,
@@ -23,7 +23,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 const plain = withLabels(z.object({ intent: z.string() }), { intent: "Operazione" });
-const reset = resetSchema.extend({ intent: z.string() });
+const reset = withParentLabels(resetSchema.extend({ intent: z.string() }), resetSchema, { intent: "Operazione" });
 
 export async function action(args: Route.ActionArgs) {
   await requireAdminTab(args, "database");

@@ -2,7 +2,7 @@
 // them, as GET /api/admin/reports?status= does); its writes post here. Moderators and admins.
 import { SegnalazioniTab } from "~/components/admin/SegnalazioniTab";
 import { z } from "zod";
-import { labelsOf, withLabels } from "~/lib/validation";
+import { withLabels, withParentLabels } from "~/lib/validation";
 import {
   deleteReport,
   listReports,
@@ -41,11 +41,11 @@ export async function action(args: Route.ActionArgs) {
 }
 
 const reportId = z.number("Segnalazione non valida").int().positive();
-const reportUpdateAction = withLabels(reportUpdateSchema.extend({ intent: z.literal("update-report"), id: reportId }), {
-  ...labelsOf(reportUpdateSchema),
-  intent: "Operazione",
-  id: "Segnalazione",
-} as never);
+const reportUpdateAction = withParentLabels(
+  reportUpdateSchema.extend({ intent: z.literal("update-report"), id: reportId }),
+  reportUpdateSchema,
+  { intent: "Operazione", id: "Segnalazione" },
+);
 const reportIdAction = withLabels(z.object({ intent: z.literal("resolve"), id: reportId }), {
   intent: "Operazione",
   id: "Segnalazione",

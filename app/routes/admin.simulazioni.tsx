@@ -4,7 +4,7 @@
 // schema and ownership rules as /api/admin/simulations*: a teacher manages only the simulations they created.
 import { z } from "zod";
 import { SimulazioniTab } from "~/components/admin/SimulazioniTab";
-import { withLabels } from "~/lib/validation";
+import { withLabels, withParentLabels } from "~/lib/validation";
 import { adminTabUser } from "~/server/admin/tab-guard.server";
 import { dbOf, getEnv } from "~/server/context";
 import { handleIntent, handleValue } from "~/server/form.server";
@@ -47,7 +47,7 @@ const oneSimulation = withLabels(z.object({ intent: z.string(), id: z.string("Si
   intent: "Operazione",
   id: "Simulazione",
 });
-const save = SimulationSave.extend({ intent: z.string() });
+const save = withParentLabels(SimulationSave.extend({ intent: z.string() }), SimulationSave, { intent: "Operazione" });
 
 export async function action(args: Route.ActionArgs) {
   const user = await adminTabUser(args, "simulazioni");

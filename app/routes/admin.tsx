@@ -2,7 +2,7 @@ import { Outlet, useLoaderData, useLocation, useNavigate } from "react-router";
 import { AdminSearch } from "~/components/admin/AdminSearch";
 import { tabsFor } from "~/components/admin/tabs";
 import { z } from "zod";
-import { labelsOf, withLabels } from "~/lib/validation";
+import { withParentLabels } from "~/lib/validation";
 import { questionEditSchema, updateQuestion } from "~/server/admin/reports.server";
 import { dbOf } from "~/server/context";
 import { handleJson } from "~/server/form.server";
@@ -27,12 +27,13 @@ export async function action(args: Route.ActionArgs) {
   );
 }
 
-const questionSaveSchema = withLabels(
+const questionSaveSchema = withParentLabels(
   questionEditSchema.extend({
     intent: z.literal("save-question"),
     id: z.number("Domanda non valida").int().positive(),
   }),
-  { ...labelsOf(questionEditSchema), intent: "Operazione", id: "Domanda" } as never,
+  questionEditSchema,
+  { intent: "Operazione", id: "Domanda" },
 );
 
 // The console's frame: title, search, and the tab bar. Each tab is its own route (/admin/utenti, …), so a tab has
