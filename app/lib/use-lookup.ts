@@ -1,7 +1,7 @@
 // A component's small read through React Router (issue 19: a component no longer fetches): a fetcher loads `path`
 // (a route whose loader answers { value } or { error }, app/server/lookup.server.ts) whenever it changes; null loads
 // nothing. The previous value stays until the next one arrives.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { isRouteErrorResponse, useFetcher } from "react-router";
 
 type Lookup<T> = { value?: T; error?: string };
@@ -9,19 +9,23 @@ type Lookup<T> = { value?: T; error?: string };
 export function useLookup<T>(path: string | null) {
   const fetcher = useFetcher<Lookup<T>>();
   const { load } = fetcher;
-  // The path last asked for: until its answer is in, `loading` (the data on hand may be the previous path's).
-  const [asked, setAsked] = useState<string | null>(null);
+  // The path last asked for, and the answer on hand then: until a new answer is in, `loading` (the fetcher may
+  // still be idle for a moment while the route is discovered, and the data on hand is the previous path's).
+  const onHand = useRef(fetcher.data);
+  onHand.current = fetcher.data;
+  const [asked, setAsked] = useState<{ path: string; before: Lookup<T> | undefined } | null>(null);
   useEffect(() => {
     if (!path) return;
-    setAsked(path);
+    setAsked({ path, before: onHand.current });
     void load(path);
     // `load` changes identity on each render in some versions; the path alone decides when to load.
   }, [path]);
+  const answered = asked?.path === path && fetcher.state === "idle" && fetcher.data !== asked.before;
   const reply = path ? fetcher.data : undefined;
   return {
     data: reply?.value ?? null,
     error: reply?.error ?? null,
-    loading: Boolean(path) && (asked !== path || fetcher.state !== "idle"),
+    loading: Boolean(path) && !answered,
   };
 }
 
