@@ -1,3 +1,4 @@
+import { formatDecimal } from "~/lib/format";
 import { useEffect, useRef, useState } from "react";
 import { Link, useLoaderData } from "react-router";
 import { formatDateTime, formatDuration, LETTERS, T, TYPE_LABELS } from "~/components/quiz/messages";
@@ -34,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
 const SENT_CLOSE_MS = 900;
 
 function signed(score: number): string {
-  const abs = Math.abs(score).toLocaleString("it-IT");
+  const abs = formatDecimal(Math.abs(score), 3);
   return score > 0 ? `+${abs}` : score < 0 ? `−${abs}` : "0";
 }
 
@@ -99,8 +100,7 @@ function Summary({ summary }: { summary: AttemptSummary }) {
       <div className="score-grid" role="group" aria-label="Risultato">
         <div className="stat">
           <span className="stat__value" data-testid="summary-score">
-            {summary.score.toLocaleString("it-IT", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}/
-            {SCORE_SCALE}
+            {formatDecimal(summary.score, 1, 1)}/{SCORE_SCALE}
           </span>
           <span className="stat__label">Punteggio</span>
         </div>

@@ -1,4 +1,5 @@
 // Shared pieces of the admin console tabs of issue 7: data loading, formatting, the Italian texts.
+import { formatDecimal } from "~/lib/format";
 import { useCallback, useEffect, useState } from "react";
 import { useNavigation, useSearchParams } from "react-router";
 import { useToast } from "~/components/ui/Toast";
@@ -90,7 +91,7 @@ export function formatSeconds(total: number | null | undefined) {
   return `${m} min ${String(s % 60).padStart(2, "0")} s`;
 }
 export function formatNumber(n: number | null | undefined, digits = 1) {
-  return n == null ? "—" : n.toLocaleString("it-IT", { maximumFractionDigits: digits });
+  return n == null ? "—" : formatDecimal(n, digits);
 }
 
 export function Loading() {

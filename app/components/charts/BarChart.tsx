@@ -1,4 +1,5 @@
 // 'Confronta la media': one vertical bar per figure (your mean, the friend's, site mean, Top 20%).
+import { formatDecimal } from "~/lib/format";
 import { AxisBottom } from "@visx/axis";
 import { Group } from "@visx/group";
 import { scaleBand, scaleLinear } from "@visx/scale";
@@ -9,7 +10,7 @@ export type BarItem = { key: string; label: string; value: number | null; color:
 
 const HEIGHT = 220;
 const MARGIN = { top: 22, right: 8, bottom: 30, left: 8 };
-const fmt = (n: number) => n.toLocaleString("it-IT", { maximumFractionDigits: 1 });
+const fmt = (n: number) => formatDecimal(n, 1);
 
 export function BarChart({
   title,

@@ -1,5 +1,6 @@
 // What the dashboard shows for one subject and optional topic, derived from the analytics payload
 // with the pure helpers of ~/lib/analytics. No I/O.
+import { formatDecimal } from "~/lib/format";
 import {
   countWeakTopics,
   daysBetween,
@@ -82,8 +83,7 @@ export function subjectView(
   };
 }
 
-export const fmt1 = (n: number | null | undefined) =>
-  n == null ? "—" : n.toLocaleString("it-IT", { maximumFractionDigits: 1, minimumFractionDigits: 0 });
+export const fmt1 = (n: number | null | undefined) => (n == null ? "—" : formatDecimal(n, 1, 0));
 
 export function signedPct(n: number | null): string {
   if (n == null) return "—";

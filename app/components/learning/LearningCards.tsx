@@ -1,4 +1,5 @@
 // The dashboard's learning cards: how many questions are due today and the score forecast per subject.
+import { formatDecimal } from "~/lib/format";
 import { Link } from "react-router";
 import { SCORE_SCALE } from "~/lib/constants";
 import { FORECAST_MIN_ANSWERS } from "~/lib/forecast";
@@ -13,7 +14,7 @@ export type ForecastRow = {
   answers: number;
 };
 
-const fmt = (n: number) => n.toLocaleString("it-IT", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const fmt = (n: number) => formatDecimal(n, 1, 1);
 
 export function LearningCards({ dueCount, forecast }: { dueCount: number; forecast: ForecastRow[] }) {
   return (

@@ -79,8 +79,10 @@ export function formatDuration(totalSec: number): string {
   return `${m} min ${String(sec).padStart(2, "0")} s`;
 }
 
+const ATTEMPT_DATE = new Intl.DateTimeFormat("it-IT", { dateStyle: "medium", timeStyle: "short", timeZone: TIME_ZONE });
+
 /** An ISO instant as "22 nov 2026, 10:15", in Italy's time. */
 export function formatDateTime(at: string | null): string {
   if (!at) return "—";
-  return new Date(at).toLocaleString("it-IT", { dateStyle: "medium", timeStyle: "short", timeZone: TIME_ZONE });
+  return ATTEMPT_DATE.format(new Date(at));
 }

@@ -1,3 +1,4 @@
+import { formatDecimal } from "~/lib/format";
 import { formatRomeDateTime, RUSH_TEXT } from "~/lib/rush";
 import { SubjectIcon } from "./SubjectIcon";
 
@@ -6,7 +7,7 @@ export type SubjectCardState =
   | { kind: "pending" }
   | { kind: "completed"; score: number; at: number };
 
-const scoreText = (score: number) => score.toLocaleString("it-IT", { maximumFractionDigits: 1 });
+const scoreText = (score: number) => formatDecimal(score, 1);
 
 /** One subject of the event: icon, name, 'Max 31', and 'Avvia quiz' or 'Completato' with the date. */
 export function SubjectCard(props: {
