@@ -1,12 +1,11 @@
 // Quiz Rush: the server decides whether a rush quiz may start and records its score from the
 // graded attempt (never from the client).
 import { and, asc, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
-import { z } from "zod";
-import { fromRomeInputValue, RUSH_TEXT } from "~/lib/rush";
+import { RUSH_TEXT } from "~/lib/rush";
 import type { Db } from "./db/client.server";
 import { auditEntry, type AuditAction } from "./audit.server";
 import { rushEvents, rushProgress, subjects } from "./db/schema";
-import { HttpError, withLabels } from "./errors.server";
+import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
 
 export const RUSH_DUPLICATE_MESSAGE: string = RUSH_TEXT.duplicate;
@@ -280,42 +279,6 @@ export async function deleteRushEvent(db: Db, actor: SessionUser, id: number) {
   return { ok: true };
 }
 
-// --- Admin input ---
+// --- Admin input: app/lib/forms/rush-event.ts (the Rush tab checks the same schema as you save) ---
 
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** An instant given as epoch ms, as ISO 8601 with a zone, or as a Europe/Rome wall-clock time. */
-function instant(label: string) {
-  return z
-    .union([z.number(), z.string()], { error: `${label}: data e ora mancanti o non valide.` })
-    .transform((value, ctx) => {
-      let t: number | null = null;
-      if (typeof value === "number") t = Number.isFinite(value) ? value : null;
-      else if (ISO_WITH_ZONE.test(value.trim())) t = Date.parse(value.trim());
-      else t = fromRomeInputValue(value);
-      if (t == null || Number.isNaN(t) || t < Date.UTC(2000, 0, 1) || t > Date.UTC(2100, 0, 1)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${label}: data e ora non valide (formato atteso AAAA-MM-GGTHH:MM, ora di Roma).`,
-        });
-        return z.NEVER;
-      }
-      return t;
-    });
-}
-
-export const rushEventInputSchema = withLabels(
-  z
-    .object({
-      title: z
-        .string({ error: "Il titolo è obbligatorio." })
-        .trim()
-        .min(1, "Il titolo è obbligatorio.")
-        .max(120, "Il titolo può avere al massimo 120 caratteri."),
-      startsAt: instant("Inizio"),
-      endsAt: instant("Fine"),
-      published: z.boolean({ error: "Pubblicato deve essere vero o falso." }).default(false),
-    })
-    .refine((e) => e.endsAt > e.startsAt, { message: "La fine deve essere successiva all'inizio.", path: ["endsAt"] }),
-  { title: "Titolo", startsAt: "Inizio", endsAt: "Fine", published: "Pubblicato" },
-);
+export { rushEventInputSchema } from "~/lib/forms/rush-event";

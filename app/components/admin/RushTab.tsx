@@ -3,6 +3,8 @@ import { useId, useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { succeeded } from "~/lib/forms";
+import { rushEventInputSchema } from "~/lib/forms/rush-event";
+import { issueMessage, labelsOf } from "~/lib/validation";
 import { useFormAction } from "~/lib/use-form-action";
 import { formatRomeDateTime, fromRomeInputValue, toRomeInputValue } from "~/lib/rush";
 import { ErrorText, Field, TableWrap } from "./admin-shared";
@@ -35,21 +37,18 @@ const TEXT = {
   empty: "Nessun evento Rush",
   yes: "Sì",
   no: "No",
-  titleRequired: "Il titolo è obbligatorio.",
-  startInvalid: "Inserisci data e ora di inizio.",
-  endInvalid: "Inserisci data e ora di fine.",
-  endBeforeStart: "La fine deve essere successiva all'inizio.",
 } as const;
 
-/** Client-side check with the same rules as the server (title required, end after start). */
+/** The form checked by the server's own schema (app/lib/forms/rush-event.ts): the same rules and Italian messages. */
 export function validateRushForm(form: FormState): FormErrors {
+  const parsed = rushEventInputSchema.safeParse(form);
   const errors: FormErrors = {};
-  if (!form.title.trim()) errors.title = TEXT.titleRequired;
-  const start = fromRomeInputValue(form.startsAt);
-  const end = fromRomeInputValue(form.endsAt);
-  if (start == null) errors.startsAt = TEXT.startInvalid;
-  if (end == null) errors.endsAt = TEXT.endInvalid;
-  else if (start != null && end <= start) errors.endsAt = TEXT.endBeforeStart;
+  if (parsed.success) return errors;
+  const labels = labelsOf(rushEventInputSchema);
+  for (const issue of parsed.error.issues) {
+    const key = issue.path[0] as keyof FormState;
+    errors[key] ??= issueMessage(issue, labels);
+  }
   return errors;
 }
 
