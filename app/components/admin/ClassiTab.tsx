@@ -6,6 +6,7 @@ import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError } from "~/lib/api-client";
 import { RefusedError, succeeded } from "~/lib/forms";
+import { CLASS_NAME_MAX, ClassNameInput } from "~/lib/forms/classes";
 import { useFormAction } from "~/lib/use-form-action";
 import { ErrorText, formatDateTime, TableWrap } from "./admin-shared";
 import "~/styles/admin-classes.css";
@@ -20,8 +21,6 @@ export type TeacherClass = {
   createdAt: number;
 };
 export type Member = { userId: number; name: string; username: string | null; email: string; joinedAt: number };
-
-const CLASS_NAME_MAX = 80;
 
 /**
  * `classes` and the `open` class's members come from the tab's loader (/admin/classi?classe=ID): the open dialog is
@@ -46,10 +45,11 @@ export function ClassiTab({
 
   const create = async (event: React.FormEvent) => {
     event.preventDefault();
-    const trimmed = name.trim();
-    const problem = !trimmed ? T.nameRequired : trimmed.length > CLASS_NAME_MAX ? T.nameTooLong : null;
-    setNameError(problem);
-    if (problem) return;
+    // The server's own schema (app/lib/forms/classes.ts): the same rule and message before the class is saved.
+    const checked = ClassNameInput.safeParse({ name });
+    setNameError(checked.success ? null : (checked.error.issues[0]?.message ?? T.createError));
+    if (!checked.success) return;
+    const trimmed = checked.data.name;
     setBusy(true);
     try {
       const created = succeeded(await write({ intent: "create", name: trimmed }), T.createError)!;

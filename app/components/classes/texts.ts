@@ -7,8 +7,6 @@ export const CLASS_UI = {
   create: "Crea classe",
   created: "Classe creata",
   createError: "Errore creazione classe",
-  nameRequired: "Il nome della classe è obbligatorio.",
-  nameTooLong: "Nome della classe troppo lungo (massimo 80 caratteri).",
   empty: "Nessuna classe: creane una con il modulo qui sopra.",
   colName: "Classe",
   colCode: "Codice",
