@@ -10,7 +10,7 @@
 import { cpSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
+import { memoryColumns, replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
 import { devCookie, servePreview, type LocalServer } from "./lib/server.ts";
 import { ms, percentile, timeRequests } from "./lib/stats.ts";
@@ -131,20 +131,7 @@ function loadSyntheticAttempts(file: string): { attempts: number; answers: numbe
     // The learning engine's memories, replayed as recalc-stats does.
     for (const [questionId, list] of reviews) {
       const m = replayMemory(list)!;
-      insertMemory.run(
-        userId,
-        questionId,
-        m.due,
-        m.stability,
-        m.difficulty,
-        m.scheduledDays,
-        m.learningSteps,
-        m.reps,
-        m.lapses,
-        m.state,
-        m.lastReview,
-        m.lastCorrect ? 1 : 0,
-      );
+      insertMemory.run(userId, questionId, ...memoryColumns(m));
       memories++;
     }
   }

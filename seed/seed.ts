@@ -2,7 +2,7 @@
 // (about 50 synthetic students, attempts over the last 60 days) so dashboards show real numbers.
 // Every row has a fixed id and is written with INSERT OR IGNORE: seeding twice changes nothing.
 // Pure TypeScript (erasable syntax only): run by scripts/db-setup.ts in Node and by tests in workerd.
-import { replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
+import { memoryColumns, replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
 import type { BankFile } from "../app/lib/bank-rules.ts";
 import { summaryScore } from "../app/lib/scoring.ts";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
@@ -483,20 +483,7 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   const memoryRows: unknown[][] = [];
   for (const { userId, questionId, list } of reviews.values()) {
     const m = replayMemory(list)!;
-    memoryRows.push([
-      userId,
-      questionId,
-      m.due,
-      m.stability,
-      m.difficulty,
-      m.scheduledDays,
-      m.learningSteps,
-      m.reps,
-      m.lapses,
-      m.state,
-      m.lastReview,
-      m.lastCorrect,
-    ]);
+    memoryRows.push([userId, questionId, ...memoryColumns(m)]);
   }
   out.push(
     ...inserts(

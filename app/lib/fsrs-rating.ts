@@ -35,6 +35,25 @@ export type MemoryState = {
   lastCorrect: boolean | null;
 };
 
+/**
+ * A memory as the columns of question_memory after user_id and question_id, in table order (due … last_correct,
+ * the verdict as 1 / 0 / null): the grading batch, the seed and the benchmark write it the same way.
+ */
+export function memoryColumns(m: MemoryState): (number | null)[] {
+  return [
+    m.due,
+    m.stability,
+    m.difficulty,
+    m.scheduledDays,
+    m.learningSteps,
+    m.reps,
+    m.lapses,
+    m.state,
+    m.lastReview,
+    m.lastCorrect == null ? null : m.lastCorrect ? 1 : 0,
+  ];
+}
+
 export type ReviewInput = { correct: boolean | null; timeSec: number | null | undefined; at: number };
 
 function cardOf(memory: MemoryState | null | undefined, at: number): Card {

@@ -2,7 +2,7 @@
 // every graded answer and rebuilt from history. What it advises (the review of the day, the score forecast, the
 // targeted draw, the peer difficulty) is in learning-advice.server.ts. The math lives in ~/lib/fsrs-rating.
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { reviewMemory, type MemoryState } from "~/lib/fsrs-rating";
+import { memoryColumns, reviewMemory, type MemoryState } from "~/lib/fsrs-rating";
 import { isCorrect, type AnswerKey } from "~/lib/simulation";
 import type { Db } from "./db/client.server";
 import { questionMemory, questions, statQuestionAccuracy, type QuestionMemory } from "./db/schema";
@@ -203,19 +203,7 @@ export async function simulationMemoryStatements(
       s.keys.map((key) => {
         const correct = isCorrect(key, g.answers[String(s.id)]?.[String(key.id)]);
         const m = reviewMemory(prior.get(`${g.userId}:${key.id}`), { correct, timeSec: null, at: now });
-        return [
-          key.id,
-          m.due,
-          m.stability,
-          m.difficulty,
-          m.scheduledDays,
-          m.learningSteps,
-          m.reps,
-          m.lapses,
-          m.state,
-          m.lastReview,
-          m.lastCorrect == null ? null : m.lastCorrect ? 1 : 0,
-        ];
+        return [key.id, ...memoryColumns(m)];
       }),
     );
     return d1
