@@ -11,16 +11,9 @@ import { useFormAction } from "~/lib/use-form-action";
 import { ErrorText, formatDateTime, TableWrap } from "./admin-shared";
 import "~/styles/admin-classes.css";
 
-export type TeacherClass = {
-  id: number;
-  name: string;
-  code: string;
-  ownerId: number;
-  ownerName: string;
-  memberCount: number;
-  createdAt: number;
-};
-export type Member = { userId: number; name: string; username: string | null; email: string; joinedAt: number };
+// The server's own row types (type-only: nothing of the server reaches the browser).
+export type { ClassMember as Member, TeacherClass } from "~/server/classes.server";
+import type { ClassMember as Member, TeacherClass } from "~/server/classes.server";
 
 /**
  * `classes` and the `open` class's members come from the tab's loader (/admin/classi?classe=ID): the open dialog is

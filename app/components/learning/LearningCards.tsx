@@ -3,16 +3,11 @@ import { formatDecimal } from "~/lib/format";
 import { Link } from "react-router";
 import { SCORE_SCALE } from "~/lib/constants";
 import { FORECAST_MIN_ANSWERS } from "~/lib/forecast";
+import type { SubjectForecast } from "~/server/learning-advice.server";
 import { L } from "./messages";
 
-export type ForecastRow = {
-  subjectId: number;
-  name: string;
-  predicted: number | null;
-  low: number | null;
-  high: number | null;
-  answers: number;
-};
+/** A subject's forecast as the server computes it (type-only import). */
+export type ForecastRow = SubjectForecast;
 
 const fmt = (n: number) => formatDecimal(n, 1, 1);
 

@@ -2,6 +2,7 @@
 // Where to look: users/sessions/login_events (accounts), subjects/topics/questions (the bank),
 // quizzes/quiz_questions/attempts/attempt_answers (practice), reports, simulations*, classes/class_members, rush_*, friendships.
 import { sql } from "drizzle-orm";
+import type { SubjectResult } from "../../lib/simulation";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
@@ -431,15 +432,8 @@ export const simulationRooms = sqliteTable(
   (t) => [primaryKey({ columns: [t.simulationId, t.shard] })],
 );
 
-export type SimulationSubjectResult = {
-  id: number;
-  name: string;
-  score31: number;
-  perc: number;
-  correct: number;
-  wrong: number;
-  total: number;
-};
+/** A subject's line of a graded simulation attempt: the room's SubjectResult (app/lib/simulation.ts). */
+export type SimulationSubjectResult = SubjectResult;
 
 export const simulationAttempts = sqliteTable(
   "simulation_attempts",
