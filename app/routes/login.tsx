@@ -9,7 +9,7 @@ import { useFormAction } from "~/lib/use-form-action";
 import { devLoginEnabled, devSignIn, signIn, verifyGoogleCredential } from "~/server/auth.server";
 import { getEnv } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
-import { handleValue, readJsonBody, refusal } from "~/server/form.server";
+import { handleIntent, handleValue } from "~/server/form.server";
 import { limitAction } from "~/server/security.server";
 import { getSessionUser, sessionCookie } from "~/server/session.server";
 import type { Route } from "./+types/login";
@@ -43,24 +43,21 @@ type SignedIn = { user: Record<string, unknown> };
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const env = getEnv(context);
-  let body: unknown;
-  try {
-    body = await readJsonBody(request);
-  } catch (error) {
-    if (error instanceof HttpError) return refusal(error.status, error.message);
-    throw error;
-  }
-  const intent = typeof body === "object" && body !== null ? (body as { intent?: unknown }).intent : undefined;
   const agent = request.headers.get("User-Agent");
-  const reply =
-    intent === "dev" && devLoginEnabled(env)
-      ? await handleValue(body, devSignInSchema, ({ email }) => withReason(devSignIn(env, email, agent)))
-      : intent === "google"
-        ? await handleValue(body, googleSignInSchema, async ({ credential }) => {
-            await limitAction(env, "SIGN_IN_LIMITER", request);
-            return withReason(signIn(env, await verifyGoogleCredential(credential, env), "google", Date.now(), agent));
-          })
-        : refusal(400, "Metodo di accesso non disponibile.");
+  const reply = await handleIntent(
+    request,
+    {
+      ...(devLoginEnabled(env)
+        ? { dev: (body) => handleValue(body, devSignInSchema, ({ email }) => withReason(devSignIn(env, email, agent))) }
+        : {}),
+      google: (body) =>
+        handleValue(body, googleSignInSchema, async ({ credential }) => {
+          await limitAction(env, "SIGN_IN_LIMITER", request);
+          return withReason(signIn(env, await verifyGoogleCredential(credential, env), "google", Date.now(), agent));
+        }),
+    },
+    "Metodo di accesso non disponibile.",
+  );
   const value = reply.data.value;
   if (!value) return reply;
   return data<FormReply<SignedIn>>(

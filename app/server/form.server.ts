@@ -96,9 +96,14 @@ async function readFormData(request: Request): Promise<FormData | null> {
 
 /**
  * A screen with several writes posts JSON with an `intent`; `table` maps each intent to its write (usually
- * `(body) => handleValue(body, schema, run)`). An unknown intent or an unreadable body is a 400 / 415 refusal.
+ * `(body) => handleValue(body, schema, run)`). An unknown intent (said as `unknown`) or an unreadable body is a
+ * 400 / 415 refusal.
  */
-export async function handleIntent(request: Request, table: Record<string, (body: unknown) => Promise<unknown>>) {
+export async function handleIntent<T extends Record<string, (body: unknown) => Promise<unknown>>>(
+  request: Request,
+  table: T,
+  unknown = "Operazione non riconosciuta.",
+): Promise<Awaited<ReturnType<T[keyof T]>> | ReturnType<typeof refusal>> {
   let body: unknown;
   try {
     body = await readJsonBody(request);
@@ -108,7 +113,7 @@ export async function handleIntent(request: Request, table: Record<string, (body
   }
   const intent = typeof body === "object" && body !== null ? (body as { intent?: unknown }).intent : undefined;
   const write = typeof intent === "string" && Object.hasOwn(table, intent) ? table[intent] : undefined;
-  return write ? write(body) : refusal(400, "Operazione non riconosciuta.");
+  return write ? ((await write(body)) as Awaited<ReturnType<T[keyof T]>>) : refusal(400, unknown);
 }
 
 /** The ids of a bulk write ('Elimina selezionati'): at most 500 positive integers. */
