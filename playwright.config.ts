@@ -1,3 +1,4 @@
+import { CHROMIUM_LAUNCH } from "./scripts/chromium.ts";
 import { defineConfig, devices } from "@playwright/test";
 
 // End-to-end tests in Debian's Chromium against the production build served locally
@@ -21,18 +22,7 @@ export default defineConfig({
     screenshot: "only-on-failure",
     locale: "it-IT",
     timezoneId: "Europe/Rome",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {

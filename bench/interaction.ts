@@ -2,6 +2,7 @@
 // the time from changing 'Materia' (a real key press on the select) to the charts updated on screen.
 // Two figures per change: the Event Timing duration of the interaction (what INP reports: input to the next
 // paint) and the time from the key press to the frame after the last change to the chart panels.
+import { CHROMIUM_LAUNCH } from "../scripts/chromium.ts";
 import { chromium } from "playwright-core";
 import { devCookie, type LocalServer } from "./lib/server.ts";
 import { ms, percentile } from "./lib/stats.ts";
@@ -13,18 +14,7 @@ const GOAL_MS = 200;
 type Sample = { inp: number; charts: number };
 
 export async function benchInteraction(server: LocalServer) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   const cookie = await devCookie(server.baseUrl, "studente@example.com");
   const [name, value] = cookie.split("=");
   const samples: Sample[] = [];

@@ -1,4 +1,5 @@
 // Largest Contentful Paint of / and /dashboard in Debian's Chromium, against the local production build.
+import { CHROMIUM_LAUNCH } from "../scripts/chromium.ts";
 import { chromium } from "playwright-core";
 import { devCookie, type LocalServer } from "./lib/server.ts";
 import { ms, percentile } from "./lib/stats.ts";
@@ -6,18 +7,7 @@ import { ms, percentile } from "./lib/stats.ts";
 const RUNS = 7;
 
 export async function benchLcp(server: LocalServer) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   const cookie = await devCookie(server.baseUrl, "studente@example.com");
   const [name, value] = cookie.split("=");
   const rows = [];

@@ -3,6 +3,7 @@
 // answers 504 "Outdated Optimize Dep": the sign that Vite discovered a client dependency late and reloaded the page
 // (add it to CLIENT_DEPS in vite.config.ts). Slow (a cold dev server), so it is not part of `npm test`:
 //   npm run check:first-visit            (FIRST_VISIT_DEBUG=1 prints failed requests and the console)
+import { CHROMIUM_LAUNCH } from "./chromium.ts";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,18 +57,7 @@ const isHydrated = () => document.documentElement.dataset.hydrated === "1";
 let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
 try {
   await serving();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await chromium.launch(CHROMIUM_LAUNCH);
   for (const { email, paths } of PAGES) {
     const context = await browser.newContext({ baseURL: base });
     await context.addCookies([
