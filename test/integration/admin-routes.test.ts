@@ -287,6 +287,9 @@ describe("the console's and the dashboard's lookups (fetchers)", () => {
     const teachers = (await lookup<All>("/admin/utenti/esporta?role=docente", admin)).body!.value;
     expect(teachers.length).toBeGreaterThan(0);
     expect(teachers.every((u) => u.role === "docente")).toBe(true);
+    const bad = await lookup<{ error?: string }>("/admin/utenti/esporta?role=capo", admin);
+    expect(bad.body?.error).toContain("Filtro ruolo non valido");
+    expect((await lookup("/admin/utenti/esporta", moderator)).status).toBe(302);
   });
 
   it("a friend's statistics only for an accepted friend", async () => {
