@@ -42,4 +42,4 @@ export async function lookupOrOffline<T>({ serverLoader }: { serverLoader: () =>
   }
 }
 
-export const LOOKUP_OFFLINE = "Impossibile caricare i dati. Riprova tra poco.";
+const LOOKUP_OFFLINE = "Impossibile caricare i dati. Riprova tra poco.";

@@ -19,7 +19,7 @@ type Row = {
   fileName: string | null;
 };
 
-export const FORM_TEXT = {
+const FORM_TEXT = {
   missing: "Compila tutti i campi",
   badFile: "File domande non valido",
   created: "Simulazione creata",
