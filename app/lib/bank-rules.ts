@@ -2,7 +2,8 @@
 // seed/bank/*.json and POST /api/admin/import runs them on the bank an import would leave behind.
 // Pure TypeScript with erasable syntax only (Node runs it directly in scripts/bank-check.ts).
 // Every message is Italian: the admin reads them in the import's refusal.
-import { parseGapNumber } from "./gap-answer.ts";
+import { gradeGapAnswer, parseGapNumber } from "./gap-answer.ts";
+import { nearMisses, numericKeyForm } from "./gap-spellings.ts";
 
 export type BankUnit = { number: number; title: string; credits: number };
 export type BankTopic = { id: number; name: string; parent?: number | null; unit?: number | null; legacy?: boolean };
@@ -134,11 +135,36 @@ export function questionIssues(question: BankQuestion, subjectId: number): BankI
     }
     if (question.measure != null && (typeof question.measure !== "string" || !question.measure.trim()))
       add("measure", "unità di misura vuota");
+    if (Array.isArray(accepted) && accepted.every((a) => typeof a === "string")) {
+      for (const message of numericKeyIssues({ accepted, measure: question.measure, tolerance: question.tolerance }))
+        add("near-miss", message);
+    }
     if (question.options?.length || question.correct != null)
       add("gap-fields", "una domanda di completamento non ha opzioni");
   } else {
     add("type", 'tipo non valido: usa "mc" o "gap"');
   }
+  return out;
+}
+
+/** A tolerance wider than this share of the key would accept a different answer (checked by bank:check). */
+export const MAX_TOLERANCE_SHARE = 0.1;
+
+/**
+ * A numeric key against the answers a cheat would try (gap-spellings.ts): none may grade right, and the
+ * tolerance stays within MAX_TOLERANCE_SHARE of the key (a key of 0 takes none).
+ */
+function numericKeyIssues(key: { accepted: string[]; measure?: string | null; tolerance?: number | null }): string[] {
+  const form = numericKeyForm(key);
+  if (!form) return [];
+  const out: string[] = [];
+  const value = form.fraction ?? parseGapNumber(form.text)?.values[0];
+  const tolerance = typeof key.tolerance === "number" && key.tolerance > 0 ? key.tolerance : 0;
+  if (value !== undefined && tolerance > MAX_TOLERANCE_SHARE * Math.abs(value))
+    out.push(`tolleranza ${tolerance} oltre il ${MAX_TOLERANCE_SHARE * 100}% della chiave ${form.text}`);
+  const passes = nearMisses(key).filter((m) => gradeGapAnswer(m.typed, key).correct);
+  if (passes.length)
+    out.push(`risposte sbagliate valutate giuste: ${passes.map((m) => `"${m.typed}" (${m.why})`).join(", ")}`);
   return out;
 }
 

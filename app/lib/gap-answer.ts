@@ -6,8 +6,10 @@
 // - numbers are compared as numbers: decimal comma or point, thousands separators ('.' or spaces),
 //   scientific notation (6,02·10^23, 6,02x10^23, 6.02e23, 10^6, 10⁶), fractions (2/3 accepts 0,666 and 0,667
 //   and the reverse: a decimal with at least three decimals, truncated or rounded), the question's
-//   tolerance, and a trailing unit when it is the question's own (`measure`), '°' or '%'.
+//   tolerance, and one trailing unit read as a factor (gap-units.ts: the question's `measure` with any SI
+//   prefix, '%' for a percentage key, '°' for angles); absurd values (1e999) are never a number.
 import { GAP_BOXES_QUIZ } from "./constants.ts";
+import { type UnitSpelling, unitFactor, unitSpellings } from "./gap-units.ts";
 
 /** What grading needs from a gap question (the bank's `accepted`, `measure`, `tolerance`). */
 export type GapKey = {
@@ -90,13 +92,8 @@ export type ParsedNumber = {
   fraction: boolean;
 };
 
-/** Compact form for measures and trailing units: lowercase, no spaces, no accents, µ/μ as u. */
-function unitKey(text: string): string {
-  return gapComparisonKey(text).replace(/\s+/g, "").replace(/[µμ]/g, "u");
-}
-
 /** A plain number: digits with an optional sign, decimal comma/point and thousands separators. */
-function plainValues(raw: string): { values: number[]; decimals: number } | null {
+function plainValues(raw: string, thousands = true): { values: number[]; decimals: number } | null {
   let s = raw;
   let sign = 1;
   if (s.startsWith("+")) s = s.slice(1);
@@ -137,7 +134,7 @@ function plainValues(raw: string): { values: number[]; decimals: number } | null
     decimals = frac!.length;
   } else {
     // Dots only: thousands separators ("1.000", "1.000.000") or a decimal point ("0.5").
-    if (/^[1-9]\d{0,2}(\.\d{3})+$/.test(s)) out.push(Number(s.replace(/\./g, "")));
+    if (thousands && /^[1-9]\d{0,2}(\.\d{3})+$/.test(s)) out.push(Number(s.replace(/\./g, "")));
     if (dots === 1) {
       const [intPart, frac] = s.split(".");
       const v = make(intPart!, frac!);
@@ -149,6 +146,22 @@ function plainValues(raw: string): { values: number[]; decimals: number } | null
     if (!out.length) return null;
   }
   return { values: out.map((v) => sign * v), decimals };
+}
+
+/**
+ * No answer on the sheet is bigger than 10^100 or a non-zero value smaller than 10^-100: beyond that (1e999,
+ * 10^999) a number overflows to Infinity or 0, and Infinity would match every key within "tolerance".
+ */
+const MAX_EXPONENT = 99;
+const MAX_MAGNITUDE = 1e100;
+
+function isSaneNumber(v: number): boolean {
+  return Number.isFinite(v) && Math.abs(v) <= MAX_MAGNITUDE && (v === 0 || Math.abs(v) >= 1 / MAX_MAGNITUDE);
+}
+
+function sane(n: ParsedNumber): ParsedNumber | null {
+  const values = n.values.filter(isSaneNumber);
+  return values.length ? { ...n, values } : null;
 }
 
 /**
@@ -170,74 +183,93 @@ export function parseGapNumber(text: string): ParsedNumber | null {
     const a = plainValues(frac[1]!);
     const b = plainValues(frac[2]!);
     if (!a || !b) return null;
-    const values = a.values.flatMap((x) => b.values.filter((y) => y !== 0).map((y) => x / y));
+    const values = a.values.flatMap((x) => b.values.filter((y) => y !== 0).map((y) => x / y)).filter(isSaneNumber);
     return values.length ? { values, decimals: null, fraction: true } : null;
   }
 
-  const exponent = (e: string) => (/^[+-]?\d{1,3}$/.test(e) ? Number(e) : null);
+  const exponent = (e: string) => (/^[+-]?\d{1,3}$/.test(e) && Math.abs(Number(e)) <= MAX_EXPONENT ? Number(e) : null);
   const sci = /^(?:([+-]?[\d.,]+)[x×·*])?10\^\(?([+-]?\d+)\)?$/.exec(s);
   if (sci) {
     const e = exponent(sci[2]!);
-    const m = sci[1] === undefined ? { values: [1] } : plainValues(sci[1]);
+    // A mantissa has no thousands separators: "1.095x10^-1" is 0,1095, never 109,5.
+    const m = sci[1] === undefined ? { values: [1] } : plainValues(sci[1], false);
     if (e === null || !m) return null;
-    return { values: m.values.map((v) => v * 10 ** e), decimals: null, fraction: false };
+    return sane({ values: m.values.map((v) => v * 10 ** e), decimals: null, fraction: false });
   }
   const eNotation = /^([+-]?[\d.,]+)e([+-]?\d+)$/.exec(s);
   if (eNotation) {
     const e = exponent(eNotation[2]!);
-    const m = plainValues(eNotation[1]!);
+    const m = plainValues(eNotation[1]!, false);
     if (e === null || !m) return null;
-    return { values: m.values.map((v) => v * 10 ** e), decimals: null, fraction: false };
+    return sane({ values: m.values.map((v) => v * 10 ** e), decimals: null, fraction: false });
   }
   const plain = plainValues(s);
-  return plain ? { values: plain.values, decimals: plain.decimals, fraction: false } : null;
+  return plain ? sane({ values: plain.values, decimals: plain.decimals, fraction: false }) : null;
 }
 
-/** The typed text without a trailing unit the question allows: its `measure`, '°' or '%'. */
-function withoutUnit(text: string, measure: string | null | undefined): string[] {
-  const base = normaliseGapAnswer(text);
-  const out = new Set<string>([base]);
-  const strip = (s: string, tail: string) => {
-    const compact = unitKey(s);
-    return compact.endsWith(tail) && compact.length > tail.length
-      ? s.slice(0, s.length - rawTailLength(s, tail)).trim()
-      : null;
-  };
-  const tails = ["%", "°", ...(measure ? [unitKey(measure)] : [])].filter(Boolean);
-  // Units may combine once: "109,5 °", "25 °c" (measure "°C"), "45 m".
-  for (const first of [base, ...[...tails].map((t) => strip(base, t)).filter((x): x is string => x !== null)]) {
-    out.add(first);
-    for (const t of tails) {
-      const s = strip(first, t);
-      if (s) out.add(s);
-    }
+/** A reading of a typed answer: the number's text and what a unit typed after it multiplies it by. */
+type Reading = { t: string; factor: number };
+
+/**
+ * The ways to read a typed answer as a number with at most ONE trailing unit the key allows (gap-units.ts):
+ * the text as it is, and the text before each allowed unit it ends with, with that unit's factor.
+ */
+function unitReadings(text: string, spellings: readonly UnitSpelling[]): Reading[] {
+  const base = text.normalize("NFC").replace(/\s+/g, " ").trim();
+  const out: Reading[] = [{ t: base, factor: 1 }];
+  for (let i = base.length - 1; i > 0; i--) {
+    const head = base.slice(0, i).trim();
+    if (!/[\d)]$/.test(head)) continue;
+    const factor = unitFactor(base.slice(i), spellings);
+    if (factor !== null) out.push({ t: head, factor });
   }
-  return [...out];
+  return out;
 }
 
-/** How many raw characters at the end of `s` make up `tail` in unitKey form (spaces and accents included). */
-function rawTailLength(s: string, tail: string): number {
-  for (let n = 1; n <= s.length; n++) {
-    if (unitKey(s.slice(s.length - n)) === tail) return n;
-  }
-  return s.length;
+/** The numbers a reading stands for, or null when it is not a number. */
+function readingNumber(reading: Reading): ParsedNumber | null {
+  const n = parseGapNumber(reading.t);
+  if (!n) return null;
+  if (reading.factor === 1) return n;
+  const values = n.values.map((v) => v * reading.factor).filter(isSaneNumber);
+  // A converted decimal no longer has the decimals it was written with: the fraction rule does not apply.
+  return values.length ? { values, decimals: null, fraction: false } : null;
 }
 
+/** Rounding noise of binary floating point, relative to the KEY (never to the typed value, which a cheat picks). */
 const EPSILON = 1e-9;
 
 function numbersMatch(given: ParsedNumber, key: ParsedNumber, tolerance: number): boolean {
   for (const g of given.values) {
     for (const k of key.values) {
-      const scale = Math.max(1, Math.abs(g), Math.abs(k));
-      if (Math.abs(g - k) <= tolerance + EPSILON * scale) return true;
-      // A fraction against a decimal of at least three decimals, truncated or rounded (2/3 = 0,666 = 0,667).
+      const noise = EPSILON * Math.abs(k);
+      if (Math.abs(g - k) <= tolerance + noise) return true;
+      // A fraction against a decimal of at least three decimals, truncated or rounded (2/3 = 0,666 = 0,667):
+      // exactly those two, so 1/4 is 0,250 but never 0,249 or 0,251.
       const decimalSide =
-        given.fraction && key.decimals !== null ? key : key.fraction && given.decimals !== null ? given : null;
-      if (decimalSide && decimalSide.decimals! >= 3 && Math.abs(g - k) < 10 ** -decimalSide.decimals! + EPSILON * scale)
-        return true;
+        given.fraction && key.decimals !== null ? "key" : key.fraction && given.decimals !== null ? "given" : null;
+      if (decimalSide) {
+        const [decimal, fraction, places] = decimalSide === "key" ? [k, g, key.decimals!] : [g, k, given.decimals!];
+        if (
+          places >= 3 &&
+          places <= 12 &&
+          fractionWrittenAs(fraction, places).some((x) => Math.abs(x - decimal) <= 1e-12)
+        )
+          return true;
+      }
     }
   }
   return false;
+}
+
+/** A fraction's value with `places` decimals, truncated and rounded (half away from zero). */
+function fractionWrittenAs(value: number, places: number): number[] {
+  const scale = 10 ** places;
+  const scaled = Math.abs(value) * scale;
+  // 1e-6 absorbs binary noise (0,57 × 100 = 56,99999…) without moving a real digit.
+  const truncated = Math.floor(scaled + 1e-6);
+  const rounded = Math.floor(scaled + 0.5 + 1e-6);
+  return [truncated, rounded].map((n) => (Math.sign(value) * n) / scale);
 }
 
 /** The forms the real sheet accepts: a plain number with decimal comma, a fraction, m x10^e, or a word. */
@@ -254,14 +286,18 @@ export function gradeGapAnswer(text: string, key: GapKey): GapGrade {
   // Words (and numbers typed exactly as listed).
   if (accepted.some((a) => gapComparisonKey(a) === given)) return { correct: true, sheetForm: null };
   // Numbers, with an optional unit the question allows.
-  const tolerance = key.tolerance && key.tolerance > 0 ? key.tolerance : 0;
-  const candidates = withoutUnit(text, key.measure)
-    .map((t) => ({ t, n: parseGapNumber(t) }))
+  const tolerance = key.tolerance && Number.isFinite(key.tolerance) && key.tolerance > 0 ? key.tolerance : 0;
+  const spellings = unitSpellings(
+    key.measure,
+    accepted.some((a) => a.includes("%")),
+  );
+  const candidates = unitReadings(text, spellings)
+    .map((r) => ({ t: normaliseGapAnswer(r.t), n: readingNumber(r) }))
     .filter((c): c is { t: string; n: ParsedNumber } => c.n !== null);
   if (!candidates.length) return { correct: false, sheetForm: null };
   for (const a of accepted) {
-    const keyNumbers = withoutUnit(a, key.measure)
-      .map(parseGapNumber)
+    const keyNumbers = unitReadings(a, spellings)
+      .map(readingNumber)
       .filter((n): n is ParsedNumber => n !== null);
     if (!keyNumbers.length) continue;
     const hit = candidates.find((c) => keyNumbers.some((k) => numbersMatch(c.n, k, tolerance)));

@@ -102,6 +102,22 @@ describe("bank rules", () => {
       /^position:2:0$/,
     ],
     ["a question id outside its subject's range", (b) => void (firstOf(b, "mc").id = 9999), /^id-range:/],
+    [
+      "a tolerance that lets ×10 of the key pass",
+      (b) => {
+        const gap = chimica(b).questions.find((q) => q.type === "gap" && /^[1-9]\d*$/.test(q.accepted?.[0] ?? ""))!;
+        gap.tolerance = Number(gap.accepted![0]) * 20;
+      },
+      /^near-miss:/,
+    ],
+    [
+      "a listed form that is the key ×1000 (a slip of the unit)",
+      (b) => {
+        const gap = chimica(b).questions.find((q) => q.type === "gap" && /^[1-9]\d*$/.test(q.accepted?.[0] ?? ""))!;
+        gap.accepted = [...gap.accepted!, `${gap.accepted![0]}000`];
+      },
+      /^near-miss:/,
+    ],
   ];
   it.each(CASES)("catches %s", (_name, mutate, key) => {
     const bank = clone();
