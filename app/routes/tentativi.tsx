@@ -53,7 +53,7 @@ export default function PastAttempts() {
     // The quiz's own topic when it was drawn here; otherwise the attempt's first topic.
     const topic = a.hasQuiz ? a.quizTopicId : (a.topicIds[0] ?? null);
     if (topic != null) q.set("topic", String(topic));
-    q.set("q", String(a.total));
+    q.set("q", String(a.total + (a.hidden ?? 0)));
     if (a.timeLimitSec) q.set("time", String(a.timeLimitSec));
     navigate(`/test/nuovo?${q}`);
   };
@@ -130,6 +130,14 @@ export default function PastAttempts() {
                       <span className="chip">
                         {a.correct}/{a.total} corrette
                       </span>
+                      {a.partial ? (
+                        <span
+                          className="chip chip--warn"
+                          title={a.partial === "simulation" ? T.partialBySimulation : T.partialByRush}
+                        >
+                          {T.partialShort}
+                        </span>
+                      ) : null}
                       <span className="chip">{formatDuration(a.timeSec)}</span>
                     </>
                   ) : (

@@ -1,7 +1,7 @@
 import { formatDecimal } from "~/lib/format";
 import { useEffect, useRef, useState } from "react";
 import { Link, useLoaderData } from "react-router";
-import { formatDateTime, formatDuration, LETTERS, T, TYPE_LABELS } from "~/components/quiz/messages";
+import { formatDateTime, formatDuration, LETTERS, partialDetail, T, TYPE_LABELS } from "~/components/quiz/messages";
 import { ReportModal } from "~/components/quiz/ReportModal";
 import { DIFFICULTY_LABELS, SCORE_SCALE } from "~/lib/constants";
 import {
@@ -119,6 +119,12 @@ function Summary({ summary }: { summary: AttemptSummary }) {
           <span className="stat__label">Tempo medio per domanda</span>
         </div>
       </div>
+      {summary.partial ? (
+        <p className="alert" role="status" data-testid="summary-partial">
+          <strong>{summary.partial === "simulation" ? T.partialBySimulation : T.partialByRush}</strong>:{" "}
+          {partialDetail(summary.hidden)}
+        </p>
+      ) : null}
       <p className="muted" data-testid="summary-counts" style={{ margin: 0 }}>
         {summary.correct} corrette · {summary.wrong} sbagliate · {summary.blank} senza risposta · {summary.total}{" "}
         domande. Ogni risposta corretta vale {SCORE_SCALE}/{summary.total}, ogni risposta sbagliata toglie 0,1 punti, le
@@ -146,7 +152,7 @@ function Summary({ summary }: { summary: AttemptSummary }) {
                   ) : (
                     <span className={`chip ${state === "correct" ? "chip--ok" : state === "wrong" ? "chip--bad" : ""}`}>
                       {state === "correct" ? "Corretta" : state === "wrong" ? "Sbagliata" : "Senza risposta"} ·{" "}
-                      {signed(q.score)}
+                      {signed(q.score ?? 0)}
                     </span>
                   )}
                   <span className="chip">{formatDuration(q.timeSec)}</span>
@@ -194,7 +200,7 @@ function Summary({ summary }: { summary: AttemptSummary }) {
                   </>
                 )}
                 <dt>La tua risposta</dt>
-                <dd>{q.userText ?? "Nessuna risposta"}</dd>
+                <dd>{q.userText ?? (q.sealed ? T.sealedAnswer : "Nessuna risposta")}</dd>
                 {q.sheetForm ? (
                   <>
                     <dt>Sul foglio d'esame</dt>

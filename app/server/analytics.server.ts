@@ -22,6 +22,8 @@ import {
   users,
 } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { summaryScore } from "~/lib/scoring";
+import { byAttempt, readSealedHistory, visibleTotals } from "./sealed.server";
 
 export type {
   SiteAggregate,
@@ -35,8 +37,13 @@ export type {
 export async function studentAnalytics(db: Db, userId: number, now = Date.now()): Promise<StudentAnalytics> {
   const since = addDays(italianDay(now), -ANALYTICS_TREND_DAYS);
   const completedOf = and(eq(attempts.userId, userId), eq(attempts.status, "completed"));
-  const [userRows, subjectRows, topicRows, attemptRows, answerRows, histogramRows, topicStatRows, dailyRows, unitRows] =
-    await db.batch([
+  const [
+    sealed,
+    [userRows, subjectRows, topicRows, attemptRows, answerRows, histogramRows, topicStatRows, dailyRows, unitRows],
+  ] = await Promise.all([
+    // Answers to sealed questions count nowhere (sealed.server.ts): with the rest known, a count would give their verdict.
+    readSealedHistory(db, userId, now),
+    db.batch([
       db.select({ firstName: users.firstName, name: users.name }).from(users).where(eq(users.id, userId)),
       db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)),
       db
@@ -56,6 +63,8 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
           startedAt: attempts.startedAt,
           score: attempts.score,
           correct: attempts.correct,
+          wrong: attempts.wrong,
+          blank: attempts.blank,
           total: attempts.total,
           timeTaken: attempts.timeTaken,
         })
@@ -79,10 +88,12 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
       db.select().from(statTopicAccuracy),
       db.select().from(statDailyScores).where(gte(statDailyScores.day, since)).orderBy(asc(statDailyScores.day)),
       db.select().from(units).orderBy(asc(units.subjectId), asc(units.number)),
-    ]);
+    ]),
+  ]);
 
   const user = userRows[0];
   if (!user) throw new HttpError(404, "Studente non trovato.");
+  const sealedByAttempt = byAttempt(sealed.answers);
   const topicName = new Map(topicRows.map((t) => [t.id, t.name]));
 
   // Per attempt: the topics touched and the dominant one; per subject: the student's topic counts.
@@ -98,16 +109,23 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
     counts.correct += Number(row.correct ?? 0);
     studentTopics.set(row.topicId, counts);
   }
+  for (const answer of sealed.answers) {
+    const counts = answer.topicId == null ? undefined : studentTopics.get(answer.topicId);
+    if (!counts || answer.correct == null) continue;
+    counts.answered = Math.max(0, counts.answered - 1);
+    if (answer.correct) counts.correct = Math.max(0, counts.correct - 1);
+  }
 
   const allAttempts: (StudentAttempt & { subjectId: number | null })[] = attemptRows.map((a) => {
     const touched = (attemptTopics.get(a.id) ?? []).sort((x, y) => y.questions - x.questions || x.topicId - y.topicId);
+    const totals = visibleTotals(a, sealedByAttempt.get(a.id) ?? [], sealed.seal);
     return {
       id: a.id,
       subjectId: a.subjectId,
       date: a.startedAt.toISOString(),
-      score: a.score ?? 0,
-      correct: a.correct,
-      total: a.total,
+      score: totals.partial ? summaryScore(totals.correct, totals.wrong, totals.total) : (a.score ?? 0),
+      correct: totals.correct,
+      total: totals.total,
       timeSec: a.timeTaken ?? 0,
       topic: touched[0] ? (topicName.get(touched[0].topicId) ?? null) : null,
       topicIds: touched.map((t) => t.topicId).sort((x, y) => x - y),

@@ -10,7 +10,16 @@ import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, quizzes, statQuestionAccuracy, subjects, topics } from "./db/schema";
 import { canReadAttempt } from "./admin/access.server";
 import { HttpError } from "./errors.server";
-import { canSeeKeys, sealedQuestionIds } from "./sealed.server";
+import {
+  byAttempt,
+  canSeeKeys,
+  readSeal,
+  readSealedHistory,
+  servedAttempt,
+  visibleTotals,
+  type SealReason,
+  type VisibleTotals,
+} from "./sealed.server";
 
 export type SummaryQuestion = {
   id: number;
@@ -21,14 +30,16 @@ export type SummaryQuestion = {
   text: string;
   options: string[];
   correctText: string;
+  /** The student's own answer: null when blank, or withheld while the question is sealed. */
   userText: string | null;
   selectedIndex: number | null;
   answerIndex: number | null;
-  score: number;
+  /** +1, −0.1 or 0; null when the verdict is withheld. */
+  score: number | null;
   timeSec: number;
   correct: boolean | null;
   explanation: string;
-  /** The key, explanation and verdict are withheld: the question is sealed for the viewer now (sealed.server.ts). */
+  /** Key, explanation, verdict and own answer are withheld: the question is sealed now (sealed.server.ts). */
   sealed: boolean;
   /** gap: right only thanks to a lenient rule (decimal point, unit typed...): the form the real sheet wants. */
   sheetForm?: string | null;
@@ -47,11 +58,24 @@ export type AttemptSummary = {
   correct: number;
   wrong: number;
   blank: number;
+  /** Questions counted in the totals: without the sealed ones, while any is. */
   total: number;
+  /** Questions left out of the totals because they are sealed (the result is partial until the seal lifts). */
+  hidden: number;
+  partial: SealReason | null;
   totalTimeSec: number;
   avgTimeSec: number;
   questions: SummaryQuestion[];
 };
+
+/** Scores of visible totals: the stored score unless some questions are left out (then recomputed without them). */
+function scoresOf(stored: number | null, totals: VisibleTotals) {
+  return {
+    score: totals.partial || stored == null ? summaryScore(totals.correct, totals.wrong, totals.total) : stored,
+    listScore: listScore(totals.correct, totals.total),
+    percentCorrect: percentCorrect(totals.correct, totals.total),
+  };
+}
 
 export const ATTEMPT_NOT_FOUND = "Tentativo non trovato";
 
@@ -66,7 +90,7 @@ export async function attemptSummary(
   const visible = attempt && canReadAttempt(viewer, attempt.userId);
   // Answers and explanations exist only for a submitted attempt.
   if (!attempt || !visible || attempt.status !== "completed") throw new HttpError(404, ATTEMPT_NOT_FOUND);
-  const [rows, subject, sealed] = await Promise.all([
+  const [rows, subject, seal] = await Promise.all([
     db
       .select({ answer: attemptAnswers, question: questions, topicName: topics.name, peer: statQuestionAccuracy })
       .from(attemptAnswers)
@@ -77,22 +101,24 @@ export async function attemptSummary(
       .orderBy(asc(attemptAnswers.position))
       .all(),
     attempt.subjectId != null ? db.select().from(subjects).where(eq(subjects.id, attempt.subjectId)).get() : undefined,
-    sealedQuestionIds(db, viewer.id, now),
+    readSeal(db, viewer.id, now),
   ]);
-  const keys = { attempt, sealed };
+  const view = { served: servedAttempt(attempt), seal };
   const list = rows.map(({ answer, question, topicName, peer }, index): SummaryQuestion => {
     const options = question.type === "mc" ? (question.options ?? []) : [];
     const correctText =
       question.type === "mc"
         ? (options[question.correctIndex ?? -1] ?? "")
         : (question.acceptedAnswers ?? []).join(" / ");
-    const userText =
-      question.type === "mc"
+    const access = canSeeKeys(view, question.id);
+    const shown = access.keys;
+    const userText = !access.ownAnswer
+      ? null
+      : question.type === "mc"
         ? answer.optionId != null
           ? (options[answer.optionId] ?? null)
           : null
         : answer.answerText;
-    const shown = canSeeKeys(keys, question.id);
     return {
       id: question.id,
       index: index + 1,
@@ -103,9 +129,9 @@ export async function attemptSummary(
       options,
       correctText: shown ? correctText : "",
       userText,
-      selectedIndex: question.type === "mc" ? answer.optionId : null,
+      selectedIndex: access.ownAnswer && question.type === "mc" ? answer.optionId : null,
       answerIndex: shown && question.type === "mc" ? question.correctIndex : null,
-      score: !shown || answer.correct == null ? 0 : answer.correct ? 1 : -0.1,
+      score: !shown ? null : answer.correct == null ? 0 : answer.correct ? 1 : -0.1,
       timeSec: answer.timeSec,
       correct: shown ? answer.correct : null,
       explanation: shown ? question.explanation : "",
@@ -120,7 +146,12 @@ export async function attemptSummary(
           : null,
     };
   });
-  const total = attempt.total || list.length;
+  const questionCount = attempt.total || list.length;
+  const totals = visibleTotals(
+    { total: questionCount, correct: attempt.correct, wrong: attempt.wrong, blank: attempt.blank },
+    rows.map((r) => ({ questionId: r.question.id, correct: r.answer.correct })),
+    seal,
+  );
   const totalTimeSec = attempt.timeTaken ?? list.reduce((s, q) => s + q.timeSec, 0);
   return {
     attemptId: attempt.id,
@@ -129,15 +160,15 @@ export async function attemptSummary(
     subjectId: attempt.subjectId,
     subjectName: subject?.name ?? null,
     rushEventId: attempt.rushEventId,
-    score: attempt.score ?? summaryScore(attempt.correct, attempt.wrong, total),
-    listScore: listScore(attempt.correct, total),
-    percentCorrect: percentCorrect(attempt.correct, total),
-    correct: attempt.correct,
-    wrong: attempt.wrong,
-    blank: attempt.blank,
-    total,
+    ...scoresOf(attempt.score, totals),
+    correct: totals.correct,
+    wrong: totals.wrong,
+    blank: totals.blank,
+    total: totals.total,
+    hidden: totals.hidden,
+    partial: totals.partial,
     totalTimeSec,
-    avgTimeSec: total > 0 ? Math.round((totalTimeSec / total) * 10) / 10 : 0,
+    avgTimeSec: questionCount > 0 ? Math.round((totalTimeSec / questionCount) * 10) / 10 : 0,
     questions: list,
   };
 }
@@ -175,7 +206,11 @@ export type AttemptListItem = {
   hasQuiz: boolean;
   quizTopicId: number | null;
   correct: number;
+  /** Questions counted in `correct` and `score`: without the sealed ones, while any is. */
   total: number;
+  /** Questions left out of the result while sealed (sealed.server.ts); `total + hidden` were asked. */
+  hidden: number;
+  partial: SealReason | null;
   timeSec: number;
   timeLimitSec: number | null;
   status: "completed" | "abandoned";
@@ -198,6 +233,8 @@ export async function listAttempts(
       subjectName: subjects.name,
       startedAt: attempts.startedAt,
       correct: attempts.correct,
+      wrong: attempts.wrong,
+      blank: attempts.blank,
       total: attempts.total,
       timeTaken: attempts.timeTaken,
       status: attempts.status,
@@ -213,7 +250,8 @@ export async function listAttempts(
     .limit(limit)
     .all();
   if (rows.length === 0) return [];
-  const topicRows = await db.all<{ attempt_id: number; id: number; name: string }>(sql`
+  const [topicRows, sealed] = await Promise.all([
+    db.all<{ attempt_id: number; id: number; name: string }>(sql`
     SELECT x.attempt_id, t.id, t.name FROM (
       SELECT aa.attempt_id, aa.question_id, aa.position FROM attempt_answers aa
         JOIN attempts a ON a.id = aa.attempt_id WHERE a.user_id = ${userId}
@@ -222,7 +260,10 @@ export async function listAttempts(
         JOIN quiz_questions qq ON qq.quiz_id = a.quiz_id
         WHERE a.user_id = ${userId} AND NOT EXISTS (SELECT 1 FROM attempt_answers aa WHERE aa.attempt_id = a.id)
     ) x JOIN questions q ON q.id = x.question_id JOIN topics t ON t.id = q.topic_id
-    ORDER BY x.attempt_id, x.position`);
+    ORDER BY x.attempt_id, x.position`),
+    readSealedHistory(db, userId, now),
+  ]);
+  const sealedByAttempt = byAttempt(sealed.answers);
   const topicsByAttempt = new Map<number, { id: number; name: string }[]>();
   for (const t of topicRows) {
     const list = topicsByAttempt.get(t.attempt_id) ?? [];
@@ -231,6 +272,7 @@ export async function listAttempts(
   }
   return rows.map((r) => {
     const ts = topicsByAttempt.get(r.id) ?? [];
+    const totals = visibleTotals(r, sealedByAttempt.get(r.id) ?? [], sealed.seal);
     return {
       id: r.id,
       subjectId: r.subjectId,
@@ -240,12 +282,14 @@ export async function listAttempts(
       topicIds: ts.map((t) => t.id),
       hasQuiz: r.quizId != null,
       quizTopicId: r.quizTopicId,
-      correct: r.correct,
-      total: r.total,
+      correct: totals.correct,
+      total: totals.total,
+      hidden: totals.hidden,
+      partial: totals.partial,
       timeSec: r.timeTaken ?? 0,
       timeLimitSec: r.timeLimitSec,
       status: r.status === "completed" ? "completed" : "abandoned",
-      score: r.status === "completed" ? listScore(r.correct, r.total) : null,
+      score: r.status === "completed" ? listScore(totals.correct, totals.total) : null,
     };
   });
 }

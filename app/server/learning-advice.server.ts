@@ -7,6 +7,7 @@ import { forecastSubject, type TopicAnswers } from "~/lib/forecast";
 import type { Db } from "./db/client.server";
 import { questionMemory, questions, statQuestionAccuracy, subjects } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { sealedQuestionIdsSql } from "./sealed.server";
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
@@ -34,7 +35,10 @@ export type DueQuestion = {
   lastAnswerCorrect: boolean | null;
 };
 
-/** Questions due by now + horizon, most overdue first. Ids and dates only: never question content or keys. */
+/**
+ * Questions due by now + horizon, most overdue first. Ids and dates only: never question content or keys,
+ * and nothing of a sealed question (its due date and last verdict would tell how it was answered).
+ */
 export async function dueReview(
   db: Db,
   userId: number,
@@ -56,6 +60,7 @@ export async function dueReview(
         eq(questionMemory.userId, userId),
         lte(questionMemory.due, new Date(now + horizonMs)),
         eq(questions.active, true),
+        sql`${questionMemory.questionId} NOT IN (${sealedQuestionIdsSql(userId, now)})`,
       ),
     )
     .orderBy(asc(questionMemory.due), asc(questionMemory.questionId))
@@ -72,11 +77,12 @@ export async function dueReview(
   };
 }
 
-/** Just the number due now (dashboard). */
+/** Just the number due now (dashboard), sealed questions left out as in dueReview. */
 export async function dueCount(db: Db, userId: number, now = Date.now()): Promise<number> {
   const row = await db.get<{ n: number }>(sql`
     SELECT count(*) AS n FROM question_memory m JOIN questions q ON q.id = m.question_id
-    WHERE m.user_id = ${userId} AND m.due <= ${now} AND q.active = 1`);
+    WHERE m.user_id = ${userId} AND m.due <= ${now} AND q.active = 1
+      AND q.id NOT IN (${sealedQuestionIdsSql(userId, now)})`);
   return row?.n ?? 0;
 }
 
@@ -104,7 +110,10 @@ async function examTopicMix(db: Db): Promise<Map<number, Map<number, number>>> {
   return mix;
 }
 
-/** GET /api/me/forecast: the exam subjects (Chimica, Fisica, Biologia) always, the others once answered. */
+/**
+ * GET /api/me/forecast: the exam subjects (Chimica, Fisica, Biologia) always, the others once answered.
+ * Answers to sealed questions are left out (with the rest known, a forecast would tell their verdict).
+ */
 export async function scoreForecast(
   db: Db,
   userId: number,
@@ -116,6 +125,7 @@ export async function scoreForecast(
         sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END) AS k
       FROM attempts a JOIN attempt_answers aa ON aa.attempt_id = a.id JOIN questions q ON q.id = aa.question_id
       WHERE a.user_id = ${userId} AND a.status = 'completed'
+        AND aa.question_id NOT IN (${sealedQuestionIdsSql(userId, now)})
       GROUP BY q.subject_id, q.topic_id, age`),
     examTopicMix(db),
     db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)).all(),

@@ -4,6 +4,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { isValidCap, isValidCodiceFiscale, isValidPhone } from "~/lib/italian-ids";
 import { DELETE_ACCOUNT_CONFIRMATION, PRIVACY } from "~/lib/constants";
+import { summaryScore } from "~/lib/scoring";
 import type { Db } from "./db/client.server";
 import {
   attemptAnswers,
@@ -20,7 +21,7 @@ import {
 } from "./db/schema";
 import { italianDaySql, SCORE_BIN_SQL } from "./db/aggregate-sql";
 import { HttpError, withLabels } from "./errors.server";
-import { sealedQuestionIds } from "./sealed.server";
+import { canSeeKeys, readSeal, servedAttempt, visibleTotals } from "./sealed.server";
 import type { Profile } from "~/lib/profile";
 import { describeDevice } from "~/lib/device";
 import { listSessions, type SessionUser } from "./session.server";
@@ -97,20 +98,39 @@ export async function exportUserData(db: Db, userId: number, now = Date.now()) {
     ]);
   const user = userRows[0];
   if (!user) throw new HttpError(404, "Profilo non trovato.");
-  // A verdict on a question sealed for the user now (live simulation, open Rush quiz) would give its key away.
-  const sealed = await sealedQuestionIds(db, userId, now);
-  const answersByAttempt = new Map<number, Omit<(typeof answerRows)[number], "attemptId">[]>();
-  for (const { attemptId, ...answer } of answerRows) {
-    const list = answersByAttempt.get(attemptId) ?? [];
-    list.push(sealed.has(answer.questionId) ? { ...answer, correct: null } : answer);
-    answersByAttempt.set(attemptId, list);
+  // The key rule (sealed.server.ts): nothing of a question sealed now (live simulation, open Rush quiz),
+  // neither the verdict nor the answer, and totals counted without it.
+  const seal = await readSeal(db, userId, now);
+  const attemptById = new Map(attemptRows.map((a) => [a.id, a]));
+  const answersByAttempt = new Map<number, (typeof answerRows)[number][]>();
+  for (const answer of answerRows) {
+    answersByAttempt.set(answer.attemptId, [...(answersByAttempt.get(answer.attemptId) ?? []), answer]);
   }
+  const shownAnswer = ({ attemptId, ...answer }: (typeof answerRows)[number]) => {
+    const attempt = attemptById.get(attemptId);
+    const access = canSeeKeys({ served: attempt ? servedAttempt(attempt) : false, seal }, answer.questionId);
+    return {
+      ...answer,
+      optionId: access.ownAnswer ? answer.optionId : null,
+      answerText: access.ownAnswer ? answer.answerText : null,
+      correct: access.keys ? answer.correct : null,
+    };
+  };
   const { googleSub: _googleSub, ...account } = user;
   return {
     exportedAt: new Date(now).toISOString(),
     profile: account,
-    attempts: attemptRows.map(({ idempotencyKey: _k, ...a }) => ({ ...a, answers: answersByAttempt.get(a.id) ?? [] })),
-    reports: reportRows,
+    attempts: attemptRows.map(({ idempotencyKey: _k, ...a }) => {
+      const answers = answersByAttempt.get(a.id) ?? [];
+      const totals = visibleTotals(a, answers, seal);
+      const partial = totals.partial
+        ? { ...totals, score: summaryScore(totals.correct, totals.wrong, totals.total) }
+        : {};
+      return { ...a, ...partial, answers: answers.map(shownAnswer) };
+    }),
+    reports: reportRows.map((r) =>
+      canSeeKeys({ served: false, seal }, r.questionId).ownAnswer ? r : { ...r, userAnswerKey: null },
+    ),
     friendships: friendshipRows,
     simulationAttempts: simRows,
     rushProgress: rushRows,

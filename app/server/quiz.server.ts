@@ -152,8 +152,8 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
       }
       topicFilter = sql`(${questions.topicId} = ${args.topicId} OR ${questions.topicId} IN (SELECT id FROM topics WHERE parent_id = ${args.topicId}))`;
     }
-    // A question sealed for this user (live simulation, open Rush quiz) is never drawn: its graded
-    // result would tell whether a guess was right.
+    // A sealed question (any live simulation's, for every account; the user's open Rush quiz's) is never
+    // drawn: its graded result would tell whether a guess was right.
     const unsealed = sql`${questions.id} NOT IN (${sealedQuestionIdsSql(args.userId, now)})`;
     if (args.mode === "mirato" && !args.rushEventId) {
       // Test mirato: weak topics, due and unseen questions first (learning engine).

@@ -10,7 +10,7 @@ import {
 import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, reports, subjects, topics } from "./db/schema";
 import { HttpError, withLabels } from "./errors.server";
-import { sealedQuestionIds, servedAttemptSql } from "./sealed.server";
+import { canSeeKeys, readSeal, servedAttemptSql } from "./sealed.server";
 
 export { reportSchema, type ReportInput } from "~/lib/forms/report";
 import type { ReportInput } from "~/lib/forms/report";
@@ -62,11 +62,9 @@ export type MyReport = {
   status: UserReportStatus;
   statusLabel: string;
   message: string;
+  /** The answer the author gave with the report; withheld while the question is sealed (sealed.server.ts). */
   userAnswer: string | null;
-  /**
-   * Only once the author has submitted an attempt the server served with this question, and never while
-   * the question is sealed for them (sealed.server.ts).
-   */
+  /** Only once the author has submitted an attempt the server served with this question, never while sealed. */
   correctAnswer: string | null;
   adminNotes: string | null;
   createdAt: string;
@@ -97,9 +95,10 @@ export async function listMyReports(db: Db, userId: number, now = Date.now()): P
       .where(eq(reports.userId, userId))
       .orderBy(desc(reports.createdAt), desc(reports.id))
       .all(),
-    sealedQuestionIds(db, userId, now),
+    readSeal(db, userId, now),
   ]);
   return rows.map(({ report, stem, type, options, correctIndex, accepted, subject, topic, answered }) => {
+    const access = canSeeKeys({ served: Boolean(answered), seal: sealed }, report.questionId);
     const status = normaliseReportStatus(report.status);
     const correct = type === "mc" ? (options?.[correctIndex ?? -1] ?? null) : (accepted ?? []).join(" / ") || null;
     return {
@@ -111,8 +110,8 @@ export async function listMyReports(db: Db, userId: number, now = Date.now()): P
       status,
       statusLabel: REPORT_STATUS_LABELS[status],
       message: report.message,
-      userAnswer: report.userAnswerKey,
-      correctAnswer: answered && !sealed.has(report.questionId) ? correct : null,
+      userAnswer: access.ownAnswer ? report.userAnswerKey : null,
+      correctAnswer: access.keys ? correct : null,
       adminNotes: report.adminNotes,
       createdAt: report.createdAt.toISOString(),
       updatedAt: report.updatedAt?.toISOString() ?? null,

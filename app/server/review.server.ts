@@ -1,6 +1,6 @@
 // Review of mistakes: questions whose latest (non-blank) answer by this user was wrong.
-// A correct answer in a later attempt takes the question off the list. A question sealed for the user
-// (live simulation, open Rush quiz) is left out while it is: a redo of it would be refused. Ordered by the
+// A correct answer in a later attempt takes the question off the list. A sealed question (any live
+// simulation's, the user's open Rush quiz's) is left out while it is: a redo of it would be refused. Ordered by the
 // learning engine's due date (question_memory), most overdue first.
 import { sql } from "drizzle-orm";
 import { REVIEW_COOLDOWN_MS } from "~/lib/constants";

@@ -1,12 +1,16 @@
-// Sealed questions: the one rule for when a user may see a question's key (correct option, accepted
-// answers) and explanation, and the checks that every path serving or grading questions calls.
+// Sealed questions: the one rule for when an account may see a question's key (correct option, accepted
+// answers), explanation, verdict, per-question score and its own answer, and the checks that every path
+// serving or grading questions calls.
 //
-// The rule: a key and explanation reach a user only in the summary of a submitted attempt in which the
-// server served that question to them, and never while the question is SEALED for them. A question is
-// sealed for a user while it belongs to
-//   - a live simulation they take part in (started, not yet graded), or
-//   - a Quiz Rush quiz they have claimed and not submitted (still open).
-// Staff keep their own view through the admin routes (GET /api/admin/questions/{id}).
+// A question is SEALED
+//   - for every account while it belongs to a live simulation (started, not yet graded, until a minute
+//     after its last subject has closed), whether or not the account is in the simulation's audience;
+//   - for one user while it belongs to a Quiz Rush quiz they have claimed and not submitted (still open).
+// While sealed, no new quiz draws it, a redo of it is refused, and wherever a past attempt holds it its
+// key, explanation, verdict, score and the student's own answer are withheld; the attempt's totals are
+// counted without it (visibleTotals), so they cannot be subtracted to find the verdict. Outside the seal a
+// key and explanation reach a user only in the summary of a submitted attempt the server served them.
+// Staff keep their own view through the console (GET /api/admin/questions/{id}), which never comes here.
 //
 // Every question path in app/routes.ts is walked by test/integration/sealed-questions.test.ts.
 import { sql, type SQL } from "drizzle-orm";
@@ -48,51 +52,142 @@ export function servedAttemptSql(attempt: string): SQL {
   );
 }
 
-/**
- * The ids of the questions sealed for `userId` at `now`, as a subquery (usable in NOT IN / IN without
- * binding a long list). `exceptQuizId` leaves out the seal a Rush quiz puts on its own questions, so that
- * quiz can still be submitted.
- */
-export function sealedQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
-  // "Takes part in": the simulation's audience (simulationAudience: its picked users ∪ the members of its classes).
+/** The same test as servedAttemptSql, on a row already read. */
+export function servedAttempt(attempt: { status: string; quizId: number | null; idempotencyKey: string | null }) {
+  return attempt.status === "completed" && (attempt.quizId != null || attempt.idempotencyKey == null);
+}
+
+/** The questions of every live simulation: sealed for every account, audience or not. */
+function liveSimulationQuestionIdsSql(now: number): SQL {
   return sql`SELECT sq.question_id FROM simulation_questions sq
       JOIN simulations s ON s.id = sq.simulation_id
       WHERE s.started = 1 AND s.graded_at IS NULL
-        AND (EXISTS (SELECT 1 FROM simulation_allowed_users su WHERE su.simulation_id = s.id AND su.user_id = ${userId})
-          OR EXISTS (SELECT 1 FROM simulation_allowed_classes sc JOIN class_members cm ON cm.class_id = sc.class_id
-                     WHERE sc.simulation_id = s.id AND cm.user_id = ${userId}))
         AND ${now} <= s.start_time + ${SIMULATION_GRACE_MS + SIMULATION_SEAL_MARGIN_MS}
-          + 60000 * (SELECT COALESCE(SUM(ss.time_min + ss.break_after_min), 0) FROM simulation_subjects ss WHERE ss.simulation_id = s.id)
-    UNION
-    SELECT qq.question_id FROM quizzes q
+          + 60000 * (SELECT COALESCE(SUM(ss.time_min + ss.break_after_min), 0) FROM simulation_subjects ss WHERE ss.simulation_id = s.id)`;
+}
+
+/** The questions of the user's open Rush quizzes (but `exceptQuizId`, so that one can still be submitted). */
+function openRushQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
+  return sql`SELECT qq.question_id FROM quizzes q
       JOIN attempts a ON a.quiz_id = q.id
       JOIN quiz_questions qq ON qq.quiz_id = q.id
       WHERE q.user_id = ${userId} AND q.rush_event_id IS NOT NULL AND q.id <> ${exceptQuizId ?? 0}
         AND ${openAttemptSql("a", "q", now)}`;
 }
 
-/** The questions sealed for this user now (see the rule at the top of this module). */
-export async function sealedQuestionIds(
+/**
+ * The ids of the questions sealed for `userId` at `now`, as a subquery (usable in NOT IN / IN without
+ * binding a long list). `exceptQuizId` leaves out the seal a Rush quiz puts on its own questions, so that
+ * quiz can still be submitted.
+ */
+export function sealedQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
+  return sql`${liveSimulationQuestionIdsSql(now)} UNION ${openRushQuestionIdsSql(userId, now, exceptQuizId)}`;
+}
+
+/** What seals a question: a live simulation (for everybody) or the user's own open Rush quiz. */
+export type SealReason = "simulation" | "rush";
+
+/** The questions sealed for one user now, each with what seals it (a simulation wins over a Rush quiz). */
+export type Seal = ReadonlyMap<number, SealReason>;
+
+/** The seal of this user now (see the rule at the top of this module). */
+export async function readSeal(db: Db, userId: number, now = Date.now(), exceptQuizId?: number): Promise<Seal> {
+  const rows = await db.all<{ question_id: number; reason: SealReason }>(sql`
+    SELECT question_id, 'simulation' AS reason FROM (${liveSimulationQuestionIdsSql(now)})
+    UNION ALL
+    SELECT question_id, 'rush' AS reason FROM (${openRushQuestionIdsSql(userId, now, exceptQuizId)})`);
+  const seal = new Map<number, SealReason>();
+  for (const r of rows) if (!seal.has(r.question_id) || r.reason === "simulation") seal.set(r.question_id, r.reason);
+  return seal;
+}
+
+/** Where a question would be shown next to its answer: whether the server served it in that attempt, and the seal. */
+export type KeyView = { served: boolean; seal: Seal };
+
+export type KeyAccess = {
+  /** The key, explanation, verdict and per-question score. */
+  keys: boolean;
+  /** The student's own answer. */
+  ownAnswer: boolean;
+  /** Why they are withheld, when the question is sealed. */
+  sealedBy: SealReason | null;
+};
+
+/**
+ * THE rule, asked by every path that shows a question or a verdict next to a student's answer (summaries,
+ * the export, reports, totals): keys only in a served attempt, and nothing of a sealed question, not even
+ * the student's own answer (with the verdict hidden, the answer plus the totals would give the key away).
+ */
+export function canSeeKeys(view: KeyView, questionId: number): KeyAccess {
+  const sealedBy = view.seal.get(questionId) ?? null;
+  return { keys: view.served && sealedBy == null, ownAnswer: sealedBy == null, sealedBy };
+}
+
+export type Totals = { total: number; correct: number; wrong: number; blank: number };
+
+/** An attempt's totals as they may be shown, and how many of its questions they leave out (and why). */
+export type VisibleTotals = Totals & { hidden: number; partial: SealReason | null };
+
+/**
+ * The totals an attempt may show: its stored totals less the answers to sealed questions, i.e. what the
+ * same attempt without those questions would show. Nothing in them depends on a hidden verdict, so they
+ * cannot be subtracted from to find one. `answers` may be all of the attempt's answers or only the sealed ones.
+ */
+export function visibleTotals(
+  stored: Totals,
+  answers: readonly { questionId: number; correct: boolean | null }[],
+  seal: Seal,
+): VisibleTotals {
+  const { total, correct, wrong, blank } = stored;
+  const out: VisibleTotals = { total, correct, wrong, blank, hidden: 0, partial: null };
+  for (const answer of answers) {
+    const { sealedBy } = canSeeKeys({ served: true, seal }, answer.questionId);
+    if (!sealedBy) continue;
+    out.hidden++;
+    out.total--;
+    if (answer.correct === true) out.correct--;
+    else if (answer.correct === false) out.wrong--;
+    else out.blank--;
+    if (out.partial !== "simulation") out.partial = sealedBy;
+  }
+  // Stored totals written by hand (imports) may not match the answers: never below zero.
+  for (const key of ["total", "correct", "wrong", "blank"] as const) out[key] = Math.max(0, out[key]);
+  return out;
+}
+
+export type SealedAnswer = { attemptId: number; questionId: number; topicId: number | null; correct: boolean | null };
+
+/** The seal of this user now and their completed answers to sealed questions (for totals over many attempts). */
+export async function readSealedHistory(
   db: Db,
   userId: number,
   now = Date.now(),
-  exceptQuizId?: number,
-): Promise<Set<number>> {
-  const rows = await db.all<{ question_id: number }>(sealedQuestionIdsSql(userId, now, exceptQuizId));
-  return new Set(rows.map((r) => r.question_id));
+): Promise<{ seal: Seal; answers: SealedAnswer[] }> {
+  const [seal, rows] = await Promise.all([
+    readSeal(db, userId, now),
+    db.all<{ attempt_id: number; question_id: number; topic_id: number | null; correct: number | null }>(sql`
+      SELECT aa.attempt_id, aa.question_id, q.topic_id, aa.correct
+      FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id JOIN questions q ON q.id = aa.question_id
+      WHERE a.user_id = ${userId} AND a.status = 'completed'
+        AND aa.question_id IN (${sealedQuestionIdsSql(userId, now)})`),
+  ]);
+  // Read apart, the seal may have moved between the two queries: keep only answers it covers.
+  const answers = rows
+    .filter((r) => seal.has(r.question_id))
+    .map((r) => ({
+      attemptId: r.attempt_id,
+      questionId: r.question_id,
+      topicId: r.topic_id,
+      correct: r.correct == null ? null : r.correct === 1,
+    }));
+  return { seal, answers };
 }
 
-/** Where a key would be shown: an attempt of the viewer's (or any, for an admin) and the viewer's seal. */
-export type KeyContext = {
-  attempt: { status: string; quizId: number | null; idempotencyKey: string | null };
-  sealed: ReadonlySet<number>;
-};
-
-/** THE rule: may this viewer see this question's key and explanation in this attempt's summary? */
-export function canSeeKeys(context: KeyContext, questionId: number): boolean {
-  const { attempt } = context;
-  const served = attempt.status === "completed" && (attempt.quizId != null || attempt.idempotencyKey == null);
-  return served && !context.sealed.has(questionId);
+/** The sealed answers grouped by attempt. */
+export function byAttempt(answers: readonly SealedAnswer[]): Map<number, SealedAnswer[]> {
+  const map = new Map<number, SealedAnswer[]>();
+  for (const a of answers) map.set(a.attemptId, [...(map.get(a.attemptId) ?? []), a]);
+  return map;
 }
 
 /**
@@ -145,6 +240,6 @@ export async function openQuizServing(
 }
 
 /** A quiz holding a question sealed by something else (a simulation, another Rush quiz) cannot be submitted yet. */
-export function assertNoneSealed(questionIds: number[], sealed: ReadonlySet<number>): void {
+export function assertNoneSealed(questionIds: number[], sealed: Seal): void {
   if (questionIds.some((id) => sealed.has(id))) throw new HttpError(409, SEALED_TEXT.submitSealed);
 }

@@ -1,5 +1,6 @@
-// Sealed questions on screen: while a simulation the student takes part in is running, the summary of an
-// earlier attempt hides the solution of its questions ('Soluzione nascosta') and keeps the others.
+// Sealed questions on screen: while a simulation is running (for every account, in its audience or not), the
+// summary of an earlier attempt hides the solution and the student's answer of its questions ('Soluzione
+// nascosta'), keeps the others, and says that its result is partial.
 // A student made for this test (a retry makes another), so the demo accounts are never sealed.
 import { expect, login, test } from "./fixtures";
 
@@ -44,7 +45,12 @@ test("a past summary hides the solution of a running simulation's questions and 
   await expect(page.locator("[data-testid=summary-question][data-state=sealed]")).toHaveCount(2);
   const sealedCard = page.locator("[data-testid=summary-question][data-state=sealed]").first();
   await expect(sealedCard.getByText("Soluzione nascosta")).toBeVisible();
-  await expect(sealedCard.getByText(/la soluzione e la spiegazione saranno visibili/)).toBeVisible();
+  await expect(sealedCard.getByText(/la soluzione, la spiegazione e la tua risposta saranno visibili/)).toBeVisible();
+  await expect(sealedCard.getByText("Nascosta fino al termine", { exact: true })).toBeVisible();
+  const partial = page.getByTestId("summary-partial");
+  await expect(partial).toContainText("Risultato parziale fino al termine della simulazione");
+  await expect(partial).toContainText("non conta 2 domande");
+  await expect(page.getByTestId("summary-counts")).toContainText(`${ids.length - 2} domande`);
   await expect(sealedCard.getByText("Risposta corretta", { exact: true })).toHaveCount(0);
   await expect(sealedCard.getByText("Spiegazione:", { exact: true })).toHaveCount(0);
   // The other questions keep their solution and explanation.
@@ -56,5 +62,6 @@ test("a past summary hides the solution of a running simulation's questions and 
   expect((await admin.request.delete(`/api/admin/simulations/${simId}`)).status()).toBe(200);
   await page.reload();
   await expect(page.locator("[data-testid=summary-question][data-state=sealed]")).toHaveCount(0);
+  await expect(page.getByTestId("summary-partial")).toHaveCount(0);
   await adminContext.close();
 });

@@ -1,11 +1,13 @@
 // Sealed questions (app/server/sealed.server.ts): with a live simulation running and a Quiz Rush subject
 // claimed, NO route of app/routes.ts may hand the participating student a key (correct option, accepted
-// answers, verdict) or an explanation of those questions. The guard walks the route table like the
-// authorization matrix: a route without an entry in ROUTE_CALLS fails the first test, naming it.
-// Then the three attacks of issue 17, each as its own test.
+// answers, verdict), an explanation or their own answer of those questions; nor a second account outside
+// the simulation's audience (issue 28). The guard walks the route table like the authorization matrix: a
+// route without an entry in ROUTE_CALLS fails the first test, naming it.
+// Then the three attacks of issue 17, and the totals of a past attempt holding a sealed question (issue 28).
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "~/routes";
+import { summaryScore } from "~/lib/scoring";
 import { SEALED_TEXT } from "~/server/sealed.server";
 import type { SimulationRoom } from "../../workers/simulation-room";
 import { provideRequestContext } from "~/server/request-context.server";
@@ -34,6 +36,13 @@ let heldQuiz: Quiz;
 let cleanQuiz: Quiz;
 let sealed: Set<number>;
 let explanations: Map<number, string>;
+/** A second account, NOT in the simulation's audience, with history on its questions (issue 28). */
+let outsider: string;
+let outsiderId: number;
+/** The outsider's quiz drawn before the start, holding 2001. */
+let outsiderHeld: Quiz;
+/** The topic of 2001. */
+let topic2001: number;
 
 async function newStudent(label: string): Promise<{ id: number; email: string; token: string }> {
   const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;
@@ -78,6 +87,19 @@ async function serverHistory(userId: number) {
   return attempt!.id;
 }
 
+/** FSRS memories due now for these questions, the last answer right for odd ids (as serverHistory). */
+async function remember(userId: number, questionIds: number[], lastCorrect = (id: number) => id % 2) {
+  const now = Date.now();
+  for (const id of questionIds) {
+    await env.DB.prepare(
+      `INSERT INTO question_memory (user_id, question_id, due, stability, difficulty, last_review, last_correct)
+       VALUES (?, ?, ?, 1, 5, ?, ?)`,
+    )
+      .bind(userId, id, now - 60_000, now - 86_400_000, lastCorrect(id))
+      .run();
+  }
+}
+
 beforeAll(async () => {
   await seed();
   admin = await login("admin@example.com");
@@ -94,8 +116,28 @@ beforeAll(async () => {
   // Drawn before the start: 2001's whole topic, so it holds a simulation question.
   const topic = (await env.DB.prepare("SELECT topic_id FROM questions WHERE id = 2001").first<{ topic_id: number }>())!
     .topic_id;
+  topic2001 = topic;
   heldQuiz = await draw(student, `subjectId=2&topicId=${topic}&count=31`);
   expect(heldQuiz.questions.map((q) => q.id)).toContain(2001);
+
+  // The outsider: the same history, a report and due memories on the simulation's questions, a quiz drawn before.
+  const o = await newStudent("estraneo");
+  outsider = o.token;
+  outsiderId = o.id;
+  await serverHistory(outsiderId);
+  await remember(outsiderId, SIM_QUESTIONS);
+  for (const [questionId, userAnswerKey] of [
+    [2001, "B"],
+    [2002, "C"],
+  ] as const) {
+    const reported = await call("POST", "/api/report-question", {
+      token: outsider,
+      json: { questionId, message: "Dubbio", userAnswerKey },
+    });
+    expect(reported.status).toBe(200);
+  }
+  outsiderHeld = await draw(outsider, `subjectId=2&topicId=${topic}&count=31`);
+  expect(outsiderHeld.questions.map((q) => q.id)).toContain(2001);
 
   // The live simulation, started and running (subject open), with the student on its list.
   simId = `sigillo-${crypto.randomUUID().slice(0, 8)}`;
@@ -139,6 +181,20 @@ beforeAll(async () => {
 // --- Leak detection ---
 
 const ID_FIELDS = ["id", "questionId", "question_id"];
+/** The student's own answer and last verdict: withheld too while sealed (with the totals, they give the key). */
+const OWN_FIELDS = [
+  "selectedIndex",
+  "userText",
+  "optionId",
+  "option_id",
+  "answerText",
+  "answer_text",
+  "userAnswer",
+  "userAnswerKey",
+  "lastAnswerCorrect",
+  "lastCorrect",
+  "last_correct",
+];
 const KEY_FIELDS = [
   "answerIndex",
   "correctIndex",
@@ -155,10 +211,11 @@ function emptyValue(v: unknown) {
   return v == null || v === "" || (Array.isArray(v) && v.length === 0);
 }
 
-/** Every place in a response where a sealed question's key, verdict or explanation shows. */
-function leaks(label: string, text: string): string[] {
+/** Every place in a response where a sealed question's key, verdict, score, explanation or own answer shows. */
+function leaks(label: string, text: string, ids: ReadonlySet<number> = sealed): string[] {
   const found: string[] = [];
   for (const [id, explanation] of explanations) {
+    if (!ids.has(id)) continue;
     if (text.includes(explanation) || text.includes(JSON.stringify(explanation).slice(1, -1)))
       found.push(`${label}: explanation of question ${id}`);
   }
@@ -175,7 +232,7 @@ function leaks(label: string, text: string): string[] {
     }
     if (!node || typeof node !== "object") return;
     const record = node as Record<string, unknown>;
-    const sealedId = ID_FIELDS.map((f) => record[f]).find((v) => typeof v === "number" && sealed.has(v)) as
+    const sealedId = ID_FIELDS.map((f) => record[f]).find((v) => typeof v === "number" && ids.has(v)) as
       | number
       | undefined;
     if (sealedId !== undefined) {
@@ -186,6 +243,13 @@ function leaks(label: string, text: string): string[] {
       // A verdict next to the student's own answer gives the key away too.
       if (typeof record.correct === "boolean")
         found.push(`${label}: ${path}.correct of question ${sealedId} = ${record.correct}`);
+      for (const field of OWN_FIELDS) {
+        if (field in record && !emptyValue(record[field]))
+          found.push(`${label}: ${path}.${field} of question ${sealedId} = ${JSON.stringify(record[field])}`);
+      }
+      // A question's own score in a summary (+1 / −0.1 / 0) is its verdict.
+      if ("text" in record && typeof record.score === "number")
+        found.push(`${label}: ${path}.score of question ${sealedId} = ${record.score}`);
     }
     for (const [key, value] of Object.entries(record)) walk(value, `${path}.${key}`);
   };
@@ -353,15 +417,39 @@ const isStaffPath = (key: string) => key.startsWith("api/admin");
 const concrete = (key: string) => "/" + key.replace(/:[a-zA-Z]+\??/g, "2001").replace("*", "sigillo");
 
 /** Answers of one request: a route (loader or action) as the Worker serves it, or a layout's loader. */
-async function answer(route: TableRoute, req: Req): Promise<Response> {
+async function answer(route: TableRoute, req: Req, token = student): Promise<Response> {
   if (route.key.startsWith("layout:")) {
     const loader = modules[`../../app/${route.file}`]!.loader as (args: unknown) => Promise<unknown>;
-    const request = new Request(`http://localhost${req.path}`, { headers: { Authorization: `Bearer ${student}` } });
+    const request = new Request(`http://localhost${req.path}`, { headers: { Authorization: `Bearer ${token}` } });
     const context = makeContext();
     provideRequestContext(request, context);
     return Response.json(await loader({ request, params: {}, context }));
   }
-  return call(req.method, req.path, { token: req.token ?? student, json: req.json });
+  return call(req.method, req.path, { token: req.token ?? token, json: req.json });
+}
+
+const attemptsOf = (userId: number) => async () =>
+  (
+    await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? ORDER BY id").bind(userId).all<{ id: number }>()
+  ).results.map((r) => r.id);
+
+/** Every route of the table called as one account: the leaks of `ids` found, and how many calls were made. */
+async function walkRoutes(token: string, ctx: Ctx, ids: ReadonlySet<number>) {
+  const found: string[] = [];
+  let calls = 0;
+  for (const route of ROUTES) {
+    const entry = isStaffPath(route.key) ? () => staffOnly(route) : ROUTE_CALLS[route.key]!;
+    if (entry === "static") continue;
+    for (const req of await entry(ctx)) {
+      const response = await answer(route, req, token);
+      const label = `${req.method} ${req.path} (${route.key})`;
+      expect(response.status, label).toBeLessThan(500);
+      if (isStaffPath(route.key)) expect(response.status, label).toBe(403);
+      found.push(...leaks(label, await response.text(), ids));
+      calls++;
+    }
+  }
+  return { found, calls };
 }
 
 describe("sealed questions: the guard over every route", () => {
@@ -386,32 +474,100 @@ describe("sealed questions: the guard over every route", () => {
   });
 
   it("with a simulation running and a Rush subject claimed, no response carries a key, verdict or explanation of their questions", async () => {
-    const ctx: Ctx = {
-      attempts: async () =>
-        (
-          await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? ORDER BY id")
-            .bind(studentId)
-            .all<{ id: number }>()
-        ).results.map((r) => r.id),
-    };
-    const found: string[] = [];
-    let calls = 0;
-    for (const route of ROUTES) {
-      const entry = isStaffPath(route.key) ? () => staffOnly(route) : ROUTE_CALLS[route.key]!;
-      if (entry === "static") continue;
-      for (const req of await entry(ctx)) {
-        const response = await answer(route, req);
-        const label = `${req.method} ${req.path} (${route.key})`;
-        expect(response.status, label).toBeLessThan(500);
-        if (isStaffPath(route.key)) expect(response.status, label).toBe(403);
-        found.push(...leaks(label, await response.text()));
-        calls++;
-      }
-    }
+    const { found, calls } = await walkRoutes(student, { attempts: attemptsOf(studentId) }, sealed);
     // The student did submit something during the seal; its summary (and every older one) was read above.
     expect(await count("attempts", `id = ${cleanQuiz.attemptId} AND status = 'completed'`)).toBe(1);
     expect(calls).toBeGreaterThan(80);
     expect(found, found.join("\n")).toEqual([]);
+  });
+
+  it("a second account outside the simulation's audience draws none of its questions and reads no key of them on any route", async () => {
+    const simulation = new Set(SIM_QUESTIONS);
+    const held = (quiz: Quiz) => quiz.questions.map((q) => q.id).filter((id) => simulation.has(id));
+    // New quizzes: a whole subject, 2001's own topic, a targeted draw.
+    for (const query of [
+      "subjectId=2&count=31",
+      `subjectId=2&topicId=${topic2001}&count=31`,
+      "subjectId=2&count=31&mode=mirato",
+    ]) {
+      expect(held(await draw(outsider, query)), query).toEqual([]);
+    }
+    // A redo of questions answered before, and the quiz drawn before the start: refused while sealed.
+    const redo = await call("GET", `/api/quiz?ids=${SIM_QUESTIONS.join(",")}`, { token: outsider });
+    expect(redo.status).toBe(409);
+    expect((await json(redo)).error).toBe(SEALED_TEXT.redoSealed);
+    const submitted = await call("POST", `/api/quiz/${outsiderHeld.quizId}/attempt`, {
+      token: outsider,
+      json: { answers: [{ question_id: 2001, option_id: 0 }], timeTaken: 5 },
+    });
+    expect(submitted.status).toBe(409);
+    expect((await json(submitted)).error).toBe(SEALED_TEXT.submitSealed);
+    // The review lists leave them out (their due date and last verdict would tell how they were answered).
+    const due = await json<{ due: { questionId: number }[] }>(
+      await call("GET", "/api/review/due?horizon=30d", { token: outsider }),
+    );
+    expect(due.due.filter((d) => simulation.has(d.questionId))).toEqual([]);
+
+    // Every route, as the outsider: nothing of the simulation's questions (their Rush-free world seals only those).
+    const { found, calls } = await walkRoutes(outsider, { attempts: attemptsOf(outsiderId) }, simulation);
+    expect(calls).toBeGreaterThan(80);
+    expect(found, found.join("\n")).toEqual([]);
+
+    // Their past attempt says its result is partial, and counts without the four.
+    const past = (await env.DB.prepare("SELECT id, total FROM attempts WHERE user_id = ? AND quiz_id IS NULL")
+      .bind(outsiderId)
+      .first<{ id: number; total: number }>())!;
+    const summary = await json<{ partial: string | null; hidden: number; total: number }>(
+      await call("GET", `/api/attempts/${past.id}/summary`, { token: outsider }),
+    );
+    expect(summary).toMatchObject({ partial: "simulation", hidden: SIM_QUESTIONS.length, total: past.total - 4 });
+  });
+
+  it("the profile export and the reports follow the same rule: no answer, verdict or key of a sealed question, totals without it", async () => {
+    const past = (await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? AND quiz_id IS NULL")
+      .bind(outsiderId)
+      .first<{ id: number }>())!.id;
+    type Totals = { correct: number; wrong: number; blank: number; total: number; hidden: number; partial: string };
+    const summary = await json<Totals & { score: number }>(
+      await call("GET", `/api/attempts/${past}/summary`, { token: outsider }),
+    );
+    const exported = await json<{
+      attempts: (Totals & {
+        id: number;
+        score: number;
+        answers: { questionId: number; optionId: number | null; answerText: string | null; correct: boolean | null }[];
+      })[];
+      reports: { questionId: number; userAnswerKey: string | null }[];
+    }>(await call("GET", "/api/profile/export", { token: outsider }));
+    const attempt = exported.attempts.find((a) => a.id === past)!;
+    const pick = ({ correct, wrong, blank, total, hidden, partial, score }: Totals & { score: number }) => ({
+      correct,
+      wrong,
+      blank,
+      total,
+      hidden,
+      partial,
+      score,
+    });
+    expect(pick(attempt)).toEqual(pick(summary));
+    for (const a of attempt.answers) {
+      if (SIM_QUESTIONS.includes(a.questionId))
+        expect(a, `question ${a.questionId}`).toMatchObject({ optionId: null, answerText: null, correct: null });
+      else expect(typeof a.correct, `question ${a.questionId}`).toBe("boolean");
+    }
+    // (The walk above reported 2006 too, without an answer.)
+    expect(exported.reports.map((r) => [r.questionId, r.userAnswerKey]).slice(0, 2)).toEqual([
+      [2001, null],
+      [2002, "C"],
+    ]);
+
+    const { reports } = await json<{
+      reports: { questionId: number; userAnswer: string | null; correctAnswer: string | null }[];
+    }>(await call("GET", "/api/my/reports", { token: outsider }));
+    const byQuestion = new Map(reports.map((r) => [r.questionId, r]));
+    expect(byQuestion.get(2001)).toMatchObject({ userAnswer: null, correctAnswer: null });
+    expect(byQuestion.get(2002)!.userAnswer).toBe("C");
+    expect(byQuestion.get(2002)!.correctAnswer).toBeTruthy();
   });
 
   it("the past summary withholds exactly the sealed questions, and shows their keys again once the seal is lifted", async () => {
@@ -649,5 +805,214 @@ describe("the attacks of issue 17 fail", () => {
     ).toEqual({ correct: 0, blank: 3 });
     // Now answered: a redo of them is allowed.
     expect((await call("GET", `/api/quiz?ids=${ids.join(",")}`, { token: n.token })).status).toBe(200);
+  });
+});
+
+// --- Issue 28: a past attempt holding a sealed question shows totals that reveal nothing ---
+
+type Outcome = "right" | "wrong" | "blank";
+
+/** A submitted attempt written on the server (served: no quiz, no idempotency key), answers and totals as graded. */
+async function writeAttempt(userId: number, questionIds: number[], outcome: (id: number) => Outcome, at: number) {
+  const { results: qs } = await env.DB.prepare(
+    `SELECT id, type, correct_index, accepted_answers FROM questions WHERE id IN (${questionIds.join(",")}) ORDER BY id`,
+  ).all<{ id: number; type: "mc" | "gap"; correct_index: number | null; accepted_answers: string | null }>();
+  const rows = qs.map((q) => {
+    const o = outcome(q.id);
+    const right = q.type === "mc" ? q.correct_index! : (JSON.parse(q.accepted_answers!) as string[])[0]!;
+    const wrong = q.type === "mc" ? (q.correct_index! + 1) % 5 : "zzz";
+    const given = o === "blank" ? null : o === "right" ? right : wrong;
+    return { q, given, correct: o === "blank" ? null : o === "right" ? 1 : 0 };
+  });
+  const correct = rows.filter((r) => r.correct === 1).length;
+  const wrong = rows.filter((r) => r.correct === 0).length;
+  const attempt = await env.DB.prepare(
+    `INSERT INTO attempts (user_id, subject_id, status, started_at, finished_at, time_taken, total, correct, wrong, blank, score)
+     VALUES (?, 2, 'completed', ?, ?, 300, ?, ?, ?, ?, ?) RETURNING id`,
+  )
+    .bind(
+      userId,
+      at,
+      at + 300_000,
+      rows.length,
+      correct,
+      wrong,
+      rows.length - correct - wrong,
+      summaryScore(correct, wrong, rows.length),
+    )
+    .first<{ id: number }>();
+  for (const [position, r] of rows.entries()) {
+    await env.DB.prepare(
+      `INSERT INTO attempt_answers (attempt_id, position, question_id, option_id, answer_text, correct, time_sec, answered_at)
+       VALUES (?, ?, ?, ?, ?, ?, 20, ?)`,
+    )
+      .bind(
+        attempt!.id,
+        position,
+        r.q.id,
+        r.q.type === "mc" ? r.given : null,
+        r.q.type === "gap" ? r.given : null,
+        r.correct,
+        at + 300_000,
+      )
+      .run();
+  }
+  return attempt!.id;
+}
+
+type Summary = {
+  attemptId: number;
+  partial: string | null;
+  hidden: number;
+  total: number;
+  correct: number;
+  wrong: number;
+  blank: number;
+  score: number;
+  listScore: number;
+  percentCorrect: number;
+  questions: Record<string, unknown>[];
+};
+
+/** Everything the account sees of its past attempt and of its history, with the ids that differ between accounts dropped. */
+async function visibleHistory(token: string, attemptId: number) {
+  const { attemptId: _id, ...summary } = await json<Summary>(
+    await call("GET", `/api/attempts/${attemptId}/summary`, { token }),
+  );
+  const list = (await json<{ id: number }[]>(await call("GET", "/api/attempts", { token }))).map(
+    ({ id: _i, ...item }) => item,
+  );
+  const analytics = await json<{
+    improvementLastMonthPct: number | null;
+    subjects: { studentAttempts: { id: number }[]; studentTopicAccuracy: unknown }[];
+  }>(await call("GET", "/api/me/analytics", { token }));
+  const exported = await json<{
+    attempts: { id: number; userId: number; answers: unknown[] }[];
+    reports: { questionId: number; userAnswerKey: string | null }[];
+  }>(await call("GET", "/api/profile/export", { token }));
+  const { reports } = await json<{ reports: { questionId: number; userAnswer: unknown; correctAnswer: unknown }[] }>(
+    await call("GET", "/api/my/reports", { token }),
+  );
+  const due = await json<{ due: unknown[] }>(await call("GET", "/api/review/due?horizon=30d", { token }));
+  return {
+    summary,
+    list,
+    analytics: {
+      improvement: analytics.improvementLastMonthPct,
+      subjects: analytics.subjects.map((s) => ({
+        attempts: s.studentAttempts.map(({ id: _i, ...a }) => a),
+        topics: s.studentTopicAccuracy,
+      })),
+    },
+    forecast: await json(await call("GET", "/api/me/forecast", { token })),
+    exported: {
+      attempts: exported.attempts.map(({ id: _i, userId: _u, ...a }) => a),
+      reports: exported.reports.map((r) => [r.questionId, r.userAnswerKey]),
+    },
+    reports: reports.map((r) => [r.questionId, r.userAnswer, r.correctAnswer]),
+    due: due.due,
+  };
+}
+
+describe("issue 28: a past attempt holding a sealed question", () => {
+  it("shows no verdict, own answer or key of it, and totals that do not depend on how it was answered", async () => {
+    // A clean slate: the simulations of the tests above are over.
+    await env.DB.prepare("UPDATE simulations SET graded_at = ? WHERE graded_at IS NULL").bind(Date.now()).run();
+    const { results: bank } = await env.DB.prepare(
+      "SELECT id, type FROM questions WHERE subject_id = 2 AND active = 1 ORDER BY id LIMIT 10",
+    ).all<{ id: number; type: "mc" | "gap" }>();
+    const sealedMc = bank.find((q) => q.type === "mc")!.id;
+    const sealedGap = bank.find((q) => q.type === "gap")!.id;
+    const hiddenIds = [sealedMc, sealedGap];
+    const ids = bank.map((q) => q.id);
+    const others = ids.filter((id) => !hiddenIds.includes(id));
+    const at = Date.now() - 2 * 86_400_000;
+    // Three members of the audience, alike in everything but their answers to the two sealed questions.
+    const students = await Promise.all(
+      ["giusto", "sbagliato", "vuoto"].map((label) => newStudent(`parziale-${label}`)),
+    );
+    const outcomes: Outcome[] = ["right", "wrong", "blank"];
+    const attemptIds: number[] = [];
+    for (const [i, s] of students.entries()) {
+      attemptIds.push(
+        await writeAttempt(
+          s.id,
+          ids,
+          (id) => (hiddenIds.includes(id) ? outcomes[i]! : id % 3 === 0 ? "wrong" : "right"),
+          at,
+        ),
+      );
+      await remember(s.id, hiddenIds, () => (outcomes[i] === "right" ? 1 : 0));
+      const report = { questionId: sealedMc, attemptId: attemptIds[i], note: "Dubbio", userAnswerKey: outcomes[i] };
+      expect((await call("POST", "/api/report-question", { token: s.token, json: report })).status).toBe(200);
+    }
+    // A fourth, whose attempt never had the two questions: what the others' totals must equal.
+    const without = await newStudent("parziale-senza");
+    const withoutId = await writeAttempt(without.id, others, (id) => (id % 3 === 0 ? "wrong" : "right"), at);
+
+    const simulation = `parziale-${crypto.randomUUID().slice(0, 8)}`;
+    expect(
+      (
+        await call("POST", "/api/admin/simulations", {
+          token: admin,
+          json: {
+            id: simulation,
+            title: "Simulazione in corso",
+            subjects: [{ subjectId: 2, timeMin: 60, questions: hiddenIds }],
+            allowedUsers: students.map((s) => s.id),
+          },
+        })
+      ).status,
+    ).toBe(201);
+    expect((await call("POST", `/api/admin/simulations/${simulation}/start`, { token: admin })).status).toBe(200);
+
+    const seen = await Promise.all(students.map((s, i) => visibleHistory(s.token, attemptIds[i]!)));
+    // Identical, whatever the answer: nothing to subtract.
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[2]).toEqual(seen[0]);
+    const { summary } = seen[0]!;
+    for (const id of hiddenIds) {
+      expect(summary.questions.find((q) => q.id === id)).toMatchObject({
+        sealed: true,
+        correct: null,
+        score: null,
+        selectedIndex: null,
+        userText: null,
+        answerIndex: null,
+        correctText: "",
+        explanation: "",
+      });
+    }
+    expect(summary).toMatchObject({ partial: "simulation", hidden: 2 });
+    const reference = await json<Summary>(
+      await call("GET", `/api/attempts/${withoutId}/summary`, { token: without.token }),
+    );
+    const totals = (s: Omit<Summary, "attemptId">) => [
+      s.total,
+      s.correct,
+      s.wrong,
+      s.blank,
+      s.score,
+      s.listScore,
+      s.percentCorrect,
+    ];
+    expect(totals(summary)).toEqual(totals(reference));
+    expect(reference).toMatchObject({ partial: null, hidden: 0 });
+    expect(seen[0]!.list[0]).toMatchObject({
+      total: reference.total,
+      correct: reference.correct,
+      partial: "simulation",
+      hidden: 2,
+    });
+    expect(seen[0]!.reports).toEqual([[sealedMc, null, null]]);
+
+    // The simulation graded: each sees their own answers, verdicts and full totals again.
+    await env.DB.prepare("UPDATE simulations SET graded_at = ? WHERE id = ?").bind(Date.now(), simulation).run();
+    const after = await Promise.all(students.map((s, i) => visibleHistory(s.token, attemptIds[i]!)));
+    expect(after[0]!.summary).not.toEqual(after[1]!.summary);
+    expect(after[0]!.summary).toMatchObject({ partial: null, hidden: 0, total: ids.length });
+    expect(after[0]!.summary.questions.find((q) => q.id === sealedMc)).toMatchObject({ sealed: false, correct: true });
+    expect(after[1]!.summary.questions.find((q) => q.id === sealedMc)).toMatchObject({ sealed: false, correct: false });
+    expect(after[0]!.reports).toEqual([[sealedMc, "right", expect.any(String)]]);
   });
 });

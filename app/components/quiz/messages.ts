@@ -41,7 +41,11 @@ export const T = {
   summaryReportTitle: "Segnala domanda",
   sealedChip: "Soluzione nascosta",
   sealedNote:
-    "Questa domanda fa parte di una simulazione in corso o di un Quiz Rush che non hai ancora consegnato: la soluzione e la spiegazione saranno visibili quando saranno concluse.",
+    "Questa domanda fa parte di una simulazione in corso o di un Quiz Rush che non hai ancora consegnato: la soluzione, la spiegazione e la tua risposta saranno visibili quando saranno concluse.",
+  sealedAnswer: "Nascosta fino al termine",
+  partialBySimulation: "Risultato parziale fino al termine della simulazione",
+  partialByRush: "Risultato parziale fino alla consegna del tuo Quiz Rush",
+  partialShort: "parziale",
   summaryReason: "Motivo (facoltativo)",
   summaryReportSent: "Segnalazione inviata ✓",
   summaryReportFailedPrefix: "Errore invio segnalazione: ",
@@ -66,6 +70,13 @@ export const T = {
   staleNotice:
     "Sei offline o il server non risponde: questi dati sono l'ultima copia salvata su questo dispositivo e potrebbero non essere aggiornati.",
 } as const;
+
+/** What a partial result leaves out (after T.partialBySimulation / T.partialByRush). */
+export function partialDetail(hidden: number): string {
+  return hidden === 1
+    ? "il risultato non conta 1 domanda, la cui soluzione è ancora nascosta."
+    : `il risultato non conta ${hidden} domande, la cui soluzione è ancora nascosta.`;
+}
 
 export const TYPE_LABELS = { mc: "Risposta multipla", gap: "Completamento" } as const;
 
