@@ -58,6 +58,7 @@ export default [
   route("api/me", "routes/api.me.ts"),
 
   // -- Practice: subjects, quizzes, grading, attempts, reports, review
+  route("api/exam-editions", "routes/api.exam-editions.ts"),
   route("api/subjects", "routes/api.subjects.ts"),
   route("api/subjects/:id/topics", "routes/api.subjects.$id.topics.ts"),
   route("api/quiz", "routes/api.quiz.ts"),

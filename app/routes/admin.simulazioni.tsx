@@ -19,16 +19,19 @@ import {
   startSimulation,
 } from "~/server/simulation-admin.server";
 import { SimulationSave, simulationIdParam } from "~/server/simulation-schemas.server";
+import { dayTemplate } from "~/lib/edition";
+import { defaultEdition } from "~/server/editions.server";
 import type { Route } from "./+types/admin.simulazioni";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await adminTabUser(args, "simulazioni");
   const db = dbOf(args.context);
   const params = new URL(args.request.url).searchParams;
-  const [simulations, subjects, classes] = await Promise.all([
+  const [simulations, subjects, classes, edition] = await Promise.all([
     listSimulations(db, user),
     listSubjects(db),
     managedClasses(db, user),
+    defaultEdition(db),
   ]);
   // A dialog for a simulation that is not the user's (or not finished, for the results) opens nothing.
   const owned = (key: string) => simulations.find((s) => s.id === params.get(key));
@@ -38,6 +41,7 @@ export async function loader(args: Route.LoaderArgs) {
     simulations,
     subjects,
     classes,
+    template: dayTemplate(edition),
     attempts: attemptsOf ? { id: attemptsOf.id, rows: await adminAttempts(db, attemptsOf.id, user) } : null,
     results: resultsOf?.graded ? await classResults(db, resultsOf.id, user) : null,
   };

@@ -28,7 +28,9 @@ export type AuditAction =
   | "reset.db"
   | "rush_event.create"
   | "rush_event.update"
-  | "rush_event.delete";
+  | "rush_event.delete"
+  | "edition.update"
+  | "edition.default";
 
 export function auditEntry(
   db: Db,

@@ -3,7 +3,6 @@
 // never a legacy question) or an older-format set (plain random, legacy questions included).
 // Practice (quiz.server.ts) and the admin's simulations (simulations.server.ts) both draw here.
 import { and, asc, eq, type SQL } from "drizzle-orm";
-import { SEMESTRE_FILTRO_TEMPLATE } from "~/lib/constants";
 import { drawQuestions, mixFor, type DrawCandidate, type DrawResult, type DrawUnit } from "~/lib/draw";
 import type { Db } from "./db/client.server";
 import { questions, units } from "./db/schema";
@@ -32,7 +31,8 @@ export type SubjectDraw = DrawResult & { weighted: boolean };
 
 /**
  * Draws `count` questions of a subject. A subject with syllabus units gets the semestre filtro draw:
- * units weighted by credits, the template's mc/gap proportion (exactly 15 + 16 in 31), no legacy question.
+ * units weighted by credits, the exam edition's mc/gap proportion (`split`: exactly 21 + 10 in 31 for
+ * 2026/27, 15 + 16 for 2025/26; editions.server.ts), no legacy question.
  * A subject without units (Matematica, Ragionamento Logico: the older test) is drawn at random.
  * `mix` forces an exact split (the admin's template); `strictMix` refuses to make up a missing type.
  */
@@ -40,12 +40,18 @@ export async function drawForSubject(
   db: Db,
   subjectId: number,
   count: number,
-  options: { mix?: { mc: number; gap: number }; strictMix?: boolean; random?: () => number; exclude?: SQL } = {},
+  options: {
+    mix?: { mc: number; gap: number };
+    /** The edition's full-paper split of this subject, scaled to `count` (null: no edition examines it). */
+    split?: { mc: number; gap: number } | null;
+    strictMix?: boolean;
+    random?: () => number;
+    exclude?: SQL;
+  } = {},
 ): Promise<SubjectDraw> {
   const pool = await loadDrawPool(db, subjectId, options.exclude);
   const weighted = pool.units.length > 0;
-  const template = { mc: SEMESTRE_FILTRO_TEMPLATE.mc, gap: SEMESTRE_FILTRO_TEMPLATE.gap };
-  const mix = options.mix ?? (weighted ? mixFor(count, template) : undefined);
+  const mix = options.mix ?? (weighted && options.split ? mixFor(count, options.split) : undefined);
   const result = drawQuestions({
     candidates: pool.candidates,
     count,

@@ -18,7 +18,9 @@ import {
   type Question,
 } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { editionSubject, paperSplit } from "~/lib/edition";
 import { drawForSubject } from "./draws.server";
+import { editionOrDefault } from "./editions.server";
 import { peerDifficulty, targetedQuestionIds } from "./learning-advice.server";
 import { claimRushStart } from "./rush.server";
 import { assertRedoAllowed, sealedQuestionIdsSql } from "./sealed.server";
@@ -114,6 +116,8 @@ type DrawArgs = {
   rushEventId?: number | null;
   /** "mirato": weighted towards weak topics, due and unseen questions (learning engine). */
   mode?: "random" | "mirato";
+  /** The exam edition whose split a whole-subject draw follows (`?edition=`); the default one when absent. */
+  editionId?: number | null;
   now?: number;
 };
 
@@ -123,6 +127,8 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
   let questionIds: number[];
   let subjectId: number | null;
   let kind: DrawnQuiz["kind"] = "random";
+  /** Set when the draw followed an edition's split (a whole semestre filtro subject): stored with the quiz. */
+  let editionId: number | null = null;
 
   if (args.ids) {
     kind = "redo";
@@ -165,8 +171,12 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
         now,
       });
     } else if (!topicFilter) {
-      // A whole subject: the exam's unit weights (semestre filtro subjects) or plain random (older test).
-      questionIds = (await drawForSubject(db, subjectId, args.count!, { exclude: unsealed })).ids;
+      // A whole subject: the edition's split and unit weights (semestre filtro subjects) or plain random (older test).
+      const edition = await editionOrDefault(db, args.editionId);
+      const split = paperSplit(edition, subjectId);
+      const draw = await drawForSubject(db, subjectId, args.count!, { exclude: unsealed, split });
+      questionIds = draw.ids;
+      if (draw.weighted && editionSubject(edition, subjectId)) editionId = edition.id;
     } else {
       // One chosen topic: a random draw inside it (a legacy topic is the older test's, chosen on purpose).
       const rows = await db
@@ -204,6 +214,7 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
         kind,
         timeLimitSec: args.timeLimitSec ?? null,
         rushEventId: args.rushEventId ?? null,
+        editionId,
         createdAt: startedAt,
       })
       .returning({ id: quizzes.id }),
@@ -218,6 +229,7 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
       startedAt,
       total: questionIds.length,
       rushEventId: args.rushEventId ?? null,
+      editionId,
     }),
   ]);
   return getQuiz(db, args.userId, inserted[0]!.id, now);
@@ -248,6 +260,7 @@ export async function drawRequested(db: Db, userId: number, q: NewQuizRequest): 
     timeLimitSec,
     rushEventId: q.rushEventId ?? null,
     mode: q.mode,
+    editionId: q.edition ?? null,
   });
 }
 

@@ -1,7 +1,8 @@
 // Live group simulations, the staff side (admins and teachers): list, save, delete, start (rooms follow the
 // audience), the live summary, attempts and the results per class. Teachers manage only their own simulations.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_START_LEAD_MS } from "~/lib/constants";
+import { SIMULATION_START_LEAD_MS } from "~/lib/constants";
+import { paperSplit } from "~/lib/edition";
 import { scoreDistribution, subjectAverages } from "~/lib/class-results";
 import { flowEnd, rankScores } from "~/lib/simulation";
 import { shardCount, shardOf } from "~/lib/simulation-protocol";
@@ -20,6 +21,7 @@ import {
   users,
 } from "./db/schema";
 import { drawForSubject, shortfallNote } from "./draws.server";
+import { defaultEdition } from "./editions.server";
 import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
 import { SIM_TEXT, type SimulationConfig, loadSimulation, simulationAudience, roomFor } from "./simulations.server";
@@ -155,7 +157,8 @@ export async function saveSimulation(
   }
   if (foundUsers !== allowedIds.length) throw new HttpError(400, "Utente abilitato inesistente.");
   // Resolve every row's question ids before writing anything.
-  const template = SEMESTRE_FILTRO_TEMPLATE;
+  // The default exam edition's split (a full paper of 31 follows it exactly; editions.server.ts).
+  const edition = await defaultEdition(db);
   const rows: { subjectId: number; timeMin: number; breakAfterMin: number; ids: number[] }[] = [];
   /** For the admin: units that ran short in a weighted draw and where their questions came from. */
   const drawNotes: string[] = [];
@@ -180,10 +183,11 @@ export async function saveSimulation(
       if (found !== unique.length)
         throw new HttpError(400, "File domande non valido: alcune domande non esistono o non sono di questa materia.");
     } else {
-      // The template's 31 questions are exactly 15 mc + 16 gap, weighted by unit (draws.server.ts).
+      // A full paper is exactly the edition's split (21 mc + 10 gap in 2026/27), weighted by unit (draws.server.ts).
       const count = s.questionCount ?? 0;
-      const mix = count === template.mc + template.gap ? { mc: template.mc, gap: template.gap } : undefined;
-      const draw = await drawForSubject(db, s.subjectId, count, { mix });
+      const split = paperSplit(edition, s.subjectId);
+      const mix = split && count === split.mc + split.gap ? split : undefined;
+      const draw = await drawForSubject(db, s.subjectId, count, { mix, split });
       ids = draw.ids;
       if (ids.length < count)
         throw new HttpError(400, `Domande insufficienti per la materia ${s.subjectId}: disponibili ${ids.length}.`);

@@ -295,9 +295,9 @@ test.describe("live simulation", () => {
     await page.getByRole("button", { name: "Modello Semestre filtro" }).click();
     await expect(page.getByLabel("Materia", { exact: true })).toHaveCount(3);
     await expect(page.getByLabel("Materia", { exact: true }).first()).toHaveValue("2");
-    await expect(page.getByLabel("Minuti").first()).toHaveValue("45");
+    await expect(page.getByLabel("Minuti").first()).toHaveValue("50");
     await expect(page.getByLabel("Domande", { exact: true }).first()).toHaveValue("31");
-    await expect(page.getByLabel("Pausa dopo (min)").first()).toHaveValue("15");
+    await expect(page.getByLabel("Pausa dopo (min)").first()).toHaveValue("30");
     await page
       .getByLabel("File domande (JSON)")
       .first()
@@ -312,8 +312,8 @@ test.describe("live simulation", () => {
     await page.getByRole("button", { name: "Crea simulazione" }).click();
     await expect(page.getByText("Simulazione creata")).toBeVisible();
     const row = page.getByTestId(`sim-row-${id}`);
-    await expect(row).toContainText("Chimica (45 min, 3 dom.)");
-    await expect(row).toContainText("Biologia (45 min, 31 dom.)");
+    await expect(row).toContainText("Chimica (50 min, 3 dom.)");
+    await expect(row).toContainText("Biologia (50 min, 31 dom.)");
     await row.getByRole("button", { name: "Elimina" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Elimina" }).click();
     await expect(page.getByText("Simulazione eliminata")).toBeVisible();

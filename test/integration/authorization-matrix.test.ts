@@ -18,6 +18,7 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/me": { GET: "user" },
 
   // Practice
+  "api/exam-editions": { GET: "public" },
   "api/subjects": { GET: "user" },
   "api/subjects/:id/topics": { GET: "user" },
   "api/quiz": { GET: "user" },

@@ -46,9 +46,9 @@ describe("demo seed", () => {
       expect(await count("questions", `subject_id = ${id} AND type = 'gap'`)).toBeGreaterThan(0);
       expect(await count("topics", `subject_id = ${id}`)).toBeGreaterThanOrEqual(4);
     }
-    // The semestre filtro day needs 15 mc + 16 gap per exam subject.
+    // The semestre filtro day needs 21 mc (2026/27) and 16 gap (2025/26) per exam subject.
     for (const id of [1, 2, 4]) {
-      expect(await count("questions", `subject_id = ${id} AND type = 'mc'`)).toBeGreaterThanOrEqual(15);
+      expect(await count("questions", `subject_id = ${id} AND type = 'mc'`)).toBeGreaterThanOrEqual(21);
       expect(await count("questions", `subject_id = ${id} AND type = 'gap'`)).toBeGreaterThanOrEqual(16);
     }
     expect(await count("questions", "explanation = '' OR difficulty NOT BETWEEN 1 AND 5")).toBe(0);

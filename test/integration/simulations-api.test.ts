@@ -75,7 +75,7 @@ describe("admin simulation calls", () => {
     expect(await count("simulation_subjects", "simulation_id = 'sim-bad'")).toBe(0);
   });
 
-  it("create the semestre filtro day (15 mc + 16 gap per subject), update it, list it, start once, delete", async () => {
+  it("create the semestre filtro day (the default edition: 21 mc + 10 gap per subject), update it, list it, start once, delete", async () => {
     const created = await call("POST", "/api/admin/simulations", { token: admin, json: valid("sim-sf") });
     expect(created.status).toBe(201);
     const mix = await env.DB.prepare(
@@ -83,9 +83,9 @@ describe("admin simulation calls", () => {
        JOIN questions q ON q.id = sq.question_id WHERE simulation_id = 'sim-sf' GROUP BY sq.subject_position ORDER BY pos`,
     ).all();
     expect(mix.results).toEqual([
-      { pos: 0, subject: 2, mc: 15, gap: 16 },
-      { pos: 1, subject: 4, mc: 15, gap: 16 },
-      { pos: 2, subject: 1, mc: 15, gap: 16 },
+      { pos: 0, subject: 2, mc: 21, gap: 10 },
+      { pos: 1, subject: 4, mc: 21, gap: 10 },
+      { pos: 2, subject: 1, mc: 21, gap: 10 },
     ]);
     // Update with an imported question file: its ids fix the count.
     const update = await call("POST", "/api/admin/simulations", {

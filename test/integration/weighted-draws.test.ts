@@ -1,5 +1,5 @@
 // Weighted draws through the real calls and D1 (issue 18): the admin's semestre filtro template and a
-// 31-question practice test draw 15 mc + 16 gap by unit weight, never a legacy question and never the same
+// 31-question practice test draw the default exam edition's split (21 mc + 10 gap in 2026/27) by unit weight, never a legacy question and never the same
 // question twice; a short unit is reported to the admin; the older format keeps legacy questions.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +39,7 @@ async function unitsOf(subjectId: number) {
 }
 
 describe("the semestre filtro simulation (admin template)", () => {
-  it("draws 3 × 31 questions, 15 mc + 16 gap per subject, by unit weight, no legacy, no repeats", async () => {
+  it("draws 3 × 31 questions in the default edition's split (21 mc + 10 gap), by unit weight, no legacy, no repeats", async () => {
     const response = await call("POST", "/api/admin/simulations", {
       token: admin,
       json: {
@@ -70,8 +70,8 @@ describe("the semestre filtro simulation (admin template)", () => {
     ] as const) {
       const mine = rows.filter((r) => r.pos === pos).map((r) => byId.get(r.id)!);
       expect(mine.every((q) => q.subject_id === subjectId)).toBe(true);
-      expect(mine.filter((q) => q.type === "mc")).toHaveLength(15);
-      expect(mine.filter((q) => q.type === "gap")).toHaveLength(16);
+      expect(mine.filter((q) => q.type === "mc")).toHaveLength(21);
+      expect(mine.filter((q) => q.type === "gap")).toHaveLength(10);
       expect(mine.filter((q) => q.legacy)).toHaveLength(0);
       const units = await unitsOf(subjectId);
       if (units.length) {
@@ -149,14 +149,14 @@ describe("the semestre filtro simulation (admin template)", () => {
 });
 
 describe("practice tests", () => {
-  it("a 31-question test of a semestre filtro subject is 15 mc + 16 gap by unit weight, without legacy questions", async () => {
+  it("a 31-question test of a semestre filtro subject follows the default edition (21 mc + 10 gap) by unit weight, without legacy questions", async () => {
     for (const subjectId of [1, 2, 4]) {
       const response = await call("GET", `/api/quiz?subjectId=${subjectId}&count=31`, { token: student });
       expect(response.status).toBe(200);
       const quiz = await json<{ questions: { id: number; type: string }[] }>(response);
       const ids = quiz.questions.map((q) => q.id);
       expect(new Set(ids).size).toBe(31);
-      expect(quiz.questions.filter((q) => q.type === "mc")).toHaveLength(15);
+      expect(quiz.questions.filter((q) => q.type === "mc")).toHaveLength(21);
       const byId = await questionsById(ids);
       expect([...byId.values()].filter((q) => q.legacy)).toHaveLength(0);
     }

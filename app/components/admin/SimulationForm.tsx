@@ -2,7 +2,8 @@
 import { useState } from "react";
 import { useToast } from "~/components/ui/Toast";
 import { ApiError } from "~/lib/api-client";
-import { SEMESTRE_FILTRO_TEMPLATE, SIMULATION_ROW_DEFAULT } from "~/lib/constants";
+import { SIMULATION_ROW_DEFAULT } from "~/lib/constants";
+import type { DayTemplate } from "~/lib/edition";
 import { RefusedError, succeeded } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
 import { Field } from "./admin-shared";
@@ -82,11 +83,13 @@ export function SimulationForm({
   editing,
   subjects,
   classes,
+  template,
   onDone,
 }: {
   editing: AdminSimulation | null;
   subjects: { id: number; name: string }[];
   classes: TeacherClass[];
+  template: DayTemplate;
   onDone: () => void;
 }) {
   const toast = useToast();
@@ -98,16 +101,16 @@ export function SimulationForm({
   const setRow = (i: number, patch: Partial<Row>) =>
     setForm((f) => ({ ...f, rows: f.rows.map((r, k) => (k === i ? { ...r, ...patch } : r)) }));
 
+  // The default exam edition's day (its subjects, minutes and breaks), read by the tab's loader.
   const applyTemplate = () => {
-    const t = SEMESTRE_FILTRO_TEMPLATE;
     setForm((f) => ({
       ...f,
-      title: f.title || "Semestre filtro",
-      rows: t.subjects.map((subjectId, i) => ({
-        subjectId: String(subjectId),
-        timeMin: String(t.timeMin),
-        questionCount: String(t.mc + t.gap),
-        breakAfterMin: String(i < t.subjects.length - 1 ? t.breakAfterMin : 0),
+      title: f.title || template.title,
+      rows: template.rows.map((r) => ({
+        subjectId: String(r.subjectId),
+        timeMin: String(r.timeMin),
+        questionCount: String(r.questionCount),
+        breakAfterMin: String(r.breakAfterMin),
         questions: null,
         fileName: null,
       })),

@@ -10,6 +10,7 @@ import { formatDateTime, TableWrap } from "./admin-shared";
 import type { Chip } from "./AudiencePicker";
 import { ClassResultsDialog } from "./ClassResults";
 import type { TeacherClass } from "./ClassiTab";
+import type { DayTemplate } from "~/lib/edition";
 import { SimulationForm } from "./SimulationForm";
 import "~/styles/admin-simulations.css";
 
@@ -60,12 +61,14 @@ export function SimulazioniTab({
   simulations: list,
   subjects,
   classes,
+  template,
   attempts,
   results,
 }: {
   simulations: AdminSimulation[];
   subjects: { id: number; name: string }[];
   classes: TeacherClass[];
+  template: DayTemplate;
   attempts: { id: string; rows: AttemptRow[] } | null;
   results: { id: string; title: string; classes: ClassResult[] } | null;
 }) {
@@ -165,6 +168,7 @@ export function SimulazioniTab({
         editing={editing}
         subjects={subjects}
         classes={classes}
+        template={template}
         onDone={() => setEditingId(null)}
       />
 

@@ -36,6 +36,8 @@ export const newQuizSchema = withLabels(
     rushEventId: optionalId("Id dell'evento Rush"),
     ids: z.string().max(2000, "Troppi id di domande").optional(),
     mode: z.enum(["random", "mirato"], "Modalità non valida: usa random o mirato.").optional(),
+    /** The exam edition whose split a full paper follows (id from GET /api/exam-editions); default edition if absent. */
+    edition: optionalId("Id dell'edizione"),
   }),
   {
     subjectId: "Materia",
@@ -45,6 +47,7 @@ export const newQuizSchema = withLabels(
     rushEventId: "Evento Rush",
     ids: "Domande",
     mode: "Modalità",
+    edition: "Edizione",
   },
 );
 

@@ -194,6 +194,8 @@ export const quizzes = sqliteTable(
     /** Total seconds of the timer, null without a timer. */
     timeLimitSec: integer("time_limit_sec"),
     rushEventId: integer("rush_event_id"),
+    /** The exam edition whose split a full-paper draw followed (exam_editions.id), else null. */
+    editionId: integer("edition_id"),
     createdAt: createdAt(),
   },
   (t) => [index("quizzes_user_idx").on(t.userId, t.createdAt)],
@@ -240,6 +242,8 @@ export const attempts = sqliteTable(
     rushEventId: integer("rush_event_id"),
     /** Client-supplied key that makes POST /api/grade safe to retry. */
     idempotencyKey: text("idempotency_key"),
+    /** The exam edition (exam_editions.id) whose format the quiz followed; null for history before editions. */
+    editionId: integer("edition_id"),
   },
   (t) => [
     index("attempts_user_date_idx").on(t.userId, t.startedAt),
@@ -320,6 +324,8 @@ export const simulations = sqliteTable("simulations", {
   createdBy: integer("created_by"),
   /** How many rooms (Durable Objects "<id>:<shard>") the simulation runs in; fixed at start. */
   shards: integer("shards").notNull().default(1),
+  /** The exam edition (exam_editions.id) a template simulation follows; null when made by hand. */
+  editionId: integer("edition_id"),
   createdAt: createdAt(),
 });
 
@@ -642,4 +648,29 @@ export const consentRecords = sqliteTable(
     at: integer("at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("consent_records_visitor_idx").on(t.visitorId, t.at)],
+);
+
+// --- Exam editions (issue 29): the real exam of an academic year, as data an admin edits. ---
+
+/**
+ * One academic year's exam: split, minutes, breaks, scoring, grade rule, sittings and syllabus units live in
+ * `format` (app/lib/edition.ts checks its shape); exactly one row is the default edition.
+ */
+export const examEditions = sqliteTable(
+  "exam_editions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** "2026/27". */
+    academicYear: text("academic_year").notNull(),
+    label: text("label").notNull(),
+    /** provvisorio (second-hand facts, with `source`) or confermato (read in the official text). */
+    status: text("status", { enum: ["provvisorio", "confermato"] }).notNull(),
+    source: text("source"),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    format: text("format", { mode: "json" }).$type<import("../../lib/edition").EditionFormat>().notNull(),
+    /** Raised by every change: per-isolate caches compare it. */
+    version: integer("version").notNull().default(1),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("exam_editions_year_idx").on(t.academicYear)],
 );

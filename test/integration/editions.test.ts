@@ -1,0 +1,133 @@
+// Exam editions as data (issue 29): both editions come with the schema, 2026/27 the default; full-paper draws
+// follow the default edition's split, `&edition=` an older one; an admin's correction reaches the next draw.
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/server/db/client.server";
+import { listEditions, updateEdition } from "~/server/editions.server";
+import type { SessionUser } from "~/server/session.server";
+import { call, json, login, seed } from "./helpers";
+
+type PublicEdition = {
+  id: number;
+  academicYear: string;
+  status: string;
+  isDefault: boolean;
+  format: {
+    subjects: { subjectId: number; mc: number; gap: number; minutes: number }[];
+    breakMin: number;
+    sittings: { date: string; time: string; label: string }[];
+  };
+};
+
+let student: string;
+
+beforeAll(async () => {
+  await seed();
+  student = await login("studente@example.com");
+});
+
+async function editions() {
+  const response = await call("GET", "/api/exam-editions");
+  expect(response.status).toBe(200);
+  return json<{ editions: PublicEdition[]; defaultId: number }>(response);
+}
+
+async function drawMix(subjectId: number, edition?: number) {
+  const response = await call(
+    "GET",
+    `/api/quiz?subjectId=${subjectId}&count=31${edition ? `&edition=${edition}` : ""}`,
+    { token: student },
+  );
+  expect(response.status).toBe(200);
+  const quiz = await json<{ quizId: number; questions: { id: number; type: string }[] }>(response);
+  return {
+    quizId: quiz.quizId,
+    ids: quiz.questions.map((q) => q.id),
+    mc: quiz.questions.filter((q) => q.type === "mc").length,
+    gap: quiz.questions.filter((q) => q.type === "gap").length,
+  };
+}
+
+describe("GET /api/exam-editions", () => {
+  it("lists 2025/26 and 2026/27 to anyone, 2026/27 the provisional default with 21 + 10, 50′, 30′ breaks and its two sittings", async () => {
+    const { editions: list, defaultId } = await editions();
+    const byYear = new Map(list.map((e) => [e.academicYear, e]));
+    const current = byYear.get("2026/27")!;
+    const previous = byYear.get("2025/26")!;
+    expect(defaultId).toBe(current.id);
+    expect(current).toMatchObject({ isDefault: true, status: "provvisorio" });
+    expect(current.format.subjects.map((s) => [s.subjectId, s.mc, s.gap, s.minutes])).toEqual([
+      [2, 21, 10, 50],
+      [4, 21, 10, 50],
+      [1, 21, 10, 50],
+    ]);
+    expect(current.format.breakMin).toBe(30);
+    expect(current.format.sittings.map((s) => s.date)).toEqual(["2026-12-10", "2027-01-11"]);
+    expect(previous.format.subjects.map((s) => [s.mc, s.gap, s.minutes])).toEqual([
+      [15, 16, 45],
+      [15, 16, 45],
+      [15, 16, 45],
+    ]);
+    expect(previous.format.breakMin).toBe(15);
+    expect(previous.isDefault).toBe(false);
+  });
+});
+
+describe("full-paper draws follow the edition", () => {
+  it("20 draws per core subject are exactly 21 + 10 with no repeat in a paper, stored with the default edition", async () => {
+    const { defaultId } = await editions();
+    for (const subjectId of [2, 4, 1]) {
+      for (let i = 0; i < 20; i++) {
+        const draw = await drawMix(subjectId);
+        expect([draw.mc, draw.gap]).toEqual([21, 10]);
+        expect(new Set(draw.ids).size).toBe(31);
+        if (i === 0) {
+          const row = await env.DB.prepare(
+            "SELECT q.edition_id AS quiz, a.edition_id AS attempt FROM quizzes q JOIN attempts a ON a.quiz_id = q.id WHERE q.id = ?",
+          )
+            .bind(draw.quizId)
+            .first<{ quiz: number; attempt: number }>();
+          expect(row).toEqual({ quiz: defaultId, attempt: defaultId });
+        }
+      }
+    }
+  });
+
+  it("&edition= of 2025/26 draws 15 + 16; an unknown edition is a 404 in Italian", async () => {
+    const { editions: list } = await editions();
+    const old = list.find((e) => e.academicYear === "2025/26")!;
+    for (const subjectId of [2, 4, 1]) {
+      const draw = await drawMix(subjectId, old.id);
+      expect([draw.mc, draw.gap]).toEqual([15, 16]);
+    }
+    const unknown = await call("GET", "/api/quiz?subjectId=2&count=31&edition=999", { token: student });
+    expect(unknown.status).toBe(404);
+    expect((await json(unknown)).error).toBe("Edizione dell'esame non trovata.");
+    const bad = await call("GET", "/api/quiz?subjectId=2&count=31&edition=abc", { token: student });
+    expect(bad.status).toBe(400);
+  });
+
+  it("an admin's correction of the split (20 + 11) reaches the next draw, with no deploy", async () => {
+    const db = getDb(env.DB);
+    const current = (await listEditions(db)).find((e) => e.isDefault)!;
+    const admin = { id: 3, email: "admin@example.com" } as SessionUser;
+    const corrected = {
+      ...current,
+      format: { ...current.format, subjects: current.format.subjects.map((s) => ({ ...s, mc: 20, gap: 11 })) },
+    };
+    await updateEdition(db, admin, current.id, corrected);
+    try {
+      const draw = await drawMix(4);
+      expect([draw.mc, draw.gap]).toEqual([20, 11]);
+      const audit = await env.DB.prepare(
+        "SELECT count(*) AS n FROM audit_log WHERE action = 'edition.update' AND target_id = ?",
+      )
+        .bind(String(current.id))
+        .first<{ n: number }>();
+      expect(audit!.n).toBeGreaterThan(0);
+    } finally {
+      await updateEdition(db, admin, current.id, current);
+    }
+    expect((await drawMix(4)).mc).toBe(21);
+  });
+});
