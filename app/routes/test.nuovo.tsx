@@ -16,7 +16,9 @@ import {
 } from "~/lib/timer";
 import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
+import { listEditions } from "~/server/editions.server";
 import { catalogue } from "~/server/quiz.server";
+import { editionChoice, FullPaper } from "~/components/quiz/FullPaper";
 import "~/styles/quiz.css";
 import type { Route } from "./+types/test.nuovo";
 
@@ -25,7 +27,9 @@ const DEFAULT_COUNT = 10;
 
 export async function loader(args: Route.LoaderArgs) {
   await requirePageUser(args);
-  return { subjects: await catalogue(dbOf(args.context)) };
+  const db = dbOf(args.context);
+  const [subjects, editions] = await Promise.all([catalogue(db), listEditions(db)]);
+  return { subjects, editions: editions.map(editionChoice) };
 }
 
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
@@ -244,6 +248,11 @@ export default function NewTest() {
           </button>
         </div>
       </form>
+      <FullPaper
+        editions={data.editions ?? []}
+        subject={subject}
+        onStart={(fields) => void submit(fields, { method: "post", action: "/test" })}
+      />
     </section>
   );
 }

@@ -4,6 +4,11 @@ import { TIME_ZONE } from "~/lib/constants";
 // Texts quoted by the spec are used to the letter.
 export const T = {
   newTestTitle: "Nuovo test",
+  fullPaperTitle: "Prova completa",
+  fullPaperEdition: "Formato dell'esame",
+  fullPaperHint: "Una prova d'esame vera: 31 domande di una materia, nella proporzione e nel tempo del formato scelto.",
+  fullPaperStart: "Avvia la prova completa",
+  fullPaperChooseSubject: "Scegli Chimica, Fisica o Biologia qui sopra per la prova completa.",
   subject: "Materia",
   chooseSubject: "Scegli una materia",
   topic: "Sotto-argomento",

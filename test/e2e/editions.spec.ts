@@ -1,0 +1,32 @@
+// Exam editions on the student's screens (issue 29): /test/nuovo offers a full paper in the default edition's
+// split and time, says the 2026/27 format is provisional, and an older edition gives last year's paper.
+import { expect, login, test } from "./fixtures";
+
+test("Prova completa: Fisica in the 2026/27 format is 31 questions (21 + 10) in 50 minutes, 2025/26 is 15 + 16 in 45", async ({
+  page,
+}) => {
+  await login(page, "studente@example.com");
+  await page.goto("/test/nuovo");
+  const card = page.getByTestId("full-paper");
+  await expect(card.getByText("Scegli Chimica, Fisica o Biologia")).toBeVisible();
+  await expect(card.getByLabel("Formato dell'esame")).toHaveValue(/\d+/);
+  await expect(card.getByTestId("edition-provisional")).toHaveText(
+    "Formato 2026/27 da fonti non ufficiali: lo aggiorniamo appena il Ministero pubblica le linee guida",
+  );
+  await page.getByLabel("Materia").selectOption({ label: "Fisica" });
+  await expect(card.getByTestId("full-paper-summary")).toHaveText(
+    "Fisica · 31 domande (21 a scelta multipla + 10 di completamento) · 50 minuti",
+  );
+  await card.getByLabel("Formato dell'esame").selectOption({ label: "Semestre filtro 2025/26" });
+  await expect(card.getByTestId("edition-provisional")).toHaveCount(0);
+  await expect(card.getByTestId("full-paper-summary")).toHaveText(
+    "Fisica · 31 domande (15 a scelta multipla + 16 di completamento) · 45 minuti",
+  );
+  await card.getByLabel("Formato dell'esame").selectOption({ label: "Semestre filtro 2026/27" });
+  await card.getByRole("button", { name: "Avvia la prova completa" }).click();
+  await expect(page).toHaveURL(/\/test\?id=\d+$/);
+  await expect(page.getByTestId("question-position")).toHaveText("Domanda 1/31");
+  await expect(page.getByTestId("countdown")).toHaveText(/^(50:00|49:[0-5]\d)$/);
+  const navigator = page.getByRole("navigation", { name: "Naviga" });
+  await expect(navigator.getByRole("button")).toHaveCount(31);
+});

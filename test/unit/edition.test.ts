@@ -1,0 +1,77 @@
+// Exam editions' pure rules (issue 29): the shape an admin may save, the grade out of 30 with the edition's
+// rounding (exam-format.md), the next sitting in Rome's calendar.
+import { describe, expect, it } from "vitest";
+import { dayTemplate, editionFormatSchema, examGrade, nextSitting, nextSittingText, paperSplit } from "~/lib/edition";
+import { SEED_EDITIONS } from "../../seed/editions";
+
+const [e2025, e2026] = SEED_EDITIONS as [(typeof SEED_EDITIONS)[number], (typeof SEED_EDITIONS)[number]];
+
+describe("the seed editions", () => {
+  it("pass their own schema: counts add up to 31, units sum to 6 credits per subject", () => {
+    for (const e of SEED_EDITIONS) expect(editionFormatSchema.safeParse(e.format).error?.issues).toBeUndefined();
+  });
+  it("2026/27 is 21 + 10 in 50 minutes with 30-minute breaks; 2025/26 is 15 + 16 in 45 with 15", () => {
+    expect(paperSplit(e2026, 4)).toEqual({ mc: 21, gap: 10 });
+    expect(paperSplit(e2025, 4)).toEqual({ mc: 15, gap: 16 });
+    expect(dayTemplate(e2026).rows).toEqual([
+      { subjectId: 2, timeMin: 50, questionCount: 31, breakAfterMin: 30 },
+      { subjectId: 4, timeMin: 50, questionCount: 31, breakAfterMin: 30 },
+      { subjectId: 1, timeMin: 50, questionCount: 31, breakAfterMin: 0 },
+    ]);
+  });
+});
+
+describe("what an admin may save", () => {
+  const bad = (mutate: (f: typeof e2026.format) => void) => {
+    const format = structuredClone(e2026.format);
+    mutate(format);
+    return editionFormatSchema.safeParse(format).error?.issues.map((i) => i.message) ?? [];
+  };
+  it("refuses counts that do not add up, minutes of 0, credits that do not sum to 6, sittings out of order", () => {
+    expect(bad((f) => void (f.subjects[0]!.mc = 20))).toContain(
+      "Chimica: scelta multipla e completamento devono sommare 31 domande.",
+    );
+    expect(bad((f) => void (f.subjects[1]!.minutes = 0))).toContain("Minuti: almeno 1.");
+    expect(bad((f) => void (f.units[0]!.credits = 2))).toContain("Le unità della materia 2 devono sommare 6 crediti.");
+    expect(bad((f) => void f.sittings.reverse())).toContain("Gli appelli vanno in ordine di data.");
+    expect(bad((f) => void (f.sittings[0]!.date = "10/12/2026"))).toContain(
+      "Data dell'appello nel formato AAAA-MM-GG.",
+    );
+  });
+  it("accepts the split 20 + 11", () => {
+    expect(bad((f) => f.subjects.forEach((s) => Object.assign(s, { mc: 20, gap: 11 })))).toEqual([]);
+  });
+});
+
+describe("the grade out of 30 (exam-format.md)", () => {
+  it.each([
+    [17.8, "17,8/30", false],
+    [18, "18/30", true],
+    [18.3, "18/30", true],
+    [18.5, "19/30", true],
+    [29.9, "30/30", true],
+    [30.4, "30/30", true],
+    [31, "30 e lode", true],
+    [-2, "0/30", false],
+  ])("a raw %d is %s", (raw, label, passed) => {
+    const grade = examGrade(e2026, raw);
+    expect(grade.label).toBe(label);
+    expect(grade.passed).toBe(passed);
+  });
+});
+
+describe("the next sitting", () => {
+  it("counts Rome calendar days: on 25 November 2026 the first sitting is 15 days away", () => {
+    const next = nextSitting(e2026, Date.UTC(2026, 10, 25, 13))!;
+    expect(nextSittingText(next)).toBe("Primo appello: 10 dicembre, tra 15 giorni");
+  });
+  it("moves to the second sitting once the first has started (11:00 Rome = 10:00 UTC in winter), then none", () => {
+    expect(nextSitting(e2026, Date.UTC(2026, 11, 10, 9, 59))!.index).toBe(0);
+    expect(nextSitting(e2026, Date.UTC(2026, 11, 10, 10, 0))!.index).toBe(1);
+    expect(nextSitting(e2026, Date.UTC(2027, 0, 10, 23, 30))!.daysLeft).toBe(0);
+    expect(nextSittingText(nextSitting(e2026, Date.UTC(2027, 0, 10, 23, 30))!)).toBe(
+      "Secondo appello: 11 gennaio, oggi",
+    );
+    expect(nextSitting(e2026, Date.UTC(2027, 0, 11, 10, 0))).toBeNull();
+  });
+});
