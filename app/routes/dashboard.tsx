@@ -8,6 +8,8 @@ import { dbOf } from "~/server/context";
 import { acceptedFriends } from "~/server/friends.server";
 import { dueCount, scoreForecast } from "~/server/learning-advice.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import { EDITION_TEXT, nextSitting, nextSittingText } from "~/lib/edition";
+import { defaultEdition } from "~/server/editions.server";
 // The charts arrive in a later chunk, but their frames are in the first HTML: their styles come with the page.
 import "~/styles/charts.css";
 import "~/styles/dashboard.css";
@@ -29,7 +31,19 @@ export async function loader(args: Route.LoaderArgs) {
     forecast: forecast.subjects,
     now: Date.now(),
   }));
-  return { name: user.firstName || user.name, data };
+  // The exam the student prepares for: the next sitting of the default edition, and whether its format is provisional.
+  const edition = await defaultEdition(db).catch(() => null);
+  const next = edition ? nextSitting(edition, Date.now()) : null;
+  return {
+    name: user.firstName || user.name,
+    exam: edition
+      ? {
+          next: next ? nextSittingText(next) : null,
+          provisional: edition.status === "provvisorio" ? EDITION_TEXT.provisional(edition.academicYear) : null,
+        }
+      : null,
+    data,
+  };
 }
 
 function CachedFallback() {
@@ -62,10 +76,16 @@ function CachedFallback() {
 }
 
 export default function DashboardScreen() {
-  const { name, data } = useLoaderData<typeof loader>();
+  const { name, exam, data } = useLoaderData<typeof loader>();
   return (
     <section className="page dash">
       <h1 className="page__title">Ciao, {name}</h1>
+      {exam?.next ? (
+        <p className="dash__exam" data-testid="next-sitting">
+          {exam.next}
+          {exam.provisional ? <span className="muted small"> · {exam.provisional}</span> : null}
+        </p>
+      ) : null}
       <Suspense
         fallback={
           <p className="muted" role="status">

@@ -1,5 +1,7 @@
 // Exam editions on the student's screens (issue 29): /test/nuovo offers a full paper in the default edition's
 // split and time, says the 2026/27 format is provisional, and an older edition gives last year's paper.
+import { nextSitting, nextSittingText } from "../../app/lib/edition.ts";
+import { SEED_EDITIONS } from "../../seed/editions.ts";
 import { expect, login, test } from "./fixtures";
 
 test("Prova completa: Fisica in the 2026/27 format is 31 questions (21 + 10) in 50 minutes, 2025/26 is 15 + 16 in 45", async ({
@@ -28,5 +30,22 @@ test("Prova completa: Fisica in the 2026/27 format is 31 questions (21 + 10) in 
   await expect(page.getByTestId("question-position")).toHaveText("Domanda 1/31");
   await expect(page.getByTestId("countdown")).toHaveText(/^(50:00|49:[0-5]\d)$/);
   const navigator = page.getByRole("navigation", { name: "Naviga" });
-  await expect(navigator.getByRole("button")).toHaveCount(31);
+  await expect(navigator.getByRole("button", { name: /^Domanda \d+/ })).toHaveCount(31);
 });
+
+test("the dashboard tells the days to the next sitting of the default edition, and that its format is provisional", async ({
+  page,
+}) => {
+  const next = nextSitting(SEED_EDITIONS.find((e) => e.isDefault)!, Date.now());
+  test.skip(!next, "the default edition's sittings are over");
+  await login(page, "studente@example.com");
+  await page.goto("/dashboard");
+  // The server's clock may cross midnight between this line and the page: either day's text is right.
+  const texts = [nextSittingText(next!), nextSittingText({ ...next!, daysLeft: next!.daysLeft - 1 })];
+  await expect(page.getByTestId("next-sitting")).toContainText(new RegExp(texts.map(escape).join("|")));
+  await expect(page.getByTestId("next-sitting")).toContainText("Formato 2026/27 da fonti non ufficiali");
+});
+
+function escape(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
