@@ -98,9 +98,13 @@ export default [
   // -- Classes and teachers (issue 11)
   route("api/classes", "routes/api.classes.ts"),
   route("api/classes/join", "routes/api.classes.join.ts"),
+  route("api/classes/invitations", "routes/api.classes.invitations.ts"),
+  route("api/classes/invitations/:id", "routes/api.classes.invitations.$id.ts"),
+  route("api/classes/invitations/:id/accept", "routes/api.classes.invitations.$id.accept.ts"),
   route("api/classes/:id", "routes/api.classes.$id.ts"),
   route("api/classes/:id/members", "routes/api.classes.$id.members.ts"),
   route("api/classes/:id/members/:userId", "routes/api.classes.$id.members.$userId.ts"),
+  route("api/classes/:id/invitations", "routes/api.classes.$id.invitations.ts"),
   route("api/classes/:id/code", "routes/api.classes.$id.code.ts"),
   route("api/admin/simulations/:id/classes", "routes/api.admin.simulations.$id.classes.ts"),
 

@@ -1,5 +1,5 @@
 // The exam editions every database starts with (issue 29), from ../shared/spec/exam-format.md. Written into
-// migrations/0007_exam_editions.sql by `node scripts/editions-sql.ts` (production gets them with the schema);
+// migrations/0008_exam_editions.sql by `node scripts/editions-sql.ts` (production gets them with the schema);
 // an admin corrects them in the console's Edizioni tab, never here.
 // Pure TypeScript (erasable syntax only): Node runs it in the script, tests import it.
 import type { EditionInput } from "../app/lib/edition.ts";

@@ -102,3 +102,6 @@ export const DELETE_ACCOUNT_CONFIRMATION = "ELIMINA";
 /** Rows per page of the admin console's server-paginated lists (Tentativi, Utenti). */
 export const ADMIN_ATTEMPTS_PAGE_SIZE = 25;
 export const ADMIN_USERS_PAGE_SIZE = 50;
+
+/** The most a teacher's simulation may hold (issue 28): its questions are sealed for its pupils while it runs. */
+export const TEACHER_SIMULATION_LIMITS = { subjects: 3, questionsPerSubject: 31, minutesPerSubject: 90 } as const;

@@ -1,7 +1,9 @@
 // GET /admin/cerca?q=: the console's search through a fetcher (the admin search box; the teacher's audience picker
-// finds students with it). Teachers and admins; the same service and query schema as GET /api/admin/search.
-import { adminSearch, searchQuery } from "~/server/admin/search.server";
-import { dbOf } from "~/server/context";
+// finds their own pupils with it). Teachers and admins; the same service and query schema as GET /api/admin/search.
+import { data } from "react-router";
+import { searchFor, searchQuery } from "~/server/admin/search.server";
+import { dbOf, getEnv } from "~/server/context";
+import { HttpError, retryAfterHeaders } from "~/server/errors.server";
 import { lookup, lookupQuery } from "~/server/lookup.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import { lookupOrOffline } from "~/lib/use-lookup";
@@ -9,13 +11,20 @@ import type { Route } from "./+types/admin.cerca";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args, "teacher");
-  return lookup(() =>
-    adminSearch(
-      dbOf(args.context),
-      lookupQuery(args.request, searchQuery).q,
-      user.effectiveRole === "admin" ? "admin" : "teacher",
-    ),
-  );
+  const db = dbOf(args.context);
+  const env = getEnv(args.context);
+  const limited: { refusal?: HttpError } = {};
+  const found = await lookup(async () => {
+    try {
+      return await searchFor(db, env, user, lookupQuery(args.request, searchQuery).q);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 429) limited.refusal = error;
+      throw error;
+    }
+  });
+  // Over a teacher's limit: the dialog shows the message; the answer is a 429 with Retry-After, like every other.
+  const refusal = limited.refusal;
+  return refusal ? data(found, { status: 429, headers: retryAfterHeaders(refusal) }) : found;
 }
 
 // Offline: the dialog says so instead of the error page.

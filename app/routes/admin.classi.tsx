@@ -1,13 +1,14 @@
 // /admin/classi: the console's Classi tab (teachers and admins). Its loader reads the classes the user manages and,
-// with ?classe=ID, the members of the class whose dialog is open; the tab's writes post here (JSON with an intent),
-// through the same services, schemas and ownership rules as /api/classes*: a teacher manages only their own classes.
+// with ?classe=ID, the members and the unanswered invitations of the class whose dialog is open; the tab's writes
+// post here (JSON with an intent), through the same services, schemas, ownership rules and limits as /api/classes*:
+// a teacher manages only their own classes, and pasted e-mails become invitations.
 import { z } from "zod";
 import { ClassiTab } from "~/components/admin/ClassiTab";
 import { withLabels, withParentLabels } from "~/lib/validation";
 import { adminTabUser } from "~/server/admin/tab-guard.server";
+import { inviteByEmail, sentInvitations } from "~/server/class-invitations.server";
 import {
   AddMembersInput,
-  addMembersByEmail,
   ClassNameInput,
   createClass,
   deleteClass,
@@ -16,8 +17,9 @@ import {
   removeMember,
   renewCode,
 } from "~/server/classes.server";
-import { dbOf } from "~/server/context";
+import { dbOf, getEnv } from "~/server/context";
 import { handleIntent, handleValue } from "~/server/form.server";
+import { limitAction } from "~/server/security.server";
 import type { Route } from "./+types/admin.classi";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -26,7 +28,9 @@ export async function loader(args: Route.LoaderArgs) {
   const classes = await managedClasses(db, user);
   const opened = Number(new URL(args.request.url).searchParams.get("classe"));
   // A class that is not (or no longer) the user's opens nothing.
-  const open = classes.some((c) => c.id === opened) ? { id: opened, members: await membersOf(db, opened) } : null;
+  const open = classes.some((c) => c.id === opened)
+    ? { id: opened, members: await membersOf(db, opened), invitations: await sentInvitations(db, opened) }
+    : null;
   return { classes, open };
 }
 
@@ -51,10 +55,14 @@ const addMembers = withParentLabels(AddMembersInput.extend({ intent: z.string(),
 export async function action(args: Route.ActionArgs) {
   const user = await adminTabUser(args, "classi");
   const db = dbOf(args.context);
+  const env = getEnv(args.context);
   return handleIntent(args.request, {
     create: (body) => handleValue(body, create, ({ name }) => createClass(db, user, name)),
     "add-members": (body) =>
-      handleValue(body, addMembers, ({ classId, emails }) => addMembersByEmail(db, user, classId, emails)),
+      handleValue(body, addMembers, async ({ classId, emails }) => {
+        await limitAction(env, "CLASS_INVITE_LIMITER", user.id);
+        return inviteByEmail(db, user, classId, emails);
+      }),
     "remove-member": (body) =>
       handleValue(body, member, ({ classId, userId }) => removeMember(db, user, classId, userId)),
     "renew-code": (body) => handleValue(body, oneClass, ({ classId }) => renewCode(db, user, classId)),

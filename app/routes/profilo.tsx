@@ -5,6 +5,7 @@ import { FriendsSection } from "~/components/profile/FriendsSection";
 import { ProfileForm } from "~/components/profile/ProfileForm";
 import { DangerZone } from "~/components/profile/DangerZone";
 import { JoinInput, joinClass, joinedClasses, removeMember } from "~/server/classes.server";
+import { acceptInvitation, declineInvitation, invitationsFor } from "~/server/class-invitations.server";
 import { keepsSession, orFailure, type FormReply } from "~/lib/forms";
 import { inviteSchema } from "~/lib/forms/friends";
 import { deleteAccountSchema, profileUpdateSchema } from "~/lib/forms/profile";
@@ -23,18 +24,20 @@ import type { Route } from "./+types/profilo";
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = dbOf(args.context);
-  const [profile, friends, classes, sessions] = await Promise.all([
+  const [profile, friends, classes, invitations, sessions] = await Promise.all([
     getProfile(db, user.id),
     friendsOverview(db, user.id),
     joinedClasses(db, user.id),
+    invitationsFor(db, user),
     activeSessions(db, user),
   ]);
-  return { userId: user.id, profile, friends, classes, sessions };
+  return { userId: user.id, profile, friends, classes, invitations, sessions };
 }
 
 /**
  * POST /profilo (JSON with an `intent`): every write of the profile screen, through the same services, schemas and
- * limits as its JSON calls (POST /api/profile, /api/friends…, /api/classes/join, DELETE /api/profile/sessions…).
+ * limits as its JSON calls (POST /api/profile, /api/friends…, /api/classes/join, /api/classes/invitations…,
+ * DELETE /api/profile/sessions…).
  * The reply is the form's; signing out everywhere and deleting the account also clear the session cookie.
  */
 export async function action(args: Route.ActionArgs) {
@@ -53,7 +56,15 @@ export async function action(args: Route.ActionArgs) {
       handleValue(body, friendshipSchema, ({ friendshipId }) => acceptFriend(db, user.id, friendshipId)),
     "end-friendship": (body) =>
       handleValue(body, friendshipSchema, ({ friendshipId }) => endFriendship(db, user.id, friendshipId)),
-    "join-class": (body) => handleValue(body, JoinInput, ({ code }) => joinClass(db, user, code)),
+    "join-class": (body) =>
+      handleValue(body, JoinInput, async ({ code }) => {
+        await limitAction(env, "CLASS_JOIN_LIMITER", user.id);
+        return joinClass(db, user, code);
+      }),
+    "accept-invitation": (body) =>
+      handleValue(body, invitationSchema, ({ invitationId }) => acceptInvitation(db, user, invitationId)),
+    "decline-invitation": (body) =>
+      handleValue(body, invitationSchema, ({ invitationId }) => declineInvitation(db, user, invitationId)),
     "leave-class": (body) => handleValue(body, classSchema, ({ classId }) => removeMember(db, user, classId, user.id)),
     "sign-out-everywhere": async () => {
       await endAllSessions(db, user.id);
@@ -75,6 +86,9 @@ export async function action(args: Route.ActionArgs) {
 const friendshipSchema = withLabels(z.object({ friendshipId: z.number("Invito non valido").int().positive() }), {
   friendshipId: "Invito",
 });
+const invitationSchema = withLabels(z.object({ invitationId: z.number("Invito non valido").int().positive() }), {
+  invitationId: "Invito",
+});
 const classSchema = withLabels(z.object({ classId: z.number("Classe non valida").int().positive() }), {
   classId: "Classe",
 });
@@ -86,7 +100,7 @@ export function clientAction({ serverAction }: Route.ClientActionArgs) {
 }
 
 export default function ProfileScreen() {
-  const { userId, profile, friends, classes, sessions } = useLoaderData<typeof loader>();
+  const { userId, profile, friends, classes, invitations, sessions } = useLoaderData<typeof loader>();
   return (
     <section className="page profile">
       <p className="profile__back">
@@ -95,7 +109,7 @@ export default function ProfileScreen() {
       <h1 className="page__title">PROFILO</h1>
       <ProfileForm initial={profile} />
       <FriendsSection overview={friends} />
-      <ClassesSection userId={userId} classes={classes} />
+      <ClassesSection userId={userId} classes={classes} invitations={invitations} />
       <SessionsSection sessions={sessions} />
       <DangerZone />
     </section>

@@ -1,13 +1,12 @@
-// Classes: a teacher's group of students. A student joins with a code (or the link /classi/unisciti/:code),
-// or the teacher pastes e-mails of existing accounts. A teacher manages only the classes they own;
+// Classes: a teacher's group of students. A student joins with a code (or the link /classi/unisciti/:code), or
+// accepts an invitation sent by e-mail (class-invitations.server.ts). A teacher manages only the classes they own;
 // an admin manages every class. Which simulations a class opens is in simulations.server.ts (simulationAudience).
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "./db/client.server";
-import { classes, classMembers, users, type Role } from "./db/schema";
+import { classes, classInvitations, classMembers, users, type Role } from "./db/schema";
 import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
-import { chunk } from "~/lib/chunk";
 
 // The class forms' schemas and texts (the Classi tab and /profilo check them too): app/lib/forms/classes.ts.
 export {
@@ -21,6 +20,7 @@ export {
 } from "~/lib/forms/classes";
 import { CLASS_TEXT, JOIN_CODE, JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH, normalizeJoinCode } from "~/lib/forms/classes";
 
+/** Invitations by e-mail (class-invitations.server.ts): the teacher's pasted addresses. */
 export const AddMembersInput = z.object({
   /** Pasted text (one address per line, or separated by commas/semicolons) or a list. */
   emails: z.union(
@@ -237,11 +237,17 @@ export async function joinClass(db: Db, user: SessionUser, code: string) {
     .where(eq(classes.code, normalizeJoinCode(code)))
     .get();
   if (!cls) throw new HttpError(404, CLASS_TEXT.unknownCode);
-  const inserted = await db
-    .insert(classMembers)
-    .values({ classId: cls.id, userId: user.id })
-    .onConflictDoNothing()
-    .returning({ userId: classMembers.userId });
+  // Joining answers an invitation into the same class too.
+  const [inserted] = await db.batch([
+    db
+      .insert(classMembers)
+      .values({ classId: cls.id, userId: user.id })
+      .onConflictDoNothing()
+      .returning({ userId: classMembers.userId }),
+    db
+      .delete(classInvitations)
+      .where(and(eq(classInvitations.classId, cls.id), eq(classInvitations.email, user.email.trim().toLowerCase()))),
+  ]);
   return { id: cls.id, name: cls.name, joined: inserted.length > 0 };
 }
 
@@ -276,41 +282,4 @@ export function parseEmailList(input: string | string[]): { emails: string[]; ma
     (EMAIL.test(p) ? emails : malformed).push(p);
   }
   return { emails, malformed };
-}
-
-/**
- * Adds existing accounts by e-mail (no account is created). The answer lists what was not found,
- * so the teacher can ask those students to sign up first.
- */
-export async function addMembersByEmail(db: Db, user: SessionUser, classId: number, input: string | string[]) {
-  await requireManagedClass(db, user, classId);
-  const { emails, malformed } = parseEmailList(input);
-  if (!emails.length && !malformed.length) throw new HttpError(400, CLASS_TEXT.noEmails);
-  if (emails.length + malformed.length > 2000) throw new HttpError(400, CLASS_TEXT.tooManyEmails);
-  // D1 binds at most 100 values per statement: look addresses up in chunks.
-  const found: { id: number; email: string }[] = [];
-  for (const part of chunk(emails, 90)) {
-    found.push(
-      ...(await db
-        .select({ id: users.id, email: users.email })
-        .from(users)
-        .where(inArray(sql`lower(${users.email})`, part))
-        .all()),
-    );
-  }
-  const foundEmails = new Set(found.map((f) => f.email.toLowerCase()));
-  const notFound = [...emails.filter((e) => !foundEmails.has(e)), ...malformed];
-  let added = 0;
-  if (found.length) {
-    const statements = chunk(found, 45).map((part) =>
-      db
-        .insert(classMembers)
-        .values(part.map((f) => ({ classId, userId: f.id })))
-        .onConflictDoNothing()
-        .returning({ userId: classMembers.userId }),
-    );
-    const results = await db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
-    added = (results as unknown as { userId: number }[][]).reduce((n, r) => n + r.length, 0);
-  }
-  return { added, alreadyMembers: found.length - added, notFound };
 }

@@ -20,10 +20,20 @@ export const notFound = (message: string) => new HttpError(404, message);
 export const forbidden = (message = "Non hai i permessi per questa operazione.") => new HttpError(403, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
+/** The Retry-After header of a rate-limit refusal (limitAction's `retryAfter`), none for any other error. */
+export function retryAfterHeaders(error: HttpError): Record<string, string> | undefined {
+  const seconds = error.extra.retryAfter;
+  return typeof seconds === "number" ? { "Retry-After": String(seconds) } : undefined;
+}
+
 export function errorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
   if (error instanceof HttpError) {
-    return Response.json({ error: error.message, ...error.extra }, { status: error.status });
+    const { retryAfter: _, ...extra } = error.extra;
+    return Response.json(
+      { error: error.message, ...extra },
+      { status: error.status, headers: retryAfterHeaders(error) },
+    );
   }
   if (error instanceof ZodError) {
     return Response.json({ error: zodMessage(error) }, { status: 400 });

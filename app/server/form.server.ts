@@ -8,7 +8,7 @@ import { ZodError, z, type output, type ZodType } from "zod";
 import { parseForm, type FormReply } from "~/lib/forms";
 import { labelsOf, withLabels, zodMessage } from "~/lib/validation";
 import { parseJsonText, readJsonText } from "./api.server";
-import { HttpError } from "./errors.server";
+import { HttpError, retryAfterHeaders } from "./errors.server";
 
 export async function handleForm<S extends ZodType, T>(
   request: Request,
@@ -28,7 +28,7 @@ export async function handleForm<S extends ZodType, T>(
     if (error instanceof HttpError) {
       return data<FormReply<T>>(
         { result: submission.reply({ formErrors: [error.message] }) },
-        { status: error.status },
+        { status: error.status, headers: retryAfterHeaders(error) },
       );
     }
     if (error instanceof ZodError) {
@@ -62,9 +62,9 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   return parseJsonText(await readJsonText(request));
 }
 
-/** A refusal as a form reply: the status, and the Italian message as the form's error. */
-export function refusal<T = undefined>(status: number, message: string) {
-  return data<FormReply<T>>({ result: { status: "error", error: { "": [message] } }, status }, { status });
+/** A refusal as a form reply: the status, and the Italian message as the form's error (a 429 with Retry-After). */
+export function refusal<T = undefined>(status: number, message: string, headers?: Record<string, string>) {
+  return data<FormReply<T>>({ result: { status: "error", error: { "": [message] } }, status }, { status, headers });
 }
 
 /** Validates an already read body with its schema, then runs the write (refusals as in handleJson). */
@@ -79,7 +79,7 @@ export async function handleValue<S extends ZodType, T>(
     const value = await run(parsed.data as output<S>);
     return data<FormReply<T>>({ result: { status: "success" }, value });
   } catch (error) {
-    if (error instanceof HttpError) return refusal<T>(error.status, error.message);
+    if (error instanceof HttpError) return refusal<T>(error.status, error.message, retryAfterHeaders(error));
     throw error;
   }
 }

@@ -9,6 +9,7 @@ import type { Db } from "./db/client.server";
 import {
   attemptAnswers,
   attempts,
+  classInvitations,
   consentRecords,
   friendships,
   loginEvents,
@@ -181,8 +182,11 @@ export async function deleteAccount(db: Db, userId: number): Promise<void> {
     "DELETE FROM stat_score_histogram WHERE count <= 0",
     "DELETE FROM stat_daily_scores WHERE attempts <= 0",
   ].map((statement) => db.run(sql.raw(statement)));
+  // Class invitations are addressed to the e-mail, not the account: they go too.
+  const account = await db.select({ email: users.email }).from(users).where(eq(users.id, id)).get();
   await db.batch([
     ...(statements as [(typeof statements)[number], ...(typeof statements)[number][]]),
+    db.delete(classInvitations).where(eq(classInvitations.email, (account?.email ?? "").trim().toLowerCase())),
     db.delete(pageViews).where(eq(pageViews.userId, id)),
     db.update(consentRecords).set({ userId: null }).where(eq(consentRecords.userId, id)),
     // Cascades: sessions, login events, quizzes, attempts and answers, reports, friendships,

@@ -72,9 +72,18 @@ export function refuseEarly(request: Request): Response | null {
 // plugin and deployed, with no storage of ours. It counts per key in fixed windows of 10 or 60 s, per Cloudflare
 // location (a deterrent, not exact accounting), and does not say when the window ends: Retry-After is the window.
 
-type LimiterName = "SIGN_IN_LIMITER" | "REPORT_LIMITER" | "INVITE_LIMITER" | "PAGE_VIEW_LIMITER" | "IMPORT_LIMITER";
+type LimiterName =
+  | "SIGN_IN_LIMITER"
+  | "REPORT_LIMITER"
+  | "INVITE_LIMITER"
+  | "PAGE_VIEW_LIMITER"
+  | "IMPORT_LIMITER"
+  | "CLASS_JOIN_LIMITER"
+  | "CLASS_INVITE_LIMITER"
+  | "TEACHER_SEARCH_LIMITER";
 
-type RateRule = { path: RegExp; limiter: LimiterName; by: "client" | "user"; periodSeconds: number; message: string };
+/** A rule without a path is asked only by the handlers themselves (limitAction), e.g. when it depends on the role. */
+type RateRule = { path?: RegExp; limiter: LimiterName; by: "client" | "user"; periodSeconds: number; message: string };
 
 /**
  * Which writes are limited, keyed by whom. The development sign-in (/api/auth/dev, off in production) is not
@@ -116,6 +125,28 @@ export const RATE_RULES: readonly RateRule[] = [
     periodSeconds: 60,
     message: "Troppe importazioni in poco tempo: riprova tra un minuto.",
   },
+  // Issue 28: guessing join codes, inviting by the thousand, searching the site's students.
+  {
+    path: /^\/api\/classes\/join\/?$/,
+    limiter: "CLASS_JOIN_LIMITER",
+    by: "user",
+    periodSeconds: 60,
+    message: "Troppi tentativi di entrare in una classe in poco tempo: riprova tra un minuto.",
+  },
+  {
+    path: /^\/api\/classes\/[^/]+\/members\/?$/,
+    limiter: "CLASS_INVITE_LIMITER",
+    by: "user",
+    periodSeconds: 60,
+    message: "Hai inviato troppi inviti alla classe in poco tempo: riprova tra un minuto.",
+  },
+  {
+    // Teachers only (admins keep the console's search as it was): asked by the search routes themselves.
+    limiter: "TEACHER_SEARCH_LIMITER",
+    by: "user",
+    periodSeconds: 60,
+    message: "Troppe ricerche in poco tempo: riprova tra un minuto.",
+  },
 ];
 
 /** The client's address as Cloudflare reports it (also set by the local servers). */
@@ -127,7 +158,7 @@ function clientAddress(request: Request): string {
 export async function rateLimitRefusal(request: Request, env: Env): Promise<Response | null> {
   if (request.method.toUpperCase() !== "POST") return null;
   const { pathname } = new URL(request.url);
-  const rule = RATE_RULES.find((r) => r.path.test(pathname));
+  const rule = RATE_RULES.find((r) => r.path?.test(pathname));
   if (!rule) return null;
   const limiter = env[rule.limiter] as RateLimit | undefined;
   if (!limiter) {

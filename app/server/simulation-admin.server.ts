@@ -24,6 +24,7 @@ import { drawForSubject, shortfallNote } from "./draws.server";
 import { defaultEdition } from "./editions.server";
 import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
+import { checkTeacherSimulation } from "./simulation-policy.server";
 import { SIM_TEXT, type SimulationConfig, loadSimulation, simulationAudience, roomFor } from "./simulations.server";
 import { chunk } from "~/lib/chunk";
 
@@ -114,7 +115,7 @@ export type SimulationInput = {
 
 /**
  * Create or update (same call): the id is the key. A started simulation cannot be changed.
- * A teacher edits only what they created and opens it only to classes they own.
+ * A teacher edits only what they created, opens it only to classes they own and pupils of theirs, within limits.
  */
 export async function saveSimulation(
   db: Db,
@@ -156,6 +157,14 @@ export async function saveSimulation(
     ).length;
   }
   if (foundUsers !== allowedIds.length) throw new HttpError(400, "Utente abilitato inesistente.");
+  // A teacher's: their own pupils only, and the size of one sitting (simulation-policy.server.ts).
+  await checkTeacherSimulation(db, user, {
+    subjects: input.subjects.map((s) => ({
+      timeMin: s.timeMin,
+      questionCount: s.questions?.length ?? s.questionCount ?? 0,
+    })),
+    allowedUsers: allowedIds,
+  });
   // Resolve every row's question ids before writing anything.
   // The default exam edition's split (a full paper of 31 follows it exactly; editions.server.ts).
   const edition = await defaultEdition(db);
@@ -280,10 +289,17 @@ export async function startSimulation(
   options: { delayShard?: (shard: number) => number } = {},
 ) {
   await requireManagedSimulation(db, user, id);
-  const config = await loadSimulation(db, id, { allowedUsers: false });
+  // A teacher's is checked again (one saved before the rules, or a pupil who left the class since): the allowed list
+  // is read for them only (a national sitting's is 60,000 ids).
+  const teacher = user.effectiveRole !== "admin";
+  const config = await loadSimulation(db, id, { allowedUsers: teacher });
   if (!config) throw new HttpError(404, SIM_TEXT.notFound);
   if (config.started) throw new HttpError(409, "La simulazione è già stata avviata.");
   if (!config.subjects.length) throw new HttpError(400, "La simulazione non ha materie.");
+  if (teacher) {
+    const subjects = config.subjects.map((s) => ({ timeMin: s.timeMin, questionCount: s.questions.length }));
+    await checkTeacherSimulation(db, user, { subjects, allowedUsers: config.allowedUsers });
+  }
   const shards = shardCount((await allowedAtStart(db, id)).length);
   const startTime = now + SIMULATION_START_LEAD_MS;
   const updated = await db

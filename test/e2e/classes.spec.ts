@@ -1,5 +1,6 @@
 // Classes and teachers (issue 11), end to end: the teacher creates a class, a student joins through the
-// link (signing in first), the teacher adds a second student by pasting an e-mail, creates a simulation
+// link (signing in first), the teacher invites a second student by pasting an e-mail and that student accepts the
+// invitation on /profilo (issue 28: nobody is enrolled by address), the teacher creates a simulation
 // for the class with the picker (no id typed), starts it, the student's countdown starts, a student outside
 // the class is refused, and after the end the teacher sees the class result and exports it as CSV.
 // Every row is the test's own (a new class, new students, a new simulation), so a retry passes.
@@ -64,14 +65,34 @@ test.describe("classes and teachers", () => {
     await student.goto("/profilo");
     await expect(student.locator("#classi")).toContainText(className);
 
-    // The teacher pastes the second student's e-mail (and one that has no account).
+    // The teacher pastes the second student's e-mail (and one that has no account): the same answer for both.
     await dialog
-      .getByLabel(/Aggiungi studenti incollando/)
+      .getByLabel(/Invita studenti incollando/)
       .fill(`${absentee.name} <${absentee.email}>\nnessuno-${stamp}@example.com`);
-    await dialog.getByRole("button", { name: "Aggiungi studenti" }).click();
-    await expect(dialog.getByRole("status").filter({ hasText: "Aggiunti 1 · già nella classe 0" })).toContainText(
-      `nessuno-${stamp}@example.com`,
+    await dialog.getByRole("button", { name: "Invia inviti" }).click();
+    await expect(
+      dialog.getByRole("status").filter({ hasText: "Inviti inviati: 2 · già nella classe: 0" }),
+    ).toBeVisible();
+    await expect(dialog.getByRole("cell", { name: absentee.email, exact: true })).toBeVisible();
+    await expect(dialog.getByRole("cell", { name: `nessuno-${stamp}@example.com`, exact: true })).toBeVisible();
+    await expect(dialog.getByRole("cell", { name: absentee.name, exact: true })).toHaveCount(0);
+
+    // The second student accepts the invitation on /profilo.
+    const invited = await signedIn(browser, absentee.email);
+    await invited.goto("/profilo");
+    const invitations = invited.locator("#classi");
+    await expect(invitations).toContainText(`Anna Moretti ti invita nella classe «${className}».`);
+    await invitations.getByRole("button", { name: `Accetta: ${className}` }).click();
+    await expect(
+      invited.getByRole("status").filter({ hasText: `Ora fai parte della classe «${className}».` }),
+    ).toBeVisible();
+    await expect(invitations.getByRole("listitem").filter({ hasText: className })).toContainText(
+      "Docente: Anna Moretti",
     );
+    await invited.context().close();
+
+    // The teacher's dialog (still open through ?classe=) now lists both pupils.
+    await teacher.reload();
     await expect(dialog.getByRole("cell", { name: pupil.name, exact: true })).toBeVisible();
     await expect(dialog.getByRole("cell", { name: absentee.name, exact: true })).toBeVisible();
     await dialog.getByRole("button", { name: "Chiudi" }).first().click();

@@ -125,7 +125,7 @@ describe("the Rush tab's action", () => {
 describe("the Classi tab's action", () => {
   const post = (token: string, json: unknown) => call("POST", "/admin/classi", { token, json });
 
-  it("a teacher creates a class, adds pupils by e-mail, renews its code and deletes it; a student is sent away", async () => {
+  it("a teacher creates a class, invites pupils by e-mail, renews its code and deletes it; a student is sent away", async () => {
     expect((await post(student, { intent: "create", name: "Classe di nessuno" })).status).toBe(302);
     const created = await post(teacher, { intent: "create", name: "4ªA dall'azione" });
     expect(created.status).toBe(200);
@@ -139,10 +139,18 @@ describe("the Classi tab's action", () => {
       emails: "studente@example.com\nnessuno@example.com",
     });
     expect(added.status).toBe(200);
-    expect(JSON.stringify(await added.json())).toContain("nessuno@example.com");
+    // Invitations, the same for an address with an account and one without; nobody is enrolled yet.
+    expect(((await added.json()) as { value: unknown }).value).toEqual({
+      invited: 2,
+      alreadyMembers: 0,
+      malformed: [],
+    });
     expect(
       await env.DB.prepare("SELECT count(*) AS n FROM class_members WHERE class_id = ?").bind(cls!.id).first("n"),
-    ).toBe(1);
+    ).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM class_invitations WHERE class_id = ?").bind(cls!.id).first("n"),
+    ).toBe(2);
     expect((await post(teacher, { intent: "renew-code", classId: cls!.id })).status).toBe(200);
     const code = await env.DB.prepare("SELECT code FROM classes WHERE id = ?").bind(cls!.id).first<{ code: string }>();
     expect(code?.code).not.toBe(cls!.code);
@@ -221,17 +229,30 @@ describe("the tabs' loaders read their lists (issue 19)", () => {
     expect(Array.isArray(everyone.audit)).toBe(true);
   });
 
-  it("Classi: ?classe= opens the members of the teacher's own class, and nothing of another's", async () => {
+  it("Classi: ?classe= opens the members and invitations of the teacher's own class, and nothing of another's", async () => {
     const created = await call("POST", "/admin/classi", { token: teacher, json: { intent: "create", name: "5ªB" } });
     const { id } = ((await created.json()) as { value: { id: number } }).value;
     await call("POST", "/admin/classi", {
       token: teacher,
       json: { intent: "add-members", classId: id, emails: "studente@example.com" },
     });
-    type Classi = { classes: { id: number }[]; open: { id: number; members: { email: string }[] } | null };
+    type Classi = {
+      classes: { id: number }[];
+      open: { id: number; members: { email: string }[]; invitations: { id: number; email: string }[] } | null;
+    };
+    const invited = await data<Classi>(`/admin/classi?classe=${id}`, teacher);
+    expect(invited.open?.members).toEqual([]);
+    expect(invited.open?.invitations.map((i) => i.email)).toEqual(["studente@example.com"]);
+    // The pupil accepts on /profilo: a member, no longer invited.
+    const accepted = await call("POST", "/profilo", {
+      token: student,
+      json: { intent: "accept-invitation", invitationId: invited.open!.invitations[0]!.id },
+    });
+    expect(accepted.status).toBe(200);
     const own = await data<Classi>(`/admin/classi?classe=${id}`, teacher);
     expect(own.classes.map((c) => c.id)).toContain(id);
     expect(own.open?.members.map((m) => m.email)).toEqual(["studente@example.com"]);
+    expect(own.open?.invitations).toEqual([]);
     // Another teacher's class (or a made-up id) opens nothing.
     const other = await env.DB.prepare(
       "INSERT INTO classes (name, code, owner_id, created_at) VALUES ('Altrui', 'ALTRUI99', 1, 0) RETURNING id",

@@ -59,9 +59,14 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   // Classes (issue 11; which class a teacher may touch is checked by the service: classes.test.ts)
   "api/classes": { GET: "user", POST: "teacher" },
   "api/classes/join": { POST: "user" },
+  // Invitations (issue 28): the invited pupil answers their own (someone else's is a 404: classes.test.ts)
+  "api/classes/invitations": { GET: "user" },
+  "api/classes/invitations/:id": { DELETE: "user" },
+  "api/classes/invitations/:id/accept": { POST: "user" },
   "api/classes/:id": { DELETE: "teacher" },
   "api/classes/:id/members": { GET: "teacher", POST: "teacher" },
   "api/classes/:id/members/:userId": { DELETE: "user" },
+  "api/classes/:id/invitations": { GET: "teacher" },
   "api/classes/:id/code": { POST: "teacher" },
 
   // Public: consent proof and page views

@@ -1,5 +1,5 @@
 // Classes and teachers (issue 11): every class call × signed out / student / member / other teacher /
-// admin, bad input writing nothing, the join code and link, simulations opened to classes (the allowed
+// admin, bad input writing nothing, invitations by e-mail (issue 28: teachers-and-invitations.test.ts), the join code and link, simulations opened to classes (the allowed
 // set read when the student opens it: page, JSON and socket), teacher ownership of simulations, and
 // the class results of a finished simulation.
 import { env } from "cloudflare:test";
@@ -221,7 +221,7 @@ describe("managing a class", () => {
     expect(still.find((c) => c.code === cls.code)).toBeTruthy();
     expect(await count("class_members", `class_id = ${cls.id}`)).toBe(1);
 
-    // The owner: members, add by pasted e-mails (existing accounts only), remove.
+    // The owner: members, invitations by pasted e-mails (accepted by the pupil), remove.
     const members = await json<{ userId: number; email: string }[]>(
       await call("GET", `${path}/members`, { token: teacher }),
     );
@@ -230,11 +230,14 @@ describe("managing a class", () => {
       token: teacher,
       json: { emails: "Marco <AMICO@example.com>\nstudente@example.com; nessuno@example.com, non-una-email\n\n" },
     });
-    expect(await json(added)).toEqual({
-      added: 1,
-      alreadyMembers: 1,
-      notFound: ["nessuno@example.com", "non-una-email"],
-    });
+    expect(await json(added)).toEqual({ invited: 2, alreadyMembers: 1, malformed: ["non-una-email"] });
+    expect(await count("class_members", `class_id = ${cls.id}`)).toBe(1);
+    const invitation = (
+      await json<{ id: number; classId: number }[]>(await call("GET", "/api/classes/invitations", { token: outsider }))
+    ).find((i) => i.classId === cls.id)!;
+    expect((await call("POST", `/api/classes/invitations/${invitation.id}/accept`, { token: outsider })).status).toBe(
+      200,
+    );
     expect(await count("class_members", `class_id = ${cls.id}`)).toBe(2);
     const empty = await call("POST", `${path}/members`, { token: teacher, json: { emails: "  \n " } });
     expect(empty.status).toBe(400);
@@ -327,11 +330,11 @@ describe("simulations for classes", () => {
     expect((await call("GET", `/api/simulations/${id}`, { token: student })).status).toBe(200);
     expect(await socketStatus(id, student)).toBe(101);
 
-    // The friend, not in the class, is still out; a direct pick lets them in; the other teacher is out.
+    // The friend, not in the class, is still out; an admin's direct pick lets them in; the other teacher is out.
     await refused(outsider);
     await refused(otherTeacher);
     const edit = await call("POST", "/api/admin/simulations", {
-      token: teacher,
+      token: admin,
       json: simBody(id, { allowedClasses: [cls.id], allowedUsers: [FRIEND_ID] }),
     });
     expect(edit.status).toBe(200);
@@ -418,7 +421,7 @@ describe("simulations for classes", () => {
     expect(await count("simulations", `id = '${id}'`)).toBe(0);
   });
 
-  it("the picker's search gives a teacher students by name, username or e-mail, and nothing else", async () => {
+  it("the picker's search gives a teacher their pupils by name, username or e-mail, and nothing else", async () => {
     const byUsername = await json<{ users: { email: string }[]; questions: unknown[] }>(
       await call("GET", "/api/admin/search?q=giulia.ross", { token: teacher }),
     );

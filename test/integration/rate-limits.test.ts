@@ -1,7 +1,8 @@
 // Rate limits (app/server/security.server.ts, Cloudflare's rate-limiting binding as the vitest plugin runs it):
 // 429 with Retry-After and an Italian error, per client address for Google sign-in and per user for reports,
-// invitations, page views and imports. The binding counts in fixed 60 s windows: a test may straddle the edge of
+// invitations, page views, imports, joining a class by code, class invitations and a teacher's search. The binding counts in fixed 60 s windows: a test may straddle the edge of
 // one, so it checks that no refusal comes before the limit and that one comes within two windows' worth.
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "./analytics-fixtures";
 import { callGuarded, count, json, login, seed, type CallOptions } from "./helpers";
@@ -11,8 +12,18 @@ beforeAll(async () => {
   for (const [id, name] of [
     [9401, "limiti.uno"],
     [9402, "limiti.due"],
+    [9404, "limiti.tre"],
   ] as const) {
     await insertUser(id, `${name}@example.com`, name, `Utente ${name}`);
+  }
+  // Teachers of this file only, so no other file's calls count against their limits.
+  for (const [id, name] of [
+    [9403, "limiti.docente"],
+    [9405, "limiti.docente2"],
+  ] as const) {
+    await env.DB.prepare(
+      `INSERT OR IGNORE INTO users (id, email, name, role, status, share_code) VALUES (${id}, '${name}@example.com', 'Docente ${name}', 'docente', 'attivo', 'U0${id}')`,
+    ).run();
   }
 });
 
@@ -91,5 +102,73 @@ describe("rate limits", () => {
     );
     expect(imports.passed).toBeGreaterThanOrEqual(10);
     await expectRefusal(imports.refusal, /Troppe importazioni/);
+  });
+
+  it("limits joining a class by code per user (guessing codes): the JSON call, /profilo and the join link share it", async () => {
+    const tre = await login("limiti.tre@example.com");
+    // A guesser's codes: well-formed, unknown (404) until the limit says no.
+    const join = await untilLimited(10, () =>
+      callGuarded("POST", "/api/classes/join", { token: tre, json: { code: "ZZZZZZ" } }),
+    );
+    expect(join.passed).toBeGreaterThanOrEqual(10);
+    await expectRefusal(join.refusal, /Troppi tentativi di entrare in una classe/);
+    const profile = await callGuarded("POST", "/profilo", {
+      token: tre,
+      json: { intent: "join-class", code: "ZZZZZZ" },
+    });
+    expect(profile.status).toBe(429);
+    expect(profile.headers.get("Retry-After")).toBe("60");
+    expect(JSON.stringify(await json(profile))).toMatch(/Troppi tentativi di entrare in una classe/);
+    for (const method of ["GET", "POST"]) {
+      const link = await callGuarded(method, "/classi/unisciti/ZZZZZZ", {
+        token: tre,
+        body: method === "POST" ? "" : undefined,
+        headers: method === "POST" ? { "Content-Type": "application/x-www-form-urlencoded" } : undefined,
+      });
+      expect(link.status, method).toBe(429);
+      expect(link.headers.get("Retry-After"), method).toBe("60");
+      expect((await json(link)).error, method).toMatch(/Troppi tentativi di entrare in una classe/);
+    }
+    // Another user can still join.
+    const due = await login("limiti.due@example.com");
+    expect((await callGuarded("POST", "/api/classes/join", { token: due, json: { code: "ZZZZZZ" } })).status).toBe(404);
+  });
+
+  it("limits a teacher's class invitations, on the JSON call and the Classi tab, and writes nothing once refused", async () => {
+    const teacher = await login("limiti.docente@example.com");
+    const created = await callGuarded("POST", "/api/classes", { token: teacher, json: { name: "Classe dei limiti" } });
+    const { id } = await json<{ id: number }>(created);
+    const invite = (n: number) =>
+      callGuarded("POST", `/api/classes/${id}/members`, { token: teacher, json: { emails: `limite${n}@example.com` } });
+    const { passed, refusal } = await untilLimited(10, invite);
+    expect(passed).toBeGreaterThanOrEqual(10);
+    await expectRefusal(refusal, /troppi inviti alla classe/);
+    const before = await count("class_invitations", `class_id = ${id}`);
+    expect((await invite(99)).status).toBe(429);
+    const tab = await callGuarded("POST", "/admin/classi", {
+      token: teacher,
+      json: { intent: "add-members", classId: id, emails: "limite-tab@example.com" },
+    });
+    expect(tab.status).toBe(429);
+    expect(tab.headers.get("Retry-After")).toBe("60");
+    expect(JSON.stringify(await json(tab))).toMatch(/troppi inviti alla classe/);
+    expect(await count("class_invitations", `class_id = ${id}`)).toBe(before);
+  });
+
+  it("limits a teacher's search (JSON call and console route); an admin's search is not limited", async () => {
+    const teacher = await login("limiti.docente2@example.com");
+    const search = await untilLimited(30, (n) =>
+      callGuarded("GET", `/api/admin/search?q=cerca${n}`, { token: teacher }),
+    );
+    expect(search.passed).toBeGreaterThanOrEqual(30);
+    await expectRefusal(search.refusal, /Troppe ricerche/);
+    const route = await callGuarded("GET", "/admin/cerca?q=ancora", { token: teacher });
+    expect(route.status).toBe(429);
+    expect(route.headers.get("Retry-After")).toBe("60");
+    expect((await json(route)).error).toMatch(/Troppe ricerche/);
+    const admin = await login("admin@example.com");
+    for (let n = 0; n < 40; n++) {
+      expect((await callGuarded("GET", `/api/admin/search?q=admin${n}`, { token: admin })).status).toBe(200);
+    }
   });
 });

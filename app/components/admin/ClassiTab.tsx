@@ -1,4 +1,4 @@
-/** Admin console tab 'Classi' (teachers and admins): create a class, share its join link, add students by e-mail, manage members. */
+/** Admin console tab 'Classi' (teachers and admins): create a class, share its join link, invite students by e-mail, manage members. */
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { CLASS_UI as T } from "~/components/classes/texts";
@@ -14,6 +14,7 @@ import "~/styles/admin-classes.css";
 // The server's own row types (type-only: nothing of the server reaches the browser).
 export type { ClassMember as Member, TeacherClass } from "~/server/classes.server";
 import type { ClassMember as Member, TeacherClass } from "~/server/classes.server";
+import type { InvitationResult, SentInvitation } from "~/server/class-invitations.server";
 
 /**
  * `classes` and the `open` class's members come from the tab's loader (/admin/classi?classe=ID): the open dialog is
@@ -24,7 +25,7 @@ export function ClassiTab({
   open: opened,
 }: {
   classes: TeacherClass[];
-  open: { id: number; members: Member[] } | null;
+  open: { id: number; members: Member[]; invitations: SentInvitation[] } | null;
 }) {
   const toast = useToast();
   const [name, setName] = useState("");
@@ -124,6 +125,7 @@ export function ClassiTab({
           key={open.id}
           cls={open}
           members={opened?.members ?? []}
+          invitations={opened?.invitations ?? []}
           onDeleted={() => setOpenId(null)}
           onClose={() => setOpenId(null)}
         />
@@ -140,27 +142,27 @@ function joinLink(code: string) {
 function ClassDialog({
   cls,
   members,
+  invitations,
   onDeleted,
   onClose,
 }: {
   cls: TeacherClass;
   members: Member[];
+  invitations: SentInvitation[];
   onDeleted: () => void;
   onClose: () => void;
 }) {
   const toast = useToast();
   const [emails, setEmails] = useState("");
   const [addBusy, setAddBusy] = useState(false);
-  const [addResult, setAddResult] = useState<{ added: number; alreadyMembers: number; notFound: string[] } | null>(
-    null,
-  );
+  const [addResult, setAddResult] = useState<InvitationResult | null>(null);
   const [addError, setAddError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const link = joinLink(cls.code);
 
   const fail = (error: unknown, fallback: string) =>
     toast(error instanceof ApiError || error instanceof RefusedError ? error.message : fallback, "error");
-  const write = useFormAction<{ added: number; alreadyMembers: number; notFound: string[] }>("/admin/classi").call;
+  const write = useFormAction<InvitationResult>("/admin/classi").call;
 
   const copy = async () => {
     try {
@@ -187,7 +189,7 @@ function ClassDialog({
     try {
       const result = succeeded(await write({ intent: "add-members", classId: cls.id, emails }), T.createError)!;
       setAddResult(result);
-      setEmails(result.notFound.join("\n"));
+      setEmails(result.malformed.join("\n"));
     } catch (error) {
       setAddError(error instanceof ApiError || error instanceof RefusedError ? error.message : T.createError);
     } finally {
@@ -250,20 +252,29 @@ function ClassDialog({
         <form className="adm-classes__paste" onSubmit={add}>
           <label>
             {T.pasteLabel}
-            <textarea className="textarea" rows={4} value={emails} onChange={(e) => setEmails(e.target.value)} />
+            <textarea
+              className="textarea"
+              rows={4}
+              value={emails}
+              aria-describedby="class-invite-hint"
+              onChange={(e) => setEmails(e.target.value)}
+            />
           </label>
+          <p className="muted small" id="class-invite-hint">
+            {T.pasteHint}
+          </p>
           <button type="submit" className="btn btn--primary" disabled={addBusy || !emails.trim()}>
             {T.add}
           </button>
           {addError ? <ErrorText message={addError} /> : null}
           {addResult ? (
             <div role="status" className="adm-classes__result">
-              <p>{T.addResult(addResult.added, addResult.alreadyMembers)}</p>
-              {addResult.notFound.length ? (
+              <p>{T.addResult(addResult.invited, addResult.alreadyMembers)}</p>
+              {addResult.malformed.length ? (
                 <>
-                  <p>{T.notFound}</p>
+                  <p>{T.malformed}</p>
                   <ul>
-                    {addResult.notFound.map((e) => (
+                    {addResult.malformed.map((e) => (
                       <li key={e}>{e}</li>
                     ))}
                   </ul>
@@ -303,6 +314,30 @@ function ClassDialog({
                         {T.remove}
                       </button>
                     </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )}
+
+        <h3>{T.invitations}</h3>
+        {!invitations.length ? (
+          <p className="muted">{T.noInvitations}</p>
+        ) : (
+          <TableWrap label={T.invitations}>
+            <table className="adm-table">
+              <thead>
+                <tr>
+                  <th scope="col">{T.colEmail}</th>
+                  <th scope="col">{T.colInvited}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {invitations.map((i) => (
+                  <tr key={i.id}>
+                    <td>{i.email}</td>
+                    <td>{formatDateTime(i.createdAt)}</td>
                   </tr>
                 ))}
               </tbody>

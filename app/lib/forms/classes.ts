@@ -12,6 +12,7 @@ export const CLASS_TEXT = {
   notMember: "Non fai parte di questa classe.",
   noEmails: "Incolla almeno un indirizzo e-mail.",
   tooManyEmails: "Al massimo 2.000 indirizzi per volta.",
+  invitationNotFound: "Invito non trovato: forse hai già risposto, o il docente ha eliminato la classe.",
 } as const;
 
 export const CLASS_NAME_MAX = 80;

@@ -1,10 +1,13 @@
 // The admin console's global search: users by name, username or email, questions by text or id,
-// attempts by id. A teacher (the simulation picker) gets students only, and nothing else.
-import { and, desc, eq, like, or } from "drizzle-orm";
+// attempts by id. A teacher (the simulation picker) gets only their own pupils (accepted members of the classes
+// they own), and nothing else: never another student's e-mail (issue 28). Teachers are rate limited.
+import { and, desc, eq, exists, like, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client.server";
-import { attempts, questions, subjects, users } from "../db/schema";
+import { attempts, classes, classMembers, questions, subjects, users } from "../db/schema";
 import { withLabels } from "../errors.server";
+import { limitAction } from "../security.server";
+import type { SessionUser } from "../session.server";
 
 export const searchQuery = withLabels(
   z.object({
@@ -19,7 +22,26 @@ export const searchQuery = withLabels(
 
 const LIMIT = 8;
 
-export async function adminSearch(db: Db, q: string, scope: "admin" | "teacher" = "admin") {
+type Searcher = Pick<SessionUser, "id" | "effectiveRole">;
+
+/** A member of one of the teacher's classes. */
+const pupilOf = (db: Db, teacherId: number) =>
+  exists(
+    db
+      .select({ one: classMembers.userId })
+      .from(classMembers)
+      .innerJoin(classes, eq(classes.id, classMembers.classId))
+      .where(and(eq(classMembers.userId, users.id), eq(classes.ownerId, teacherId))),
+  );
+
+/** The search of a route (GET /admin/cerca, GET /api/admin/search): an admin's, or a teacher's within its limit. */
+export async function searchFor(db: Db, env: Env, user: Searcher, q: string) {
+  if (user.effectiveRole === "admin") return adminSearch(db, q);
+  await limitAction(env, "TEACHER_SEARCH_LIMITER", user.id);
+  return adminSearch(db, q, { teacherId: user.id });
+}
+
+export async function adminSearch(db: Db, q: string, scope: "admin" | { teacherId: number } = "admin") {
   const pattern = `%${q.replace(/[%_]/g, "")}%`;
   const id = /^#?\d+$/.test(q) ? Number(q.replace("#", "")) : null;
   const foundUsers = await db
@@ -40,12 +62,12 @@ export async function adminSearch(db: Db, q: string, scope: "admin" | "teacher" 
           like(users.email, pattern),
           id && scope === "admin" ? eq(users.id, id) : undefined,
         ),
-        scope === "teacher" ? eq(users.role, "studente") : undefined,
+        scope === "admin" ? undefined : pupilOf(db, scope.teacherId),
       ),
     )
     .orderBy(users.id)
     .limit(LIMIT);
-  if (scope === "teacher") return { users: foundUsers, questions: [], attempts: [] };
+  if (scope !== "admin") return { users: foundUsers, questions: [], attempts: [] };
   const foundQuestions = await db
     .select({ id: questions.id, stem: questions.stem, subjectId: questions.subjectId, type: questions.type })
     .from(questions)

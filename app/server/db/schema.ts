@@ -1,6 +1,6 @@
 // The whole server-side data model. Times are epoch milliseconds (integer, `timestamp_ms`).
 // Where to look: users/sessions/login_events (accounts), subjects/topics/questions (the bank),
-// quizzes/quiz_questions/attempts/attempt_answers (practice), reports, simulations*, classes/class_members, rush_*, friendships.
+// quizzes/quiz_questions/attempts/attempt_answers (practice), reports, simulations*, classes/class_members/class_invitations, rush_*, friendships.
 import { sql } from "drizzle-orm";
 import type { SubjectResult } from "../../lib/simulation";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -391,7 +391,7 @@ export const simulationAllowedClasses = sqliteTable(
   (t) => [primaryKey({ columns: [t.simulationId, t.classId] }), index("sim_allowed_class_idx").on(t.classId)],
 );
 
-// --- Classes: a teacher's group of students, joined with a code or added by e-mail. ---
+// --- Classes: a teacher's group of students, joined with a code or by accepting an invitation sent by e-mail. ---
 
 export const classes = sqliteTable(
   "classes",
@@ -422,6 +422,29 @@ export const classMembers = sqliteTable(
       .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
   },
   (t) => [primaryKey({ columns: [t.classId, t.userId] }), index("class_members_user_idx").on(t.userId)],
+);
+
+/**
+ * A teacher's invitation into a class by e-mail: the pupil accepts (becoming a member) or declines on /profilo.
+ * Keyed by the address as typed (trimmed, lowercased), whether or not it has an account yet: its owner sees it
+ * once they sign in. Accepting deletes the row; a declined one stays so that inviting again does not show it anew.
+ */
+export const CLASS_INVITATION_STATUSES = ["pending", "declined"] as const;
+export const classInvitations = sqliteTable(
+  "class_invitations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    classId: integer("class_id")
+      .notNull()
+      .references(() => classes.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    status: text("status", { enum: CLASS_INVITATION_STATUSES }).notNull().default("pending"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("class_invitations_class_email_unique").on(t.classId, t.email),
+    index("class_invitations_email_idx").on(t.email),
+  ],
 );
 
 /** One row per room once it has graded its students: the simulation is graded when every room is. */

@@ -95,6 +95,7 @@ export const RESET_TABLES = [
   "simulation_subjects",
   "simulations",
   "class_members",
+  "class_invitations",
   "classes",
   "reports",
   "attempt_answers",
