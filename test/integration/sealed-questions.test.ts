@@ -329,6 +329,7 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "api/auth/dev": () => [{ method: "POST", path: "/api/auth/dev", json: { email: studentEmail } }],
   "api/auth/logout": async () => [{ method: "POST", path: "/api/auth/logout", token: await login(studentEmail) }],
   "api/me": () => [get("/api/me")],
+  "api/exam-editions": () => [get("/api/exam-editions")],
   "api/subjects": () => [get("/api/subjects")],
   "api/subjects/:id/topics": () => [get("/api/subjects/2/topics")],
   "api/quiz": () => [
