@@ -28,7 +28,7 @@ export async function handleForm<S extends ZodType, T>(
     if (error instanceof HttpError) {
       return data<FormReply<T>>(
         { result: submission.reply({ formErrors: [error.message] }) },
-        { status: error.status },
+        { status: error.status, headers: retryAfter(error) },
       );
     }
     if (error instanceof ZodError) {
@@ -63,8 +63,14 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 /** A refusal as a form reply: the status, and the Italian message as the form's error. */
-export function refusal<T = undefined>(status: number, message: string) {
-  return data<FormReply<T>>({ result: { status: "error", error: { "": [message] } }, status }, { status });
+export function refusal<T = undefined>(status: number, message: string, headers?: HeadersInit) {
+  return data<FormReply<T>>({ result: { status: "error", error: { "": [message] } }, status }, { status, headers });
+}
+
+/** A rate limit's refusal (limitAction) says when to come back, as the /api rules do. */
+function retryAfter(error: HttpError): HeadersInit | undefined {
+  const seconds = error.extra.retryAfter;
+  return typeof seconds === "number" ? { "Retry-After": String(seconds) } : undefined;
 }
 
 /** Validates an already read body with its schema, then runs the write (refusals as in handleJson). */
@@ -79,7 +85,7 @@ export async function handleValue<S extends ZodType, T>(
     const value = await run(parsed.data as output<S>);
     return data<FormReply<T>>({ result: { status: "success" }, value });
   } catch (error) {
-    if (error instanceof HttpError) return refusal<T>(error.status, error.message);
+    if (error instanceof HttpError) return refusal<T>(error.status, error.message, retryAfter(error));
     throw error;
   }
 }
