@@ -10,6 +10,7 @@ import {
   withApiErrorShape,
   withSecurityHeaders,
 } from "../app/server/security.server";
+import { withUnusableSessionCleared } from "../app/server/session.server";
 import { drain, spareBody } from "./drain";
 import { routeSimulationSocket } from "./simulation-socket";
 
@@ -65,6 +66,7 @@ export default {
       (await routeSimulationSocket(request, env)) ??
       (await requestHandler(request, routerContext(env, ctx, nonce)));
     await drain(spare);
-    return withSecurityHeaders(request, await withApiErrorShape(request, response), nonce, env);
+    const shaped = await withUnusableSessionCleared(request, await withApiErrorShape(request, response), env);
+    return withSecurityHeaders(request, shaped, nonce, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -17,7 +17,12 @@ export function parseConsent(cookieHeader: string | null | undefined): ConsentCh
   for (const part of cookieHeader.split(";")) {
     const [name, ...rest] = part.trim().split("=");
     if (name !== CONSENT_COOKIE) continue;
-    const params = new URLSearchParams(decodeURIComponent(rest.join("=")));
+    let params: URLSearchParams;
+    try {
+      params = new URLSearchParams(decodeURIComponent(rest.join("=")));
+    } catch {
+      return null; // not percent-encoding (`%`): no choice made, never a 500
+    }
     const visitorId = params.get("id") ?? "";
     if (params.get("v") !== CONSENT_POLICY_VERSION || !/^[0-9a-f-]{36}$/.test(visitorId)) return null;
     return {

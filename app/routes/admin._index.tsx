@@ -1,6 +1,6 @@
 // /admin: opens the first tab the role sees; an older link /admin?tab=x&… goes to /admin/x?… (same filters).
 import { redirect } from "react-router";
-import { ADMIN_TABS, tabsFor } from "~/components/admin/tabs";
+import { ADMIN_TABS, tabsFor } from "~/lib/admin-tabs";
 import { requirePageUser } from "~/server/page-guard.server";
 import type { Route } from "./+types/admin._index";
 

@@ -1,6 +1,6 @@
 import { Outlet, useLoaderData, useLocation, useNavigate } from "react-router";
 import { AdminSearch } from "~/components/admin/AdminSearch";
-import { tabsFor } from "~/components/admin/tabs";
+import { tabsFor } from "~/lib/admin-tabs";
 import { z } from "zod";
 import { withParentLabels } from "~/lib/validation";
 import { questionEditSchema, updateQuestion } from "~/server/admin/reports.server";

@@ -1,5 +1,7 @@
-// /quiz-rush/start: 'Preparazione quiz…', then /test for a rush quiz (replacing history).
-// The server checks the window and the one-attempt-per-subject rule here; the quiz draw claims the slot.
+// /quiz-rush/start: 'Preparazione quiz…', then /test for a rush quiz (replacing history), for links and bookmarks.
+// The server checks the window and the one-attempt-per-subject rule here and claims nothing: /test shows the quiz's
+// settings and waits for "Avvia", whose POST draws the quiz and claims the slot (a link cannot, issue 28). The
+// /rush screen's own "Avvia quiz" posts to /rush directly.
 import { useEffect } from "react";
 import { redirect, useLoaderData, useNavigate } from "react-router";
 import { RUSH_STORAGE, RUSH_TEXT, rushTestQuery } from "~/lib/rush";

@@ -1,16 +1,32 @@
 // /rush: the Quiz Rush dashboard. Everything shown comes from the server (event, graded subjects,
 // positions); the local caches of the spec are written from it and read back only if the server fails.
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { useLoaderData, useNavigate, useRevalidator, useSearchParams } from "react-router";
+import {
+  redirect,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  useRevalidator,
+  useSearchParams,
+  useSubmit,
+} from "react-router";
 import { OverallCard, SubjectRankingCard } from "~/components/rush/RankingCards";
 import { CountdownCard } from "~/components/rush/CountdownCard";
 import { clearRushCache, readRushCache, writeRushCache } from "~/components/rush/local-cache";
 import { SubjectCard, type SubjectCardState } from "~/components/rush/SubjectCard";
 import { useToast } from "~/components/ui/Toast";
+import { DEFAULT_RUSH_QUESTION_COUNT } from "~/lib/constants";
+import { formError } from "~/lib/forms";
+import { rushStartSchema } from "~/lib/forms/new-quiz";
 import { formatRomeDateTime, RUSH_STORAGE, RUSH_TEXT } from "~/lib/rush";
-import { dbOf } from "~/server/context";
+import { dbOf, getEnv } from "~/server/context";
+import { HttpError } from "~/server/errors.server";
+import { handleForm } from "~/server/form.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import { drawRequested } from "~/server/quiz.server";
+import { limitAction } from "~/server/security.server";
 import {
+  checkRushStart,
   currentRushEvent,
   rushLeaderboard,
   rushProgressFor,
@@ -44,13 +60,38 @@ export async function loader(args: Route.LoaderArgs) {
   return { now, event, subjects, progress, leaderboard };
 }
 
+/**
+ * "Avvia quiz": draws the Rush quiz of the active event and takes the student's one slot in the subject, then opens
+ * it. Only this POST from our own page (the Worker's same-origin rule) starts a Rush quiz: a link cannot (issue 28).
+ * Refusals (window closed, subject already done, too many draws) come back as the screen's alert.
+ */
+export async function action(args: Route.ActionArgs) {
+  const user = await requirePageUser(args);
+  const db = dbOf(args.context);
+  return handleForm(args.request, rushStartSchema, async ({ subjectId }) => {
+    if (!subjectId) throw new HttpError(400, "Scegli una materia (campo: Materia).");
+    await limitAction(getEnv(args.context), "QUIZ_LIMITER", user.id);
+    const event = await checkRushStart(db, { userId: user.id, subjectId });
+    const drawn = await drawRequested(db, user.id, {
+      subjectId,
+      topicId: undefined,
+      count: String(DEFAULT_RUSH_QUESTION_COUNT),
+      rushEventId: event.id,
+      edition: undefined,
+    });
+    throw redirect(`/test?id=${drawn.quizId}`);
+  });
+}
+
 // Query parameters that only trigger a refresh (rushDone, subject, score: never a score) or a notice.
 const TRANSIENT_PARAMS = ["rushDone", "subject", "score", "errore"];
 
 export default function Rush() {
   const data = useLoaderData<typeof loader>();
   const { event, subjects } = data;
-  const navigate = useNavigate();
+  const submit = useSubmit();
+  const navigation = useNavigation();
+  const refused = formError(useActionData<typeof action>());
   const revalidator = useRevalidator();
   const toast = useToast();
   const [params, setParams] = useSearchParams();
@@ -83,6 +124,11 @@ export default function Rush() {
     setParams(next, { replace: true, preventScrollReset: true });
   }, [params, setParams]);
 
+  // A refused start (the server's Italian reason) is shown like the screen's own checks.
+  useEffect(() => {
+    if (refused && navigation.state === "idle") setAlert(refused);
+  }, [refused, navigation.state]);
+
   useEffect(() => {
     if (alert) alertRef.current?.focus();
   }, [alert]);
@@ -110,13 +156,16 @@ export default function Rush() {
       setAlert(RUSH_TEXT.duplicate);
       return;
     }
+    if (navigation.state !== "idle") return;
     try {
+      // Spec section 3's session keys, a record of what was started (nothing reads them to decide a draw).
       sessionStorage.setItem(RUSH_STORAGE.sessionSubject, String(subjectId));
       sessionStorage.setItem(RUSH_STORAGE.sessionEvent, String(event.id));
     } catch {
-      // The event id also travels in the URL.
+      // Storage may be unavailable (private mode).
     }
-    navigate(`/quiz-rush/start?subject=${subjectId}`);
+    setAlert(null);
+    submit({ subjectId: String(subjectId) }, { method: "post", action: "/rush" });
   }
 
   function reset() {

@@ -2,40 +2,62 @@ import { useEffect, useRef, useState } from "react";
 import { Link, redirect, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
 import { T } from "~/components/quiz/messages";
 import { QuizRunner } from "~/components/quiz/QuizRunner";
+import { QuizStartConfirm, type QuizStartSettings } from "~/components/quiz/QuizStartConfirm";
 import { formError, orFailure } from "~/lib/forms";
 import { newQuizSchema } from "~/lib/forms/new-quiz";
 import { runnerSubmissionSchema } from "~/lib/forms/quiz-submission";
-import { attemptOpen } from "~/lib/timer";
+import { attemptOpen, clampQuestionCount } from "~/lib/timer";
 import { submitQuizAttempt } from "~/server/attempts.server";
-import { dbOf } from "~/server/context";
+import { dbOf, getEnv } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
 import { handleForm, handleJson } from "~/server/form.server";
 import { requirePageUser } from "~/server/page-guard.server";
-import { drawRequested, getQuiz, type DrawnQuiz } from "~/server/quiz.server";
+import { drawRequested, getQuiz, subjectTopicNames, type DrawnQuiz } from "~/server/quiz.server";
+import { limitAction } from "~/server/security.server";
 import "~/styles/quiz.css";
 import type { Route } from "./+types/test";
 
 // /test?id=   → the stored quiz (resumable: a reload keeps the same quiz and the server's clock)
 // POST /test (a form: newQuizSchema)  → draws and stores a quiz, then redirects to /test?id=: the screens that
-//   start a quiz (Nuovo test, redo, review of the day, Rush) post here; the loader then reads the quiz once.
+//   start a quiz (Nuovo test, redo, review of the day) post here; the loader then reads the quiz once. A POST must
+//   come from our own pages (the Worker's same-origin rule) and counts against the draw limit (QUIZ_LIMITER).
 // POST /test (JSON: runnerSubmissionSchema) → the runner's submission, the same service as POST /api/quiz/{id}/attempt.
-// /test?subject=&topic=&q=&time=  or  /test?redo=1  → links and bookmarks of the older form: the page posts the
-//   same request on arrival (it alone knows sessionStorage qr_event and localStorage redo_ids); a GET never writes.
+// /test?subject=&topic=&q=&time=[&rushEventId=]  or  /test?redo=1  → links and bookmarks of the older form: a GET
+//   never writes. The page posts the same request on arrival (it alone knows localStorage redo_ids) only for a
+//   practice link reached from our own pages or typed/bookmarked; a Rush link, or a link followed from another
+//   site, shows the quiz's settings and waits for "Avvia" (issue 28: a link must not burn a Rush attempt).
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
-  const id = Number(new URL(args.request.url).searchParams.get("id"));
-  if (!Number.isInteger(id) || id <= 0) return { quiz: null, error: null };
+  const url = new URL(args.request.url);
+  const id = Number(url.searchParams.get("id"));
+  if (!Number.isInteger(id) || id <= 0) return { quiz: null, error: null, arrival: await linkArrival(args, url) };
   try {
     const quiz = await getQuiz(dbOf(args.context), user.id, id);
     if (quiz.status === "completed" && quiz.attemptId) throw redirect(`/test/riepilogo/${quiz.attemptId}`);
     if (!attemptOpen(quiz.status, Date.parse(quiz.startedAt), quiz.timeLimitSec, Date.now())) {
-      return { quiz: null, error: "Tempo scaduto: questo quiz è stato interrotto. Avviane uno nuovo." };
+      return { quiz: null, error: "Tempo scaduto: questo quiz è stato interrotto. Avviane uno nuovo.", arrival: null };
     }
-    return { quiz, error: null };
+    return { quiz, error: null, arrival: null };
   } catch (error) {
-    if (error instanceof HttpError) return { quiz: null, error: error.message };
+    if (error instanceof HttpError) return { quiz: null, error: error.message, arrival: null };
     throw error;
   }
+}
+
+/**
+ * How an older link starts. The browser's Sec-Fetch-Site says where the navigation came from: `same-origin` (our
+ * pages, and every client-side navigation's data request) or `none` (address bar, bookmark) may post at once; a
+ * link followed from another site (`cross-site`, `same-site`) or a browser that does not say must ask first, and so
+ * must every Rush link. The names are for the settings shown while waiting.
+ */
+async function linkArrival(args: Route.LoaderArgs, url: URL) {
+  const site = args.request.headers.get("Sec-Fetch-Site");
+  const rush = positiveInt(url.searchParams.get("rushEventId")) != null;
+  const autoStart = !rush && (site === "same-origin" || site === "none");
+  if (autoStart) return { autoStart, subject: null, topic: null };
+  const subjectId = positiveInt(url.searchParams.get("subject"));
+  const topicId = positiveInt(url.searchParams.get("topic"));
+  return { autoStart, ...(await subjectTopicNames(dbOf(args.context), subjectId, topicId)) };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -48,6 +70,7 @@ export async function action(args: Route.ActionArgs) {
     });
   }
   return handleForm(args.request, newQuizSchema, async (request) => {
+    await limitAction(getEnv(args.context), "QUIZ_LIMITER", user.id);
     const drawn = await drawRequested(db, user.id, request);
     throw redirect(`/test?id=${drawn.quizId}`);
   });
@@ -94,17 +117,27 @@ function drawFields(params: URLSearchParams): { fields: Record<string, string>; 
   const topic = positiveInt(params.get("topic"));
   if (topic) fields.topicId = String(topic);
   if (params.get("mode") === "mirato") fields.mode = "mirato";
-  // Quiz Rush: the event id from the query or from session storage (only a positive integer, and only
-  // for the subject the rush screen started).
-  // The stored id is consumed by this one draw, whatever its outcome, so a leftover never turns a
-  // later ordinary quiz into a rush.
-  const qrSubject = sessionStorage.getItem("qr_subject");
-  const storedEvent =
-    !qrSubject || qrSubject === String(subject) ? positiveInt(sessionStorage.getItem("qr_event")) : null;
-  if (storedEvent) sessionStorage.removeItem("qr_event");
-  const rushEventId = positiveInt(params.get("rushEventId")) ?? storedEvent;
+  // Quiz Rush: the event id travels in the query only (/quiz-rush/start puts it there). A leftover in session storage
+  // must never turn an ordinary link into a Rush quiz.
+  const rushEventId = positiveInt(params.get("rushEventId"));
   if (rushEventId) fields.rushEventId = String(rushEventId);
   return { fields, error: null };
+}
+
+/** What the waiting screen of a link shows: the quiz its request would draw. */
+function startSettings(
+  fields: Record<string, string>,
+  names: { subject: string | null; topic: string | null },
+): QuizStartSettings {
+  const redo = fields.ids != null;
+  return {
+    kind: fields.rushEventId ? "rush" : redo ? "redo" : "practice",
+    subject: names.subject,
+    topic: names.topic,
+    count: redo ? fields.ids!.split(",").length : clampQuestionCount(fields.count || undefined, 10),
+    timeSec: fields.time ? Number(fields.time) : null,
+    targeted: fields.mode === "mirato",
+  };
 }
 
 export default function TestScreen() {
@@ -115,25 +148,26 @@ export default function TestScreen() {
   const navigation = useNavigation();
   const [error, setError] = useState<string | null>(null);
   const [mounted, setMounted] = useState(false);
-  const posted = useRef<string | null>(null);
+  const handled = useRef<string | null>(null);
+  // A link that waits for "Avvia": its draw request.
+  const [waiting, setWaiting] = useState<Record<string, string> | null>(null);
   const quiz = data.quiz as DrawnQuiz | null;
+  const arrival = data.arrival;
 
   useEffect(() => setMounted(true), []);
 
-  // An older link: post its draw request once (replacing this history entry with the quiz's /test?id=).
+  // An older link: post its draw request once (replacing this history entry with the quiz's /test?id=), or, when it
+  // may not start by itself, show its settings and wait for "Avvia".
   useEffect(() => {
-    if (quiz || data.error) return;
+    if (quiz || data.error || !arrival) return;
     const key = params.toString();
-    if (posted.current === key) return;
-    posted.current = key;
+    if (handled.current === key) return;
+    handled.current = key;
     const { fields, error: invalid } = drawFields(params);
-    if (invalid) {
-      setError(invalid);
-      return;
-    }
-    setError(null);
-    submit(fields, { method: "post", action: `/test?${key}`, replace: true });
-  }, [data.error, params, quiz, submit]);
+    setError(invalid);
+    setWaiting(invalid || arrival.autoStart ? null : fields);
+    if (!invalid && arrival.autoStart) submit(fields, { method: "post", action: `/test?${key}`, replace: true });
+  }, [arrival, data.error, params, quiz, submit]);
 
   const shownError =
     data.error ?? error ?? (navigation.state === "idle" && refused ? `${T.loadError}: ${refused}` : null);
@@ -150,6 +184,15 @@ export default function TestScreen() {
           </Link>
         </p>
       </section>
+    );
+  }
+  if (!quiz && waiting && arrival) {
+    return (
+      <QuizStartConfirm
+        settings={startSettings(waiting, arrival)}
+        busy={navigation.state !== "idle"}
+        onStart={() => submit(waiting, { method: "post", action: `/test?${params.toString()}`, replace: true })}
+      />
     );
   }
   if (!quiz || !mounted) {

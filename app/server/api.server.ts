@@ -43,22 +43,21 @@ export function api<A extends Access>(spec: {
   return Object.assign(run, { access: spec.access });
 }
 
-/** Several HTTP methods on one path (an action receives POST, PUT, PATCH and DELETE). */
-export function methods(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DELETE", ApiHandler>>): ApiHandler {
+type WriteMethod = "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Several HTTP methods on one path (an action receives POST, PUT, PATCH and DELETE). Each method keeps its own access
+ * rule (`methods`, which the authorization matrix reads); there is no single rule for the path.
+ */
+export function methods(handlers: Partial<Record<WriteMethod, ApiHandler>>) {
   const run = async (args: RouteArgs): Promise<Response> => {
-    const handler = handlers[args.request.method.toUpperCase() as keyof typeof handlers];
+    const handler = handlers[args.request.method.toUpperCase() as WriteMethod];
     if (!handler) {
       return Response.json({ error: "Metodo non consentito per questo indirizzo." }, { status: 405 });
     }
     return handler(args);
   };
-  // The strictest access among the methods, for the authorization matrix.
-  const order: Access[] = ["public", "user", "console", "staff", "teacher", "admin"];
-  const access = Object.values(handlers).reduce<Access>(
-    (acc, h) => (order.indexOf(h!.access) < order.indexOf(acc) ? h!.access : acc),
-    "admin",
-  );
-  return Object.assign(run, { access, methods: handlers });
+  return Object.assign(run, { methods: handlers });
 }
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;

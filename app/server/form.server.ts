@@ -63,7 +63,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 /** A refusal as a form reply: the status, and the Italian message as the form's error (a 429 with Retry-After). */
-export function refusal<T = undefined>(status: number, message: string, headers?: Record<string, string>) {
+export function refusal<T = undefined>(status: number, message: string, headers?: HeadersInit) {
   return data<FormReply<T>>({ result: { status: "error", error: { "": [message] } }, status }, { status, headers });
 }
 

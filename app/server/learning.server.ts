@@ -243,6 +243,10 @@ export async function rebuildLearningMemory(db: Db): Promise<{ users: number; me
         options: questions.options,
         correctIndex: questions.correctIndex,
         accepted: questions.acceptedAnswers,
+        // The grader needs the unit and the tolerance too: without them "12 m/s" or "12,3" would turn wrong here
+        // although the room graded them right (issue 28).
+        measure: questions.measure,
+        tolerance: questions.tolerance,
       })
       .from(questions)
       .all();

@@ -25,6 +25,10 @@ import { peerDifficulty, targetedQuestionIds } from "./learning-advice.server";
 import { claimRushStart } from "./rush.server";
 import { assertRedoAllowed, sealedQuestionIdsSql } from "./sealed.server";
 
+/** GET /api/quiz with a Rush event: refused, nothing drawn or claimed (issue 28). */
+export const RUSH_NEEDS_POST_MESSAGE =
+  "Un quiz Rush si avvia solo con una richiesta POST a /api/quiz (dalla pagina Quiz Rush di Unicum): un indirizzo aperto con GET non può usare il tuo tentativo.";
+
 export type PublicQuestion = {
   id: number;
   type: "mc" | "gap";
@@ -67,6 +71,17 @@ export async function listTopics(db: Db, subjectId: number) {
     .where(eq(topics.subjectId, subjectId))
     .orderBy(asc(topics.id))
     .all();
+}
+
+/** The names a /test link's settings show before anything is drawn (an unknown id, or a topic of another subject: null). */
+export async function subjectTopicNames(db: Db, subjectId: number | null, topicId: number | null) {
+  const [subject, topic] = await Promise.all([
+    subjectId ? db.select({ name: subjects.name }).from(subjects).where(eq(subjects.id, subjectId)).get() : undefined,
+    topicId
+      ? db.select({ name: topics.name, subjectId: topics.subjectId }).from(topics).where(eq(topics.id, topicId)).get()
+      : undefined,
+  ]);
+  return { subject: subject?.name ?? null, topic: topic && topic.subjectId === subjectId ? topic.name : null };
 }
 
 /** Subjects with their topics, for the New test form (one query each, the catalogue is small). */
@@ -235,7 +250,10 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
   return getQuiz(db, args.userId, inserted[0]!.id, now);
 }
 
-/** A quiz as asked by GET /api/quiz or the form posted to /test: a redo of given questions, or a draw of a subject. */
+/**
+ * A quiz as asked by /api/quiz or the form posted to /test: a redo of given questions, or a draw of a subject (a Rush
+ * quiz with `rushEventId`: only through a POST, see api.quiz.ts).
+ */
 export async function drawRequested(db: Db, userId: number, q: NewQuizRequest): Promise<DrawnQuiz> {
   const timeLimitSec = q.time ? Number(q.time) || null : null;
   if (q.ids != null) {

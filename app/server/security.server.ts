@@ -80,14 +80,24 @@ type LimiterName =
   | "IMPORT_LIMITER"
   | "CLASS_JOIN_LIMITER"
   | "CLASS_INVITE_LIMITER"
-  | "TEACHER_SEARCH_LIMITER";
+  | "TEACHER_SEARCH_LIMITER"
+  | "QUIZ_LIMITER";
 
 /** A rule without a path is asked only by the handlers themselves (limitAction), e.g. when it depends on the role. */
-type RateRule = { path?: RegExp; limiter: LimiterName; by: "client" | "user"; periodSeconds: number; message: string };
+type RateRule = {
+  path?: RegExp;
+  /** The methods counted; POST when not said. */
+  methods?: readonly string[];
+  limiter: LimiterName;
+  by: "client" | "user";
+  periodSeconds: number;
+  message: string;
+};
 
 /**
- * Which writes are limited, keyed by whom. The development sign-in (/api/auth/dev, off in production) is not
- * limited, so local tools and the e2e tests can sign in as often as they like. Limits: wrangler.jsonc.
+ * Which calls are limited, keyed by whom: writes, and the quiz draw, whose GET writes rows too (a stored quiz and its
+ * attempt). The development sign-in (/api/auth/dev, off in production) is not limited, so local tools and the e2e
+ * tests can sign in as often as they like. Limits: wrangler.jsonc.
  */
 export const RATE_RULES: readonly RateRule[] = [
   {
@@ -147,6 +157,16 @@ export const RATE_RULES: readonly RateRule[] = [
     periodSeconds: 60,
     message: "Troppe ricerche in poco tempo: riprova tra un minuto.",
   },
+  {
+    // 30 a minute: a student finishes a quiz in minutes; the e2e suite draws fewer than 10 a minute per account.
+    // The screens that start a quiz (/test, /rush) ask the same limiter with limitAction.
+    path: /^\/api\/quiz\/?$/,
+    methods: ["GET", "POST"],
+    limiter: "QUIZ_LIMITER",
+    by: "user",
+    periodSeconds: 60,
+    message: "Hai avviato troppi quiz in poco tempo: riprova tra un minuto.",
+  },
 ];
 
 /** The client's address as Cloudflare reports it (also set by the local servers). */
@@ -154,11 +174,11 @@ function clientAddress(request: Request): string {
   return request.headers.get("CF-Connecting-IP") ?? "unknown";
 }
 
-/** 429 with Retry-After when the caller went over the limit of this write, or null to go on. */
+/** 429 with Retry-After when the caller went over the limit of this call, or null to go on. */
 export async function rateLimitRefusal(request: Request, env: Env): Promise<Response | null> {
-  if (request.method.toUpperCase() !== "POST") return null;
+  const method = request.method.toUpperCase();
   const { pathname } = new URL(request.url);
-  const rule = RATE_RULES.find((r) => r.path?.test(pathname));
+  const rule = RATE_RULES.find((r) => (r.methods ?? ["POST"]).includes(method) && r.path?.test(pathname));
   if (!rule) return null;
   const limiter = env[rule.limiter] as RateLimit | undefined;
   if (!limiter) {

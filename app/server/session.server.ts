@@ -83,13 +83,56 @@ export async function listSessions(
 export function readToken(request: Request): string | null {
   const auth = request.headers.get("Authorization");
   if (auth?.toLowerCase().startsWith("bearer ")) return auth.slice(7).trim() || null;
+  const raw = rawSessionCookie(request);
+  return raw == null ? null : decodeCookieValue(raw);
+}
+
+/** The session cookie's value as sent (still percent-encoded), or null without one. */
+function rawSessionCookie(request: Request): string | null {
   const cookie = request.headers.get("Cookie");
   if (!cookie) return null;
   for (const part of cookie.split(";")) {
     const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join("=")) || null;
+    if (name === SESSION_COOKIE) return rest.join("=");
   }
   return null;
+}
+
+/** A value that is not valid percent-encoding (`%`, `%E0%A4%A`) names no session: null, never a thrown URIError. */
+function decodeCookieValue(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a token carries our signature and has not passed its outer expiry (the session row is not read). */
+async function signedByUs(token: string, env: Env): Promise<boolean> {
+  try {
+    await jwtVerify(token, secretKey(env), { algorithms: ["HS256"] });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A session cookie that can never name a session (not percent-encoding, or not a token we signed) belongs to a
+ * signed-out visitor (issue 28: `unicum_session=%` answered 500). Every answer to such a request expires it, so the
+ * browser stops sending it, unless the answer sets the cookie itself (a sign-in, a sign-out). A WebSocket handshake
+ * is left as it is. Applied by the Worker entry (workers/app.ts) to every answer.
+ */
+export async function withUnusableSessionCleared(request: Request, response: Response, env: Env): Promise<Response> {
+  if (response.status === 101 || response.webSocket) return response;
+  const raw = rawSessionCookie(request);
+  if (!raw) return response; // none, or already cleared
+  const token = decodeCookieValue(raw);
+  if (token && (await signedByUs(token, env))) return response;
+  if (response.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))) return response;
+  const cleared = new Response(response.body, response);
+  cleared.headers.append("Set-Cookie", clearSessionCookie(request));
+  return cleared;
 }
 
 export function effectiveRole(user: Pick<User, "role" | "email">, env: Env): Role {

@@ -21,7 +21,7 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/exam-editions": { GET: "public" },
   "api/subjects": { GET: "user" },
   "api/subjects/:id/topics": { GET: "user" },
-  "api/quiz": { GET: "user" },
+  "api/quiz": { GET: "user", POST: "user" },
   "api/quiz/:id": { GET: "user" },
   "api/quiz/:id/attempt": { POST: "user" },
   "api/grade": { POST: "user" },

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tabsFor } from "~/components/admin/tabs";
+import { tabsFor } from "~/lib/admin-tabs";
 import { JOIN_CODE_ALPHABET, newJoinCode } from "~/server/classes.server";
 import { writeGradedAttempts } from "~/server/simulation-grading.server";
 import { call, count, json, login, seed } from "./helpers";

@@ -40,6 +40,14 @@ describe("page views (first-party analytics)", () => {
     expect(row?.user_id).toBe(1);
   });
 
+  it("takes a consent cookie that is not percent-encoding as no choice, not a 500", async () => {
+    for (const value of ["%", "%E0%A4%A"]) {
+      const response = await call("POST", "/api/page-view", { json: { path: "/" }, cookie: `unicum_consent=${value}` });
+      expect(response.status, value).toBe(200);
+      expect(await json(response), value).toEqual({ stored: false, path: "/" });
+    }
+  });
+
   it("refuses a bad path with 400 and stores nothing", async () => {
     const before = await count("page_views");
     const response = await call("POST", "/api/page-view", {

@@ -6,6 +6,7 @@ import routeConfig from "~/routes";
 import { cloudflareContext } from "~/server/context";
 import { provideRequestContext } from "~/server/request-context.server";
 import { rateLimitRefusal, refuseEarly, withApiErrorShape } from "~/server/security.server";
+import { withUnusableSessionCleared } from "~/server/session.server";
 import { buildSeedStatements } from "../../seed/seed";
 
 type RouteEntry = { id?: string; path?: string; index?: boolean; file: string; children?: RouteEntry[] };
@@ -87,20 +88,21 @@ export async function send(request: Request, env?: TestEnv): Promise<Response> {
 /**
  * Like `call`, but the way workers/app.ts answers: first its early refusals (same-origin rule, size cap, rate limits),
  * then the route, with React Router's own errors (a method without a loader or action) answered as its
- * request handler does, then the API's one error shape.
+ * request handler does, then the API's one error shape, and an unusable session cookie expired.
  */
 export async function callGuarded(method: string, path: string, options: CallOptions = {}): Promise<Response> {
   const request = buildRequest(method, path, options);
-  const early = refuseEarly(request) ?? (await rateLimitRefusal(request, { ...env, ...options.env } as Env));
-  if (early) return early;
-  let response: Response;
-  try {
-    response = await send(request, options.env);
-  } catch (thrown) {
-    if (!isRouteErrorResponse(thrown)) throw thrown;
-    response = Response.json({ message: String(thrown.data) }, { status: thrown.status });
+  const workerEnv = { ...env, ...options.env } as Env;
+  let response = refuseEarly(request) ?? (await rateLimitRefusal(request, workerEnv));
+  if (!response) {
+    try {
+      response = await send(request, options.env);
+    } catch (thrown) {
+      if (!isRouteErrorResponse(thrown)) throw thrown;
+      response = Response.json({ message: String(thrown.data) }, { status: thrown.status });
+    }
   }
-  return withApiErrorShape(request, response);
+  return withUnusableSessionCleared(request, await withApiErrorShape(request, response), workerEnv);
 }
 
 export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {

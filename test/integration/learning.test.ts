@@ -284,6 +284,49 @@ describe("memory is written once per graded answer, on every path", () => {
       expect(after.get(q)).toMatchObject({ due: row.due, reps: row.reps, last_correct: row.last_correct });
   });
 
+  it("recalc-stats keeps a simulation's typed answer right when it is right only with the unit or the tolerance", async () => {
+    const { id } = await freshStudent();
+    const db = getDb(env.DB);
+    // Two Fisica gap questions of our own (kept out of every draw): 12 m/s, with a tolerance of 0.5 on the second.
+    for (const [qid, tolerance] of [
+      [94001, null],
+      [94002, 0.5],
+    ] as const) {
+      await env.DB.prepare(
+        `INSERT OR REPLACE INTO questions (id, subject_id, type, stem, accepted_answers, measure, tolerance, active)
+         VALUES (?, 4, 'gap', 'Velocità finale: ___ m/s', '["12"]', 'm/s', ?, 0)`,
+      )
+        .bind(qid, tolerance)
+        .run();
+    }
+    const simId = `learn-units-${id}`;
+    await saveSimulation(
+      db,
+      {
+        id: simId,
+        title: "Unità",
+        subjects: [{ subjectId: 4, timeMin: 5, questions: [94001, 94002] }],
+        allowedUsers: [id],
+      } as never,
+      { id: 1, effectiveRole: "admin" } as never,
+    );
+    const keys = answerKeysOf((await loadSimulation(db, simId))!);
+    // "12 m/s" is right only because the unit is the question's; "12,3" only within the tolerance.
+    const answers = { "4": { "94001": "12 m/s", "94002": "12,3" } };
+    const result = gradeSimulation(keys, answers);
+    expect(result.subjects[0]).toMatchObject({ correct: 2, wrong: 0 });
+    await writeGradedAttempts(env.DB, simId, 0, [{ userId: id, answers, result, timeSec: 60 }], Date.now(), keys);
+    const graded = await memory(id);
+    expect(graded.get(94001)).toMatchObject({ reps: 1, last_correct: 1 });
+    expect(graded.get(94002)).toMatchObject({ reps: 1, last_correct: 1 });
+
+    expect((await call("POST", "/api/admin/recalc-stats", { token: admin })).status).toBe(200);
+    const rebuilt = await memory(id);
+    for (const q of [94001, 94002]) {
+      expect(rebuilt.get(q), String(q)).toMatchObject({ reps: 1, last_correct: 1, due: graded.get(q)!.due });
+    }
+  });
+
   it("recalc-stats replays practice history into the same state the grading write built", async () => {
     const { id, token } = await freshStudent();
     for (const right of [false, true, true]) {

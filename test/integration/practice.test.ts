@@ -42,7 +42,10 @@ beforeAll(async () => {
 });
 
 async function draw(token: string, query: string): Promise<Quiz> {
-  const response = await call("GET", `/api/quiz?${query}`, { token });
+  // A Rush quiz starts only with a POST (issue 28); the same fields as the query.
+  const response = query.includes("rushEventId=")
+    ? await call("POST", "/api/quiz", { token, json: Object.fromEntries(new URLSearchParams(query)) })
+    : await call("GET", `/api/quiz?${query}`, { token });
   expect(response.status, await response.clone().text()).toBe(200);
   return json<Quiz>(response);
 }
@@ -573,7 +576,10 @@ describe("Quiz Rush integration", () => {
         `event_id = ${event!.id} AND user_id = 2 AND subject_id = 4 AND finished_at IS NULL`,
       ),
     ).toBe(1);
-    const again = await call("GET", `/api/quiz?subjectId=4&count=5&rushEventId=${event!.id}`, { token: friend });
+    const again = await call("POST", "/api/quiz", {
+      token: friend,
+      json: { subjectId: 4, count: 5, rushEventId: event!.id },
+    });
     expect(again.status).toBe(409);
     expect((await json(again)).error).toBe("Hai già completato il quiz per questa materia nella sessione Rush attiva.");
     const answers = await answerSheet(quiz, 5, 0);
@@ -585,7 +591,10 @@ describe("Quiz Rush integration", () => {
       .first<Record<string, number>>();
     expect(progress).toMatchObject({ attempt_id: attemptId, score: 31 });
     expect(await count("attempts", `id = ${attemptId} AND rush_event_id = ${event!.id}`)).toBe(1);
-    const inactive = await call("GET", `/api/quiz?subjectId=1&count=5&rushEventId=987`, { token: friend });
+    const inactive = await call("POST", "/api/quiz", {
+      token: friend,
+      json: { subjectId: 1, count: 5, rushEventId: 987 },
+    });
     expect(inactive.status).toBe(409);
     await env.DB.prepare("UPDATE rush_events SET published = 0 WHERE id = ?").bind(event!.id).run();
   });

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "./analytics-fixtures";
-import { callGuarded, count, json, login, seed, type CallOptions } from "./helpers";
+import { callGuarded, count, json, login, seed, send, type CallOptions } from "./helpers";
 
 beforeAll(async () => {
   await seed();
@@ -13,6 +13,8 @@ beforeAll(async () => {
     [9401, "limiti.uno"],
     [9402, "limiti.due"],
     [9404, "limiti.tre"],
+    [9407, "limiti.quiz"],
+    [9406, "limiti.altro"],
   ] as const) {
     await insertUser(id, `${name}@example.com`, name, `Utente ${name}`);
   }
@@ -170,5 +172,37 @@ describe("rate limits", () => {
     for (let n = 0; n < 40; n++) {
       expect((await callGuarded("GET", `/api/admin/search?q=admin${n}`, { token: admin })).status).toBe(200);
     }
+  });
+
+  it("limits quiz draws per user (30 a minute): GET and POST /api/quiz, and the screens that start a quiz, share the count", async () => {
+    const quiz = await login("limiti.quiz@example.com");
+    const draws = await untilLimited(30, (n) =>
+      n % 2
+        ? callGuarded("GET", "/api/quiz?subjectId=1&count=1", { token: quiz })
+        : callGuarded("POST", "/api/quiz", { token: quiz, json: { subjectId: 1, count: 1 } }),
+    );
+    expect(draws.passed).toBeGreaterThanOrEqual(30);
+    await expectRefusal(draws.refusal, /troppi quiz/);
+    const before = await count("quizzes");
+    expect((await callGuarded("GET", "/api/quiz?subjectId=1&count=1", { token: quiz })).status).toBe(429);
+    expect((await callGuarded("POST", "/api/quiz", { token: quiz, json: { subjectId: 1 } })).status).toBe(429);
+    // New test's "Avvia test" (POST /test) and /rush's "Avvia quiz" (POST /rush) ask the same limiter.
+    for (const path of ["/test", "/rush"]) {
+      const screen = await send(
+        new Request(`http://localhost${path}`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${quiz}`, "Content-Type": "application/x-www-form-urlencoded" },
+          body: "subjectId=1&count=1",
+        }),
+      );
+      expect(screen.status, path).toBe(429);
+      expect(screen.headers.get("Retry-After"), path).toBe("60");
+      expect(JSON.stringify(await screen.json()), path).toMatch(/troppi quiz/);
+    }
+    expect(await count("quizzes")).toBe(before);
+    // Reading a quiz is not a draw, and another student still draws.
+    const altro = await login("limiti.altro@example.com");
+    expect((await callGuarded("GET", "/api/quiz?subjectId=1&count=1", { token: altro })).status).toBe(200);
+    expect((await callGuarded("GET", "/api/subjects", { token: quiz })).status).toBe(200);
   });
 });

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/server/db/client.server";
+import { SESSION_COOKIE } from "~/lib/constants";
 import { attempts } from "~/server/db/schema";
 import { HttpError } from "~/server/errors.server";
+import { RUSH_NEEDS_POST_MESSAGE } from "~/server/quiz.server";
 import {
   activeRushEvent,
   claimRushStart,
@@ -11,7 +13,7 @@ import {
   RUSH_INACTIVE_MESSAGE,
   rushLeaderboard,
 } from "~/server/rush.server";
-import { call, count, json, login, seed } from "./helpers";
+import { call, callGuarded, count, json, login, seed, send } from "./helpers";
 
 const HOUR = 3_600_000;
 const db = () => getDb(env.DB);
@@ -158,6 +160,138 @@ describe("the event window", () => {
     }
     // Checking never claims: the slot is taken only when the quiz is drawn.
     expect(await count("rush_progress")).toBe(0);
+  });
+});
+
+/** A form posted by one of our screens (a route action), as the browser's fetch sends it. */
+function postForm(path: string, fields: Record<string, string>, token: string, headers: Record<string, string> = {}) {
+  return send(
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields).toString(),
+    }),
+  );
+}
+
+/** A route action's reply as the static handler answers it. */
+async function replyError(response: Response): Promise<string | undefined> {
+  type Reply = { result: { error?: Record<string, string[]> } };
+  const body = await json<Reply & { data?: Reply }>(response);
+  return (body.data ?? body).result.error?.[""]?.[0];
+}
+
+type Arrival = { autoStart: boolean; subject: string | null; topic: string | null };
+const arrival = async (path: string, headers: Record<string, string>) =>
+  (await json<{ arrival: Arrival }>(await call("GET", path, { token: student, headers }))).arrival;
+
+describe("a Rush quiz starts only with a POST from our own pages (issue 28)", () => {
+  it("GET /api/quiz with rushEventId answers 400 in Italian pointing to the POST, and draws and claims nothing", async () => {
+    const event = await activeEvent();
+    const [quizzes, claimed] = [await count("quizzes"), await count("rush_progress")];
+    const response = await call("GET", `/api/quiz?subjectId=4&count=1&time=1&rushEventId=${event.id}`, {
+      token: student,
+    });
+    expect(response.status).toBe(400);
+    expect((await json(response)).error).toBe(RUSH_NEEDS_POST_MESSAGE);
+    expect(RUSH_NEEDS_POST_MESSAGE).toMatch(/POST/);
+    expect(await count("quizzes")).toBe(quizzes);
+    expect(await count("rush_progress")).toBe(claimed);
+    // A practice draw through GET still works (the spec's contract).
+    expect((await call("GET", "/api/quiz?subjectId=4&count=1", { token: student })).status).toBe(200);
+  });
+
+  it("POST /api/quiz draws the Rush quiz and claims the slot; from another site the same-origin rule refuses it", async () => {
+    const event = await activeEvent();
+    const cookie = `${SESSION_COOKIE}=${encodeURIComponent(student)}`;
+    const body = { subjectId: 4, count: 1, time: 1, rushEventId: event.id };
+    const foreign = await callGuarded("POST", "/api/quiz", {
+      cookie,
+      headers: { Origin: "https://evil.example" },
+      json: body,
+    });
+    expect(foreign.status).toBe(403);
+    expect(await count("rush_progress")).toBe(0);
+
+    const own = await callGuarded("POST", "/api/quiz", {
+      cookie,
+      headers: { Origin: "http://localhost" },
+      json: { subjectId: "4", count: "5", rushEventId: String(event.id) },
+    });
+    expect(own.status, await own.clone().text()).toBe(200);
+    const quiz = await json<{ kind: string; rushEventId: number; questions: unknown[] }>(own);
+    expect(quiz).toMatchObject({ kind: "rush", rushEventId: event.id });
+    expect(quiz.questions).toHaveLength(5);
+    expect(await count("rush_progress", `event_id = ${event.id} AND user_id = 1 AND subject_id = 4`)).toBe(1);
+    // Bad bodies are 400 in Italian, not 500.
+    const bad = await call("POST", "/api/quiz", { token: student, json: { subjectId: "Fisica" } });
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).error).toMatch(/materia/i);
+  });
+
+  it("/test?…&rushEventId= waits for 'Avvia' even from our own pages; a practice link posts itself only from our pages or the address bar", async () => {
+    const event = await activeEvent();
+    const rushLink = `/test?subject=4&q=1&time=1&rushEventId=${event.id}`;
+    for (const site of ["cross-site", "same-origin", "none"]) {
+      expect(await arrival(rushLink, { "Sec-Fetch-Site": site }), site).toEqual({
+        autoStart: false,
+        subject: "Fisica",
+        topic: null,
+      });
+    }
+    expect(await count("rush_progress")).toBe(0);
+    const practice = "/test?subject=4&q=3";
+    expect((await arrival(practice, { "Sec-Fetch-Site": "same-origin" })).autoStart).toBe(true);
+    expect((await arrival(practice, { "Sec-Fetch-Site": "none" })).autoStart).toBe(true);
+    expect(await arrival(practice, { "Sec-Fetch-Site": "cross-site" })).toMatchObject({
+      autoStart: false,
+      subject: "Fisica",
+    });
+    expect((await arrival(practice, { "Sec-Fetch-Site": "same-site" })).autoStart).toBe(false);
+    expect((await arrival(practice, {})).autoStart).toBe(false);
+    // "Avvia" posts the draw to /test (same-origin only): it is what claims the slot.
+    const started = await postForm(
+      "/test",
+      { subjectId: "4", count: "1", time: "1", rushEventId: String(event.id) },
+      student,
+    );
+    expect(started.status).toBe(302);
+    expect(await count("rush_progress", `event_id = ${event.id} AND user_id = 1 AND subject_id = 4`)).toBe(1);
+  });
+
+  it("/rush's 'Avvia quiz' posts to /rush: the 31-question quiz of the active event, the slot claimed, then the runner", async () => {
+    // No event: refused with the reason, nothing drawn.
+    const quizzes = await count("quizzes");
+    const closed = await postForm("/rush", { subjectId: "2" }, student);
+    expect(closed.status).toBe(409);
+    expect(await replyError(closed)).toBe(RUSH_INACTIVE_MESSAGE);
+    expect(await count("quizzes")).toBe(quizzes);
+
+    const event = await activeEvent();
+    const started = await postForm("/rush", { subjectId: "2" }, student);
+    expect(started.status).toBe(302);
+    const quizId = Number(started.headers.get("Location")!.match(/^\/test\?id=(\d+)$/)![1]);
+    const quiz = await env.DB.prepare(
+      "SELECT kind, rush_event_id, time_limit_sec, (SELECT count(*) FROM quiz_questions WHERE quiz_id = quizzes.id) AS n FROM quizzes WHERE id = ?",
+    )
+      .bind(quizId)
+      .first();
+    expect(quiz).toEqual({ kind: "rush", rush_event_id: event.id, time_limit_sec: null, n: 31 });
+    expect(await count("rush_progress", `event_id = ${event.id} AND user_id = 1 AND subject_id = 2`)).toBe(1);
+
+    const again = await postForm("/rush", { subjectId: "2" }, student);
+    expect(again.status).toBe(409);
+    expect(await replyError(again)).toBe(RUSH_DUPLICATE_MESSAGE);
+    expect((await postForm("/rush", { subjectId: "abc" }, student)).status).toBe(400);
+    // From another site: the Worker's same-origin rule, before the action.
+    const cookie = `${SESSION_COOKIE}=${encodeURIComponent(student)}`;
+    const foreign = await callGuarded("POST", "/rush", {
+      cookie,
+      headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "subjectId=3",
+    });
+    expect(foreign.status).toBe(403);
+    expect(await count("rush_progress", `event_id = ${event.id} AND subject_id = 3`)).toBe(0);
   });
 });
 

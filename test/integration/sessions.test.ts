@@ -2,9 +2,10 @@
 // (sliding), and ended by a role change or a suspension.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SESSION_TTL_MS } from "~/lib/constants";
+import { SignJWT } from "jose";
+import { SESSION_COOKIE, SESSION_TTL_MS } from "~/lib/constants";
 import { insertUser } from "./analytics-fixtures";
-import { call, count, json, login, seed } from "./helpers";
+import { call, callGuarded, count, json, login, seed } from "./helpers";
 
 const CHROME_WINDOWS =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -99,5 +100,66 @@ describe("sessions", () => {
     const stopped = await call("GET", "/api/me", { token });
     expect(stopped.status).toBe(423);
     expect(await json(stopped)).toMatchObject({ error: "Account sospeso", reason: "Account condiviso" });
+  });
+});
+
+describe("a malformed session cookie is a signed-out visitor (issue 28)", () => {
+  /** A token shaped like ours, signed with another secret: it verifies nowhere. */
+  const forged = () =>
+    new SignJWT({ sid: "00000000-0000-0000-0000-000000000000" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("1")
+      .setExpirationTime("1h")
+      .sign(new TextEncoder().encode("not-our-secret-0123456789abcdefghij"));
+  const EXPIRED = new RegExp(`^${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);
+  const sessionCookies = (response: Response) =>
+    response.headers.getSetCookie().filter((c) => c.startsWith(`${SESSION_COOKIE}=`));
+
+  it("answers pages and /api calls without a 5xx, as to a signed-out visitor, and expires the cookie", async () => {
+    const values = ["%", "%E0%A4%A", "%ZZ", "garbage.not.jwt", encodeURIComponent(await forged())];
+    for (const value of values) {
+      const cookie = `${SESSION_COOKIE}=${value}`;
+      const landing = await callGuarded("GET", "/", { cookie });
+      expect(landing.status, value).toBe(200);
+      expect((await json(landing)).signedIn, value).toBe(false);
+      expect(sessionCookies(landing), value).toEqual([expect.stringMatching(EXPIRED)]);
+
+      expect((await callGuarded("GET", "/login", { cookie })).status, value).toBe(200);
+      const page = await callGuarded("GET", "/dashboard", { cookie });
+      expect(page.status, value).toBe(302);
+      expect(page.headers.get("Location"), value).toBe("/login?next=%2Fdashboard");
+      expect(sessionCookies(page), value).toEqual([expect.stringMatching(EXPIRED)]);
+
+      const me = await callGuarded("GET", "/api/me", { cookie });
+      expect(me.status, value).toBe(401);
+      expect((await json(me)).error, value).toMatch(/accedi di nuovo/);
+      expect(sessionCookies(me), value).toEqual([expect.stringMatching(EXPIRED)]);
+      // A limited write reads the cookie before the route does (the rate limit's key).
+      const report = await callGuarded("POST", "/api/report-question", {
+        cookie,
+        headers: { Origin: "http://localhost" },
+        json: { questionId: 1001, message: "prova" },
+      });
+      expect(report.status, value).toBe(401);
+      expect(sessionCookies(report), value).toEqual([expect.stringMatching(EXPIRED)]);
+
+      // Signing in over it sets the new session only.
+      const signIn = await callGuarded("POST", "/api/auth/dev", {
+        cookie,
+        json: { email: "sessioni.uno@example.com" },
+      });
+      expect(signIn.status, value).toBe(200);
+      expect(sessionCookies(signIn), value).toEqual([expect.not.stringMatching(EXPIRED)]);
+    }
+  });
+
+  it("leaves a valid session cookie, and a request without one, alone", async () => {
+    const token = await login("sessioni.uno@example.com");
+    const cookie = `${SESSION_COOKIE}=${encodeURIComponent(token)}`;
+    const me = await callGuarded("GET", "/api/me", { cookie });
+    expect(me.status).toBe(200);
+    expect(sessionCookies(me)).toEqual([]);
+    expect(sessionCookies(await callGuarded("GET", "/", {}))).toEqual([]);
+    expect(sessionCookies(await callGuarded("GET", "/", { cookie: `${SESSION_COOKIE}=` }))).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ export function clearRushCache() {
     ls?.removeItem(RUSH_STORAGE.results);
     ls?.removeItem(RUSH_STORAGE.start);
     ls?.removeItem(RUSH_STORAGE.end);
-    // qr_subject / qr_event (session storage) stay: a rush quiz in progress still needs its event id.
+    // qr_subject / qr_event (session storage) are not scores: they stay.
   } catch {
     // Nothing to clear.
   }

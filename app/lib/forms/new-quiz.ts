@@ -2,7 +2,7 @@
 // of the form the quiz screens post to /test (a random or targeted quiz of a subject, a Rush quiz, or a redo of
 // given questions). Values arrive as text in both.
 import { z } from "zod";
-import { withLabels } from "../validation";
+import { withLabels, withParentLabels } from "../validation";
 
 const optionalId = (label: string) =>
   z
@@ -52,3 +52,22 @@ export const newQuizSchema = withLabels(
 );
 
 export type NewQuizRequest = z.output<typeof newQuizSchema>;
+
+/**
+ * The same request as a JSON body (POST /api/quiz): numbers may come as numbers and `ids` as a list; they are read
+ * as the text the query and the form carry, so both doors keep one schema and one set of messages.
+ */
+export const newQuizBodySchema = withParentLabels(
+  z.preprocess((body) => {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+    const text = (v: unknown) => (typeof v === "number" ? String(v) : v);
+    return Object.fromEntries(
+      Object.entries(body).map(([k, v]) => [k, k === "ids" && Array.isArray(v) ? v.map(text).join(",") : text(v)]),
+    );
+  }, newQuizSchema),
+  newQuizSchema,
+  {},
+);
+
+/** The /rush screen's "Avvia quiz": only the subject; the server picks the event, the count and no timer. */
+export const rushStartSchema = withParentLabels(newQuizSchema.pick({ subjectId: true }), newQuizSchema, {});
