@@ -25,6 +25,7 @@ export default [
       route("classi", "routes/admin.classi.tsx"),
       route("simulazioni", "routes/admin.simulazioni.tsx"),
       route("rush", "routes/admin.rush.tsx"),
+      route("edizioni", "routes/admin.edizioni.tsx"),
     ]),
     // The console's small reads through fetchers: search, a question, a user (issue 19)
     route("admin/cerca", "routes/admin.cerca.ts"),

@@ -9,6 +9,7 @@ export const ADMIN_TABS = [
   { key: "classi", label: "Classi" },
   { key: "simulazioni", label: "Simulazioni" },
   { key: "rush", label: "Rush" },
+  { key: "edizioni", label: "Edizioni" },
 ] as const;
 export type AdminTabKey = (typeof ADMIN_TABS)[number]["key"];
 

@@ -66,6 +66,7 @@ test.describe("accessibility (axe-core)", () => {
       "classi",
       "simulazioni",
       "rush",
+      "edizioni",
     ]) {
       await expectNoSeriousViolations(page, `/admin?tab=${tab}`);
     }

@@ -131,3 +131,55 @@ describe("full-paper draws follow the edition", () => {
     expect((await drawMix(4)).mc).toBe(21);
   });
 });
+
+describe("the console's Edizioni tab (/admin/edizioni)", () => {
+  const post = (token: string, body: unknown) => call("POST", "/admin/edizioni", { token, json: body });
+
+  it("lets only admins in, refuses a split that does not add up in Italian and changes nothing", async () => {
+    const admin = await login("admin@example.com");
+    const teacher = await login("docente@example.com");
+    expect((await call("GET", "/admin/edizioni", { token: student })).status).toBe(302);
+    expect((await call("GET", "/admin/edizioni", { token: teacher })).status).toBe(302);
+    const { editions: list } = await editions();
+    const current = list.find((e) => e.isDefault)!;
+    const full = await listEditions(getDb(env.DB));
+    const input = full.find((e) => e.id === current.id)!;
+    const broken = {
+      ...input,
+      format: { ...input.format, subjects: input.format.subjects.map((s) => ({ ...s, mc: 22 })) },
+    };
+    expect((await post(teacher, { intent: "save", id: current.id, edition: broken })).status).toBe(302);
+    const refused = await post(admin, { intent: "save", id: current.id, edition: broken });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await json(refused))).toContain("scelta multipla e completamento devono sommare 31 domande");
+    const zeroMinutes = {
+      ...input,
+      format: { ...input.format, subjects: input.format.subjects.map((s) => ({ ...s, minutes: 0 })) },
+    };
+    expect((await post(admin, { intent: "save", id: current.id, edition: zeroMinutes })).status).toBe(400);
+    expect((await drawMix(2)).mc).toBe(21);
+  });
+
+  it("an admin saves 20 + 11 through the tab and the next draw follows; the default moves to 2025/26 and back", async () => {
+    const admin = await login("admin@example.com");
+    const full = await listEditions(getDb(env.DB));
+    const current = full.find((e) => e.isDefault)!;
+    const old = full.find((e) => e.academicYear === "2025/26")!;
+    const changed = {
+      ...current,
+      format: { ...current.format, subjects: current.format.subjects.map((s) => ({ ...s, mc: 20, gap: 11 })) },
+    };
+    expect((await post(admin, { intent: "save", id: current.id, edition: changed })).status).toBe(200);
+    expect([(await drawMix(1)).mc, (await drawMix(1)).gap]).toEqual([20, 11]);
+    expect((await post(admin, { intent: "save", id: current.id, edition: current })).status).toBe(200);
+    expect((await post(admin, { intent: "default", id: old.id })).status).toBe(200);
+    expect((await editions()).defaultId).toBe(old.id);
+    expect((await drawMix(1)).mc).toBe(15);
+    expect((await post(admin, { intent: "default", id: current.id })).status).toBe(200);
+    expect((await editions()).defaultId).toBe(current.id);
+    const audit = await env.DB.prepare(
+      "SELECT count(*) AS n FROM audit_log WHERE action IN ('edition.update', 'edition.default')",
+    ).first<{ n: number }>();
+    expect(audit!.n).toBeGreaterThanOrEqual(4);
+  });
+});
