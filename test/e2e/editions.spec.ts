@@ -42,10 +42,10 @@ test("the dashboard tells the days to the next sitting of the default edition, a
   await page.goto("/dashboard");
   // The server's clock may cross midnight between this line and the page: either day's text is right.
   const texts = [nextSittingText(next!), nextSittingText({ ...next!, daysLeft: next!.daysLeft - 1 })];
-  await expect(page.getByTestId("next-sitting")).toContainText(new RegExp(texts.map(escape).join("|")));
+  await expect(page.getByTestId("next-sitting")).toContainText(new RegExp(texts.map(escapeRegExp).join("|")));
   await expect(page.getByTestId("next-sitting")).toContainText("Formato 2026/27 da fonti non ufficiali");
 });
 
-function escape(text: string) {
+function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
