@@ -54,3 +54,39 @@ test("early refusals with a JSON body never turn into a 5xx on the local server"
   expect(failures).toEqual([]);
   expect(limited, "the rate limits answered 429").toBeGreaterThan(0);
 });
+
+// Issue 28: `unicum_session=%` answered 500. On the real server (workers/app.ts) a session cookie that is not ours is a
+// signed-out visitor's, and every answer expires it.
+test("a malformed session cookie is a signed-out visitor, and the answer expires it", async ({
+  playwright,
+  baseURL,
+  page,
+  context,
+}) => {
+  const api = await playwright.request.newContext({ baseURL });
+  for (const value of ["%", "%E0%A4%A", "garbage.not.jwt"]) {
+    const headers = { cookie: `unicum_session=${value}` };
+    const expired = (response: { headersArray(): { name: string; value: string }[] }) =>
+      response
+        .headersArray()
+        .filter((h) => h.name.toLowerCase() === "set-cookie" && h.value.startsWith("unicum_session="))
+        .map((h) => h.value);
+    for (const [path, status] of [
+      ["/", 200],
+      ["/login", 200],
+      ["/dashboard", 302],
+      ["/api/me", 401],
+    ] as const) {
+      const response = await api.get(path, { headers, maxRedirects: 0 });
+      expect(response.status(), `${value} ${path}`).toBe(status);
+      expect(expired(response), `${value} ${path}`).toEqual([expect.stringMatching(/^unicum_session=;.*Max-Age=0/)]);
+    }
+  }
+  await api.dispose();
+
+  // In the browser: the signed-in screens send it to /login, and the cookie is gone.
+  await context.addCookies([{ name: "unicum_session", value: "%E0%A4%A", url: baseURL! }]);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
+  expect((await context.cookies()).some((c) => c.name === "unicum_session")).toBe(false);
+});

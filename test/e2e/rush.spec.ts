@@ -166,19 +166,71 @@ test.describe("Quiz Rush", () => {
       const startHtml = await (await page.request.get("/quiz-rush/start?subject=3")).text();
       expect(startHtml).toContain("Preparazione quiz…");
 
-      // Starting Chimica: /quiz-rush/start, then /test, which posts the draw with the event id to its action
-      // (the quiz is drawn with it), replacing history.
-      const drawn = page.waitForRequest((r) => {
-        if (r.method() !== "POST" || !r.url().includes("/test.data")) return false;
-        const fields = new URLSearchParams(r.postData() ?? "");
-        return fields.get("rushEventId") === String(event.id) && fields.get("subjectId") === "2";
-      });
+      // Starting Chimica: "Avvia quiz" posts the subject to /rush's action, which draws the quiz of the active event
+      // and claims the slot (issue 28: only a POST from our pages starts a Rush quiz), then opens the runner.
+      const drawn = page.waitForRequest((r) => r.method() === "POST" && r.url().includes("/rush.data"));
       await subjectCard(page, "Chimica").getByRole("button", { name: "Avvia quiz" }).click();
-      expect(new URLSearchParams((await drawn).postData() ?? "").get("count")).toBe("31");
-      await expect(page).toHaveURL(/\/test\?/);
+      expect(new URLSearchParams((await drawn).postData() ?? "").get("subjectId")).toBe("2");
+      await expect(page).toHaveURL(/\/test\?id=\d+$/);
+      await expect(page.getByText("Domanda 1/31")).toBeVisible({ timeout: 15_000 });
       expect(await page.evaluate(() => sessionStorage.getItem("qr_subject"))).toBe("2");
       await page.goBack();
       await expect(page).toHaveURL(/\/rush$/);
+    } finally {
+      await deleteEvent(page, event.id);
+    }
+  });
+
+  test("a Rush link from another site shows the quiz's settings and waits for 'Avvia'; nothing is claimed until then", async ({
+    page,
+    baseURL,
+  }) => {
+    const event = await createActiveEvent(page, "Rush link e2e");
+    const claimed = async () =>
+      ((await (await page.request.get("/api/rush/progress")).json()) as { pending: number[] }).pending;
+    try {
+      await login(page, "studente@example.com");
+      // The attack of issue 28: a page of another site links to a 1-second, 1-question Fisica Rush quiz.
+      const links = {
+        rush: `${baseURL}/test?subject=4&q=1&time=1&rushEventId=${event.id}`,
+        practice: `${baseURL}/test?subject=2&q=3`,
+      };
+      await page.route("https://evil.example/**", (route) =>
+        route.fulfill({
+          contentType: "text/html",
+          body: `<!doctype html><title>Altro sito</title><a href="${links.rush}">Rush</a> <a href="${links.practice}">Esercizio</a>`,
+        }),
+      );
+      await page.goto("https://evil.example/");
+      await page.getByRole("link", { name: "Rush" }).click();
+      await expect(page.getByRole("heading", { name: "Avvia il quiz Rush", level: 1 })).toBeVisible();
+      const settings = page.getByRole("definition");
+      await expect(settings).toHaveText(["Quiz Rush", "Fisica", "Tutti i sotto-argomenti", "1", "0:01"]);
+      await expect(page.getByRole("button", { name: "Avvia", exact: true })).toBeEnabled();
+      expect(await claimed()).toEqual([]);
+      await expectNoSeriousA11yIssues(page);
+      await page.getByRole("link", { name: "Annulla" }).click();
+      await expect(page).toHaveURL(/\/rush$/);
+      await expect(subjectCard(page, "Fisica").getByRole("button", { name: "Avvia quiz" })).toBeEnabled();
+
+      // A practice link from another site asks first too; nothing is drawn until "Avvia".
+      await page.goto("https://evil.example/");
+      await page.getByRole("link", { name: "Esercizio" }).click();
+      await expect(page.getByRole("heading", { name: "Avvia il quiz", level: 1 })).toBeVisible();
+      await expect(page).toHaveURL(/\/test\?subject=2&q=3$/);
+      await page.getByRole("button", { name: "Avvia", exact: true }).click();
+      await expect(page).toHaveURL(/\/test\?id=\d+$/);
+      await expect(page.getByText("Domanda 1/3")).toBeVisible();
+
+      // The spec's start link (/quiz-rush/start) leads to the same waiting screen; "Avvia" starts and claims.
+      await page.goto("/quiz-rush/start?subject=4");
+      await expect(page).toHaveURL(new RegExp(`/test\\?subject=4&q=31&rushEventId=${event.id}$`));
+      await expect(page.getByRole("heading", { name: "Avvia il quiz Rush", level: 1 })).toBeVisible();
+      expect(await claimed()).toEqual([]);
+      await page.getByRole("button", { name: "Avvia", exact: true }).click();
+      await expect(page).toHaveURL(/\/test\?id=\d+$/);
+      await expect(page.getByText("Domanda 1/31")).toBeVisible({ timeout: 15_000 });
+      expect(await claimed()).toEqual([4]);
     } finally {
       await deleteEvent(page, event.id);
     }
@@ -268,7 +320,7 @@ test.describe("Quiz Rush", () => {
     await expect(row).toHaveCount(0);
   });
 
-  // The whole loop through the practice runner: the quiz draw claims the rush slot, grading records the result.
+  // The whole loop through the practice runner: the start (a POST to /rush) claims the rush slot, grading records the result.
   test("the demo student starts Biologia from /rush, finishes the quiz, sees 'Completato' with date and position, and cannot start it again", async ({
     page,
   }) => {
