@@ -1,16 +1,21 @@
 import { Suspense, useEffect, useState } from "react";
 import { Await, useLoaderData } from "react-router";
 import { ANALYTICS_CACHE_KEY, Dashboard, type FriendSummary } from "~/components/dashboard/Dashboard";
+import { type Happening, HappeningCards } from "~/components/dashboard/HappeningCards";
 import { LearningCards } from "~/components/learning/LearningCards";
 import type { StudentAnalytics } from "~/lib/analytics-types";
+import { nextSimulation } from "~/lib/my-simulations";
 import { studentAnalytics } from "~/server/analytics.server";
 import { dbOf } from "~/server/context";
 import { acceptedFriends } from "~/server/friends.server";
 import { dueCount, scoreForecast } from "~/server/learning-advice.server";
 import { requirePageUser } from "~/server/page-guard.server";
+import { rushHeadsUp } from "~/server/rush.server";
+import { mySimulations } from "~/server/simulations.server";
 // The charts arrive in a later chunk, but their frames are in the first HTML: their styles come with the page.
 import "~/styles/charts.css";
 import "~/styles/dashboard.css";
+import "~/styles/simulations.css";
 import type { Route } from "./+types/dashboard";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -29,7 +34,20 @@ export async function loader(args: Route.LoaderArgs) {
     forecast: forecast.subjects,
     now: Date.now(),
   }));
-  return { name: user.firstName || user.name, data };
+  // What is happening (issue 34), streamed apart so a failure hides the cards and nothing else: the live or next
+  // simulation the user is in, and for a student a Quiz Rush event live or opening within 24 hours.
+  const now = Date.now();
+  const happening: Promise<Happening | null> = Promise.all([
+    mySimulations(db, user.id, now, { results: false }),
+    user.effectiveRole === "studente" ? rushHeadsUp(db, user.id, now) : null,
+  ]).then(
+    ([simulations, rush]) => ({ now, simulation: nextSimulation(simulations), rush }),
+    (error: unknown) => {
+      console.error("dashboard happening cards failed", error);
+      return null;
+    },
+  );
+  return { name: user.firstName || user.name, data, happening };
 }
 
 function CachedFallback() {
@@ -62,10 +80,13 @@ function CachedFallback() {
 }
 
 export default function DashboardScreen() {
-  const { name, data } = useLoaderData<typeof loader>();
+  const { name, data, happening } = useLoaderData<typeof loader>();
   return (
     <section className="page dash">
       <h1 className="page__title">Ciao, {name}</h1>
+      <Suspense fallback={null}>
+        <Await resolve={happening}>{(loaded) => (loaded ? <HappeningCards happening={loaded} /> : null)}</Await>
+      </Suspense>
       <Suspense
         fallback={
           <p className="muted" role="status">

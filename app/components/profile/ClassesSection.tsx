@@ -1,6 +1,7 @@
 // /profilo: the classes the student belongs to (with their teacher), leave one, or join with a code.
 // Each write posts to /profilo's action (the same services as /api/classes/join and DELETE …/members/:userId).
 import { useState } from "react";
+import { Link } from "react-router";
 import { CLASS_UI as T } from "~/components/classes/texts";
 import { useToast } from "~/components/ui/Toast";
 import { formError } from "~/lib/forms";
@@ -59,6 +60,11 @@ export function ClassesSection({ classes }: { userId: number; classes: JoinedCla
       ) : (
         <p className="muted">{T.noClasses}</p>
       )}
+      {classes.length ? (
+        <p>
+          <Link to="/simulazioni">{T.toSimulations}</Link>
+        </p>
+      ) : null}
       <form
         className="profile__invite"
         onSubmit={(e) => {
