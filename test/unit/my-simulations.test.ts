@@ -1,7 +1,8 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { createRoutesStub } from "react-router";
+import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
+import { HappeningCards } from "~/components/dashboard/HappeningCards";
 import {
   groupSimulations,
   type MySimulation,
@@ -65,11 +66,9 @@ describe("groupSimulations and nextSimulation", () => {
   });
 });
 
-describe("HappeningCards (server render from the loader's now)", async () => {
-  const { HappeningCards } = await import("~/components/dashboard/HappeningCards");
+describe("HappeningCards (server render from the loader's now)", () => {
   const render = (happening: Parameters<typeof HappeningCards>[0]["happening"]) => {
-    const Stub = createRoutesStub([{ path: "/", Component: () => createElement(HappeningCards, { happening }) }]);
-    return renderToString(createElement(Stub, { initialEntries: ["/"] }))
+    return renderToString(createElement(MemoryRouter, null, createElement(HappeningCards, { happening })))
       .replace(/<!-- -->/g, "")
       .replace(/<[^>]+>/g, " ")
       .replace(/&#x27;/g, "'")
