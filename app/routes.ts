@@ -13,6 +13,8 @@ export default [
     route("dashboard", "routes/dashboard.tsx"),
     route("profilo", "routes/profilo.tsx"),
     route("rush", "routes/rush.tsx"),
+    // A student's simulations: live, upcoming, past (issue 34)
+    route("simulazioni", "routes/simulazioni.tsx"),
     route("quiz-rush/start", "routes/quiz-rush.start.tsx"),
     // The admin console: one route per tab (issue 19)
     route("admin", "routes/admin.tsx", [

@@ -1,4 +1,6 @@
-import { Outlet } from "react-router";
+import { useMemo } from "react";
+import { Outlet, useLoaderData } from "react-router";
+import { navEntriesFor } from "~/components/side-nav/nav-entries";
 import { SideNav } from "~/components/side-nav/SideNav";
 import { keepsSession } from "~/lib/forms";
 import { requirePageUser } from "~/server/page-guard.server";
@@ -13,9 +15,12 @@ export async function loader(args: Route.LoaderArgs) {
 export const shouldRevalidate = keepsSession;
 
 export default function AppLayout() {
+  const { user } = useLoaderData<typeof loader>();
+  // The entries follow the role: Simulazioni and Quiz Rush for students, Console for staff (issue 34).
+  const entries = useMemo(() => navEntriesFor(user.role), [user.role]);
   return (
     <div className="app-shell">
-      <SideNav />
+      <SideNav entries={entries} />
       <main className="app-main" id="contenuto">
         <Outlet />
       </main>

@@ -95,7 +95,8 @@ export default function JoinClass() {
           </p>
         ) : null}
         <p>
-          <Link to="/profilo#classi">{T.toProfile}</Link> · <Link to="/dashboard">{T.toDashboard}</Link>
+          <Link to="/profilo#classi">{T.toProfile}</Link> · <Link to="/simulazioni">{T.toSimulations}</Link> ·{" "}
+          <Link to="/dashboard">{T.toDashboard}</Link>
         </p>
       </div>
     </section>

@@ -1,8 +1,10 @@
 import { Suspense, useEffect, useState } from "react";
 import { Await, useLoaderData } from "react-router";
 import { ANALYTICS_CACHE_KEY, Dashboard, type FriendSummary } from "~/components/dashboard/Dashboard";
+import { type Happening, HappeningCards } from "~/components/dashboard/HappeningCards";
 import { LearningCards } from "~/components/learning/LearningCards";
 import type { StudentAnalytics } from "~/lib/analytics-types";
+import { nextSimulation } from "~/lib/my-simulations";
 import { studentAnalytics } from "~/server/analytics.server";
 import { dbOf } from "~/server/context";
 import { acceptedFriends } from "~/server/friends.server";
@@ -10,9 +12,12 @@ import { dueCount, scoreForecast } from "~/server/learning-advice.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import { EDITION_TEXT, nextSitting, nextSittingText } from "~/lib/edition";
 import { defaultEdition } from "~/server/editions.server";
+import { rushHeadsUp } from "~/server/rush.server";
+import { mySimulations } from "~/server/simulations.server";
 // The charts arrive in a later chunk, but their frames are in the first HTML: their styles come with the page.
 import "~/styles/charts.css";
 import "~/styles/dashboard.css";
+import "~/styles/simulations.css";
 import type { Route } from "./+types/dashboard";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -31,9 +36,23 @@ export async function loader(args: Route.LoaderArgs) {
     forecast: forecast.subjects,
     now: Date.now(),
   }));
-  // The exam the student prepares for: the next sitting of the default edition, and whether its format is provisional.
+  // What is happening (issue 34), streamed apart so a failure hides the cards and nothing else: the live or next
+  // simulation the user is in, and for a student a Quiz Rush event live or opening within 24 hours.
+  const now = Date.now();
+  const happening: Promise<Happening | null> = Promise.all([
+    mySimulations(db, user.id, now, { results: false }),
+    user.effectiveRole === "studente" ? rushHeadsUp(db, user.id, now) : null,
+  ]).then(
+    ([simulations, rush]) => ({ now, simulation: nextSimulation(simulations), rush }),
+    (error: unknown) => {
+      console.error("dashboard happening cards failed", error);
+      return null;
+    },
+  );
+  // The exam the student prepares for (issue 29): the next sitting of the default edition, and whether its format
+  // is provisional.
   const edition = await defaultEdition(db).catch(() => null);
-  const next = edition ? nextSitting(edition, Date.now()) : null;
+  const next = edition ? nextSitting(edition, now) : null;
   return {
     name: user.firstName || user.name,
     exam: edition
@@ -43,6 +62,7 @@ export async function loader(args: Route.LoaderArgs) {
         }
       : null,
     data,
+    happening,
   };
 }
 
@@ -76,7 +96,7 @@ function CachedFallback() {
 }
 
 export default function DashboardScreen() {
-  const { name, exam, data } = useLoaderData<typeof loader>();
+  const { name, exam, data, happening } = useLoaderData<typeof loader>();
   return (
     <section className="page dash">
       <h1 className="page__title">Ciao, {name}</h1>
@@ -86,6 +106,9 @@ export default function DashboardScreen() {
           {exam.provisional ? <span className="muted small"> · {exam.provisional}</span> : null}
         </p>
       ) : null}
+      <Suspense fallback={null}>
+        <Await resolve={happening}>{(loaded) => (loaded ? <HappeningCards happening={loaded} /> : null)}</Await>
+      </Suspense>
       <Suspense
         fallback={
           <p className="muted" role="status">

@@ -15,8 +15,8 @@ import { getSessionUser, sessionCookie } from "~/server/session.server";
 import type { Route } from "./+types/login";
 
 /**
- * Only same-site paths are followed after sign-in. Without one, a teacher lands on the console
- * (Classi, Simulazioni: there is no side-navigation entry for it), everybody else on /dashboard.
+ * Only same-site paths are followed after sign-in. Without one, a teacher lands on the console (Classi,
+ * Simulazioni: their work; the side navigation's Console entry brings them back), everybody else on /dashboard.
  */
 function safeNext(next: string | null, role?: unknown): string {
   if (next && next.startsWith("/") && !next.startsWith("//")) return next;

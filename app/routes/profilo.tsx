@@ -104,7 +104,7 @@ export default function ProfileScreen() {
   return (
     <section className="page profile">
       <p className="profile__back">
-        <Link to="/dashboard">← Torna alla dashboard</Link>
+        <Link to="/dashboard">← Torna alla dashboard</Link> · <Link to="/segnalato">Le tue segnalazioni</Link>
       </p>
       <h1 className="page__title">PROFILO</h1>
       <ProfileForm initial={profile} />

@@ -174,6 +174,52 @@ export async function rushLeaderboard(db: Db, userId: number, eventId: number): 
   };
 }
 
+/** How far ahead the dashboard announces a Quiz Rush event (issue 34). */
+export const RUSH_HEADS_UP_MS = 24 * 60 * 60 * 1000;
+
+export type RushHeadsUp = {
+  event: RushEventView;
+  /** The window holds `now` (otherwise it opens within RUSH_HEADS_UP_MS). */
+  live: boolean;
+  /** Subjects the student has not started in this event, in id order. */
+  openSubjects: { id: number; name: string }[];
+};
+
+/**
+ * The dashboard's Quiz Rush card: the published event that is live at `now` or opens within 24 hours (the earliest),
+ * with the subjects still open to the student; null when there is none or nothing is left to start.
+ */
+export async function rushHeadsUp(db: Db, userId: number, now: number): Promise<RushHeadsUp | null> {
+  const event = await db
+    .select()
+    .from(rushEvents)
+    .where(
+      and(
+        eq(rushEvents.published, true),
+        lte(rushEvents.startsAt, new Date(now + RUSH_HEADS_UP_MS)),
+        gt(rushEvents.endsAt, new Date(now)),
+      ),
+    )
+    .orderBy(asc(rushEvents.startsAt), asc(rushEvents.id))
+    .get();
+  if (!event) return null;
+  const [all, taken] = await Promise.all([
+    rushSubjects(db),
+    db
+      .select({ subjectId: rushProgress.subjectId })
+      .from(rushProgress)
+      .where(and(eq(rushProgress.eventId, event.id), eq(rushProgress.userId, userId))),
+  ]);
+  const started = new Set(taken.map((t) => t.subjectId));
+  const openSubjects = all.filter((s) => !started.has(s.id));
+  if (!openSubjects.length) return null;
+  return {
+    event: { id: event.id, title: event.title, startsAt: event.startsAt.getTime(), endsAt: event.endsAt.getTime() },
+    live: event.startsAt.getTime() <= now,
+    openSubjects,
+  };
+}
+
 /** Subjects shown as rush cards, in id order. */
 export function rushSubjects(db: Db) {
   return db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id));

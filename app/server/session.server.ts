@@ -2,6 +2,7 @@
 // as the HttpOnly cookie for the web app or as `Authorization: Bearer` for API clients.
 import { and, desc, eq, gt } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
+import { ACCESS_ROLES, type Access, type RoleName } from "~/lib/access";
 import { SESSION_COOKIE, SESSION_MAX_AGE_MS, SESSION_TOUCH_MS, SESSION_TTL_MS } from "~/lib/constants";
 import { getDb, type Db } from "./db/client.server";
 import { sessions, users, type Role, type User } from "./db/schema";
@@ -188,21 +189,12 @@ export async function getSessionUser(request: Request, env: Env): Promise<Sessio
   return { ...row.user, sessionId: sid, effectiveRole: effectiveRole(row.user, env) };
 }
 
-/**
- * Who may call a route: anyone, any signed-in user, staff (moderator or admin), teachers (docente or
- * admin: classes and their simulations), the console (anyone with an /admin tab), or admins only.
- * Which class or simulation a teacher may touch is decided by the service (ownership), after this.
- */
-export type Access = "public" | "user" | "staff" | "teacher" | "console" | "admin";
-
-export const ACCESS_ROLES: Record<Exclude<Access, "public">, readonly Role[]> = {
-  user: ["studente", "docente", "moderator", "admin"],
-  staff: ["moderator", "admin"],
-  teacher: ["docente", "admin"],
-  console: ["docente", "moderator", "admin"],
-  admin: ["admin"],
-};
-const ALLOWED = ACCESS_ROLES;
+// The role sets live in app/lib/access.ts (the side navigation reads them too); re-exported for the server's callers.
+export { ACCESS_ROLES, type Access };
+// The lib's role names and the schema's roles are the same set (a compile error otherwise).
+const _sameRoles: [Role, RoleName] extends [RoleName, Role] ? true : never = true;
+void _sameRoles;
+const ALLOWED: Record<Exclude<Access, "public">, readonly Role[]> = ACCESS_ROLES;
 
 export const SUSPENDED_MESSAGE = "Account sospeso";
 

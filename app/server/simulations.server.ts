@@ -2,8 +2,17 @@
 // answer key before grading), attempts and ranking, the room of a student. The live part (start, clock,
 // autosave, deadlines, grading) is the SimulationRoom Durable Object (workers/simulation-room.ts).
 // Staff side (create, start, live summary, results): simulation-admin.server.ts; the grading write: simulation-grading.server.ts.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNotNull, lt, or } from "drizzle-orm";
+import { chunk } from "~/lib/chunk";
 import {
+  groupSimulations,
+  simulationStage,
+  type MySimulation,
+  type MySimulations,
+  type OfficialSitting,
+} from "~/lib/my-simulations";
+import {
+  flowEnd,
   percentileWithin,
   rankScores,
   type AnswerKey,
@@ -136,6 +145,126 @@ export function simulationAudience(db: Db, simulationId: string, userId?: number
       ),
     );
   return direct.union(viaClasses);
+}
+
+/** How many past simulations /simulazioni lists (the most recent). */
+export const MY_PAST_SIMULATIONS_LIMIT = 20;
+
+/**
+ * The simulations a student is in (issue 34: /simulazioni and the dashboard): those of their audience (picked, or
+ * a member of a picked class, as simulationAudience reads it now) and those they sat, as live, upcoming and past
+ * at `now`. A past one they sat carries their score and position: the position is a COUNT of the attempts ahead
+ * (never the whole ranking), in one batch for all of them. `results: false` (the dashboard) skips the past list.
+ */
+export async function mySimulations(
+  db: Db,
+  userId: number,
+  now: number,
+  options: { results?: boolean } = {},
+): Promise<MySimulations> {
+  const direct = db
+    .select({ id: simulationAllowedUsers.simulationId })
+    .from(simulationAllowedUsers)
+    .where(eq(simulationAllowedUsers.userId, userId));
+  const viaClasses = db
+    .select({ id: simulationAllowedClasses.simulationId })
+    .from(simulationAllowedClasses)
+    .innerJoin(classMembers, eq(classMembers.classId, simulationAllowedClasses.classId))
+    .where(eq(classMembers.userId, userId));
+  const rows = await db
+    .select({
+      id: simulations.id,
+      title: simulations.title,
+      started: simulations.started,
+      startTime: simulations.startTime,
+      attemptId: simulationAttempts.id,
+      score: simulationAttempts.score,
+      timeSec: simulationAttempts.timeSec,
+    })
+    .from(simulations)
+    .leftJoin(
+      simulationAttempts,
+      and(eq(simulationAttempts.simulationId, simulations.id), eq(simulationAttempts.userId, userId)),
+    )
+    .where(or(isNotNull(simulationAttempts.id), inArray(simulations.id, direct), inArray(simulations.id, viaClasses)))
+    .orderBy(asc(simulations.createdAt), asc(simulations.id))
+    .all();
+  if (!rows.length) return { live: [], upcoming: [], past: [] };
+
+  // Each started simulation's close: its flow, read in chunks (D1 binds at most 100 values per statement).
+  const startedIds = rows.filter((r) => r.started && r.startTime).map((r) => r.id);
+  const flows = new Map<string, FlowSubject[]>();
+  for (const part of chunk(startedIds, 90)) {
+    const subs = await db
+      .select({
+        simulationId: simulationSubjects.simulationId,
+        id: simulationSubjects.subjectId,
+        timeMin: simulationSubjects.timeMin,
+        breakAfterMin: simulationSubjects.breakAfterMin,
+      })
+      .from(simulationSubjects)
+      .where(inArray(simulationSubjects.simulationId, part))
+      .orderBy(asc(simulationSubjects.simulationId), asc(simulationSubjects.position))
+      .all();
+    for (const { simulationId, ...subject } of subs) {
+      flows.set(simulationId, [...(flows.get(simulationId) ?? []), { ...subject, name: "" }]);
+    }
+  }
+  const attempts = new Map<string, { id: number; score: number; timeSec: number }>();
+  const items = rows.map((r): MySimulation => {
+    const startTime = r.started && r.startTime ? r.startTime.getTime() : null;
+    const endsAt = startTime != null ? flowEnd(flows.get(r.id) ?? [], startTime) : null;
+    if (r.attemptId != null) attempts.set(r.id, { id: r.attemptId, score: r.score ?? 0, timeSec: r.timeSec ?? 0 });
+    const attempted = r.attemptId != null;
+    const stage = simulationStage({ started: r.started, startTime, endsAt, attempted }, now);
+    return { id: r.id, title: r.title, stage, startTime, endsAt, result: null };
+  });
+
+  const lists = groupSimulations(items);
+  if (options.results === false) return { ...lists, past: [] };
+  const past = lists.past.slice(0, MY_PAST_SIMULATIONS_LIMIT);
+  const sat = past.flatMap((p) => {
+    const attempt = attempts.get(p.id);
+    return attempt ? [{ sim: p, attempt }] : [];
+  });
+  if (sat.length) {
+    // Two COUNTs per simulation (ahead of the student, everybody), all in one round trip.
+    const counts = (await db.batch(
+      sat.flatMap(({ sim, attempt }) => [
+        db
+          .select({ n: count() })
+          .from(simulationAttempts)
+          .where(
+            and(
+              eq(simulationAttempts.simulationId, sim.id),
+              or(
+                gt(simulationAttempts.score, attempt.score),
+                and(eq(simulationAttempts.score, attempt.score), lt(simulationAttempts.timeSec, attempt.timeSec)),
+              ),
+            ),
+          ),
+        db.select({ n: count() }).from(simulationAttempts).where(eq(simulationAttempts.simulationId, sim.id)),
+      ]) as unknown as Parameters<Db["batch"]>[0],
+    )) as unknown as { n: number }[][];
+    sat.forEach(({ sim, attempt }, i) => {
+      sim.result = {
+        attemptId: attempt.id,
+        score: attempt.score,
+        position: (counts[2 * i]?.[0]?.n ?? 0) + 1,
+        participants: counts[2 * i + 1]?.[0]?.n ?? 0,
+      };
+    });
+  }
+  return { ...lists, past };
+}
+
+/**
+ * SEAM (issue 34): the next official sitting of the default exam edition, which /simulazioni shows above the
+ * student's own simulations. Exam editions do not exist yet; when they do (ENGINEERING.md: the tables in schema.ts,
+ * app/server/editions.server.ts), this asks editions.server.ts for the default edition's next sitting after `now`.
+ */
+export async function nextOfficialSitting(_db: Db, _now: number): Promise<OfficialSitting | null> {
+  return null;
 }
 
 /** Admins may always enter; everybody else must be in the simulation's allowed set. */

@@ -7,6 +7,7 @@ const STUDENT = [
   "/dashboard",
   "/profilo",
   "/rush",
+  "/simulazioni",
   "/test/nuovo",
   "/test?subject=1&q=5",
   "/ripasso/errori",

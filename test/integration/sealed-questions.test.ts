@@ -289,6 +289,8 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   dashboard: () => [get("/dashboard")],
   profilo: () => [get("/profilo")],
   rush: () => [get("/rush")],
+  // A student's simulations (issue 34): titles, times and results, never a question.
+  simulazioni: () => [get("/simulazioni")],
   "quiz-rush/start": () => [get("/quiz-rush/start?subject=4"), get("/quiz-rush/start?subject=2")],
   admin: () => [get("/admin")],
   // The console's tabs (issue 19): a student is sent away from each before any data is read.

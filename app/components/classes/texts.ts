@@ -66,6 +66,7 @@ export const CLASS_UI = {
   alreadyMember: (name: string) => `Fai già parte della classe «${name}».`,
   toProfile: "Vai alle tue classi",
   toDashboard: "Vai alla dashboard",
+  toSimulations: "Le simulazioni delle tue classi",
   // Class results
   results: "Risultati per classe",
   resultsTitle: (title: string) => `Risultati per classe - ${title}`,

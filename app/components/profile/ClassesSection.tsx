@@ -3,6 +3,7 @@
 // Each write posts to /profilo's action (the same services as /api/classes/join, /api/classes/invitations… and
 // DELETE …/members/:userId).
 import { useState } from "react";
+import { Link } from "react-router";
 import { CLASS_UI as T } from "~/components/classes/texts";
 import { useToast } from "~/components/ui/Toast";
 import { formError } from "~/lib/forms";
@@ -102,6 +103,11 @@ export function ClassesSection({
       ) : (
         <p className="muted">{T.noClasses}</p>
       )}
+      {classes.length ? (
+        <p>
+          <Link to="/simulazioni">{T.toSimulations}</Link>
+        </p>
+      ) : null}
       <form
         className="profile__invite"
         onSubmit={(e) => {

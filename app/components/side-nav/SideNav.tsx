@@ -3,15 +3,25 @@ import { Form, Link, useLocation } from "react-router";
 import { PRODUCT_NAME } from "~/lib/constants";
 import { clearLocalSession } from "~/lib/session-events";
 import { useFocusTrap } from "~/lib/use-focus-trap";
-import { activeNavKey, NAV_ENTRIES, type NavKey } from "./nav-entries";
+import { activeNavKey, type NavEntry, type NavKey } from "./nav-entries";
 import { NavIcon } from "./NavIcon";
 
 const COLLAPSED_KEY = "unicum_sidebar_collapsed";
 
-function NavItems({ active, collapsed, onNavigate }: { active: NavKey; collapsed: boolean; onNavigate?: () => void }) {
+function NavItems({
+  entries,
+  active,
+  collapsed,
+  onNavigate,
+}: {
+  entries: NavEntry[];
+  active: NavKey;
+  collapsed: boolean;
+  onNavigate?: () => void;
+}) {
   return (
     <>
-      {NAV_ENTRIES.map((entry) => {
+      {entries.map((entry) => {
         const common = { className: "nav-item", title: collapsed ? entry.label : undefined, "data-nav": entry.key };
         const content = (
           <>
@@ -49,8 +59,11 @@ function NavItems({ active, collapsed, onNavigate }: { active: NavKey; collapsed
   );
 }
 
-/** Side navigation: fixed column at >= 1024px (260/84px), floating Menu with a modal card below. */
-export function SideNav() {
+/**
+ * Side navigation: fixed column at >= 1024px (260/84px), floating Menu with a modal card below. `entries` are the
+ * signed-in user's (navEntriesFor(role)); the active one follows the path.
+ */
+export function SideNav({ entries }: { entries: NavEntry[] }) {
   const { pathname } = useLocation();
   const active = activeNavKey(pathname);
   const [collapsed, setCollapsed] = useState(false);
@@ -112,7 +125,7 @@ export function SideNav() {
           ) : null}
         </div>
         <div className="side-nav__items">
-          <NavItems active={active} collapsed={collapsed} />
+          <NavItems entries={entries} active={active} collapsed={collapsed} />
         </div>
       </nav>
 
@@ -137,7 +150,7 @@ export function SideNav() {
               </button>
             </div>
             <div className="menu-modal__grid">
-              <NavItems active={active} collapsed={false} onNavigate={closeMenu} />
+              <NavItems entries={entries} active={active} collapsed={false} onNavigate={closeMenu} />
             </div>
           </div>
         </div>

@@ -1,21 +1,57 @@
-// Side navigation entries (spec section 2): key, label, destination.
-export type NavKey = "dashboard" | "newtest" | "tentativi" | "errori" | "settings" | "logout";
+// Side navigation entries (spec section 2), per role (issue 34): key, label, destination, who sees it.
+// The spec's six entries are for everybody; a student also gets Simulazioni and Quiz Rush, staff (admin, moderator,
+// teacher) get Console. A role sees an entry only where the server would let it in (app/lib/access.ts).
+import { ACCESS_ROLES, type RoleName } from "~/lib/access";
 
-export const NAV_ENTRIES: { key: NavKey; label: string; to: string | null }[] = [
+export type NavKey =
+  | "dashboard"
+  | "newtest"
+  | "tentativi"
+  | "errori"
+  | "simulazioni"
+  | "rush"
+  | "console"
+  | "settings"
+  | "logout";
+
+export type NavEntry = { key: NavKey; label: string; to: string | null };
+
+const STUDENTS: readonly RoleName[] = ["studente"];
+
+/** Every entry in display order, with the roles that see it (none: everybody signed in). */
+export const NAV_ENTRIES: (NavEntry & { roles?: readonly RoleName[] })[] = [
   { key: "dashboard", label: "Dashboard", to: "/dashboard" },
   { key: "newtest", label: "Nuovo test", to: "/test/nuovo" },
   { key: "tentativi", label: "Tentativi", to: "/tentativi" },
   { key: "errori", label: "Errori", to: "/ripasso/errori" },
+  { key: "simulazioni", label: "Simulazioni", to: "/simulazioni", roles: STUDENTS },
+  { key: "rush", label: "Quiz Rush", to: "/rush", roles: STUDENTS },
+  { key: "console", label: "Console", to: "/admin", roles: ACCESS_ROLES.console },
   { key: "settings", label: "Impostazioni", to: "/profilo" },
   { key: "logout", label: "Esci", to: null },
 ];
 
+/** The entries a role sees, in display order. */
+export function navEntriesFor(role: string): NavEntry[] {
+  return NAV_ENTRIES.filter((e) => !e.roles || (e.roles as readonly string[]).includes(role)).map(
+    ({ key, label, to }) => ({ key, label, to }),
+  );
+}
+
+// First match wins; a prefix matches itself and whatever follows a "/".
 const PREFIXES: [string, NavKey][] = [
   ["/test/nuovo", "newtest"],
   ["/test", "newtest"], // the runner and its summary belong to "Nuovo test"
   ["/tentativi", "tentativi"],
   ["/ripasso", "errori"],
+  ["/simulazioni", "simulazioni"],
+  ["/simulazione", "simulazioni"], // the runner and its result page
+  ["/rush", "rush"],
+  ["/quiz-rush", "rush"],
+  ["/admin", "console"], // every tab of the console
   ["/profilo", "settings"],
+  ["/segnalato", "settings"], // the user's reports, linked from the profile
+  ["/classi", "settings"], // a class's join link: the classes are on the profile
 ];
 
 /** The active entry follows the path prefix and defaults to dashboard. */
