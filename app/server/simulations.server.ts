@@ -2,6 +2,8 @@
 // answer key before grading), attempts and ranking, the room of a student. The live part (start, clock,
 // autosave, deadlines, grading) is the SimulationRoom Durable Object (workers/simulation-room.ts).
 // Staff side (create, start, live summary, results): simulation-admin.server.ts; the grading write: simulation-grading.server.ts.
+import { nextSitting } from "~/lib/edition";
+import { defaultEdition } from "./editions.server";
 import { and, asc, count, eq, gt, inArray, isNotNull, lt, or } from "drizzle-orm";
 import { chunk } from "~/lib/chunk";
 import {
@@ -258,13 +260,12 @@ export async function mySimulations(
   return { ...lists, past };
 }
 
-/**
- * SEAM (issue 34): the next official sitting of the default exam edition, which /simulazioni shows above the
- * student's own simulations. Exam editions do not exist yet; when they do (ENGINEERING.md: the tables in schema.ts,
- * app/server/editions.server.ts), this asks editions.server.ts for the default edition's next sitting after `now`.
- */
-export async function nextOfficialSitting(_db: Db, _now: number): Promise<OfficialSitting | null> {
-  return null;
+/** The next official sitting of the default exam edition (issue 29), which /simulazioni shows above the student's own. */
+export async function nextOfficialSitting(db: Db, now: number): Promise<OfficialSitting | null> {
+  const edition = await defaultEdition(db).catch(() => null);
+  const next = edition ? nextSitting(edition, now) : null;
+  if (!edition || !next) return null;
+  return { title: `${next.sitting.label} ${edition.label}`, startsAt: next.startsAt };
 }
 
 /** Admins may always enter; everybody else must be in the simulation's allowed set. */

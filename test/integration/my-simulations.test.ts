@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { MySimulations } from "~/lib/my-simulations";
 import { getDb } from "~/server/db/client.server";
 import { RUSH_HEADS_UP_MS, rushHeadsUp } from "~/server/rush.server";
-import { mySimulations, rankingFor } from "~/server/simulations.server";
+import { mySimulations, nextOfficialSitting, rankingFor } from "~/server/simulations.server";
 import { call, json, login, seed } from "./helpers";
 
 const PUPIL = 9301;
@@ -134,11 +134,11 @@ describe("mySimulations", () => {
 });
 
 describe("/simulazioni and the class link", () => {
-  it("serves the pupil's lists with the server's now, and the seam for the official sitting empty", async () => {
+  it("serves the pupil's lists with the server's now, and the default edition's next official sitting", async () => {
     const response = await call("GET", "/simulazioni", { token: pupil });
     expect(response.status).toBe(200);
     const data = await json<MySimulations & { now: number; officialSitting: unknown }>(response);
-    expect(data.officialSitting).toBeNull();
+    expect(data.officialSitting).toEqual(await nextOfficialSitting(db(), data.now));
     expect(data.now).toBeGreaterThanOrEqual(now);
     expect(data.live.map((s) => s.id)).toEqual(["nav-live"]);
   });
@@ -217,5 +217,16 @@ describe("rushHeadsUp", () => {
       N + 140 * MIN,
     ).run();
     expect(await rushHeadsUp(db(), PUPIL, N + 150 * MIN)).toBeNull();
+  });
+});
+
+describe("nextOfficialSitting (issue 29)", () => {
+  it("is the default edition's next sitting: 10 December 2026 at 11:00 in Rome, then 11 January 2027, then none", async () => {
+    expect(await nextOfficialSitting(db(), Date.UTC(2026, 10, 25))).toEqual({
+      title: "Primo appello Semestre filtro 2026/27",
+      startsAt: Date.UTC(2026, 11, 10, 10),
+    });
+    expect((await nextOfficialSitting(db(), Date.UTC(2026, 11, 10, 10)))!.startsAt).toBe(Date.UTC(2027, 0, 11, 10));
+    expect(await nextOfficialSitting(db(), Date.UTC(2027, 0, 12))).toBeNull();
   });
 });
