@@ -2,7 +2,7 @@
 // seed/bank/*.json and POST /api/admin/import runs them on the bank an import would leave behind.
 // Pure TypeScript with erasable syntax only (Node runs it directly in scripts/bank-check.ts).
 // Every message is Italian: the admin reads them in the import's refusal.
-import { gradeGapAnswer, parseGapNumber } from "./gap-answer.ts";
+import { gradeGapAnswer, isNumberWord, parseGapNumber } from "./gap-answer.ts";
 import { nearMisses, numericKeyForm } from "./gap-spellings.ts";
 
 export type BankUnit = { number: number; title: string; credits: number };
@@ -72,6 +72,10 @@ const NUMBER_LIKE = /^(?=.*\d)[\d\s.,+\-\u2212/^×·*%°]+$/;
 
 const q = (id: number) => `domanda ${id}`;
 
+/** An article right before the blank gives the answer's gender and number away ("il ____", "l'____", "una ____"). */
+const ARTICLE_BEFORE_BLANK =
+  /(?:^|[\s(«"])(?:il|lo|la|i|gli|le|un|uno|una)\s+____|(?:^|[\s(«"])(?:l|un|dell|all|nell|sull)['’]\s*____/i;
+
 /** The problems of one question on its own (row rules): schema, options, accepted forms, explanation. */
 export function questionIssues(question: BankQuestion, subjectId: number): BankIssue[] {
   const out: BankIssue[] = [];
@@ -103,6 +107,8 @@ export function questionIssues(question: BankQuestion, subjectId: number): BankI
       add("mc-fields", "una domanda a scelta multipla non ha risposte accettate né unità di misura");
   } else if (question.type === "gap") {
     const blanks = typeof question.stem === "string" ? question.stem.split(GAP_BLANK).length - 1 : 0;
+    if (typeof question.stem === "string" && ARTICLE_BEFORE_BLANK.test(question.stem))
+      add("article", 'un articolo subito prima dello spazio suggerisce la risposta: riformula ("detto ____")');
     if (blanks !== 1)
       add(
         "blank",
@@ -118,6 +124,9 @@ export function questionIssues(question: BankQuestion, subjectId: number): BankI
           "accepted-length",
           `risposta accettata più lunga di ${GAP_MAX_CHARS} caratteri: ${long.map((a) => `"${a}"`).join(", ")}`,
         );
+      const words = accepted.filter((a) => isNumberWord(a));
+      if (words.length)
+        add("number-word", `numeri in lettere tra le risposte accettate (il foglio vuole cifre): ${words.join(", ")}`);
       const readsAsNumber = (a: string) => parseGapNumber(a.replace(/[%°]\s*$/, "")) !== null;
       const bad = accepted.filter((a) => NUMBER_LIKE.test(a) && !readsAsNumber(a));
       if (bad.length)

@@ -322,3 +322,25 @@ export function gapAnswerMatches(
 ): boolean {
   return gradeGapAnswer(text, { accepted, ...options }).correct;
 }
+
+// --- Number words: the sheet wants digits (issue 30). "sei" is never 6: the bank lists no number word, the
+// grader reads none, and the summary tells the student to write digits. ---
+
+const NUMBER_WORD_RE =
+  /^(?:zero|un[oa]?|due|tr[eé]|quattro|cinque|sei|sette|otto|nove|dieci|undici|dodici|tredici|quattordici|quindici|sedici|diciassette|diciotto|diciannove|vent[iu]?|trent[ao]?|quarant[ao]?|cinquant[ao]?|sessant[ao]?|settant[ao]?|ottant[ao]?|novant[ao]?|cento|mille|mila|milioni?)+$/;
+
+/** True for an Italian number written in words ("sei", "trenta", "settantacinque", "due mila"). */
+export function isNumberWord(text: string): boolean {
+  const s = gapComparisonKey(text).replace(/[\s'-]+/g, "");
+  return s.length > 0 && NUMBER_WORD_RE.test(s);
+}
+
+/** What the summary says after "scrivi" when a number was written in words. */
+export const DIGITS_HINT = "il numero in cifre";
+
+/** The summary's hint for a wrong answer: digits, when a number key was answered with a number in words. */
+export function wrongAnswerHint(text: string, key: GapKey): string | null {
+  if (!isNumberWord(text)) return null;
+  const numeric = key.accepted.some((a) => parseGapNumber(a.replace(/[%°]\s*$/, "")) !== null);
+  return numeric ? DIGITS_HINT : null;
+}

@@ -2,7 +2,7 @@
 // past-attempts list, and the clean-up that marks expired drawn quizzes as abandoned before a list is read.
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { ATTEMPT_LIST_LIMIT } from "~/lib/constants";
-import { gradeGapAnswer } from "~/lib/gap-answer";
+import { gradeGapAnswer, wrongAnswerHint } from "~/lib/gap-answer";
 import { listScore, percentCorrect, summaryScore } from "~/lib/scoring";
 import { attemptDeadlineSql } from "~/lib/timer";
 import { peerDifficulty } from "./learning-advice.server";
@@ -136,14 +136,7 @@ export async function attemptSummary(
       correct: shown ? answer.correct : null,
       explanation: shown ? question.explanation : "",
       sealed: !shown,
-      sheetForm:
-        shown && question.type === "gap" && answer.correct && answer.answerText
-          ? gradeGapAnswer(answer.answerText, {
-              accepted: question.acceptedAnswers ?? [],
-              measure: question.measure,
-              tolerance: question.tolerance,
-            }).sheetForm
-          : null,
+      sheetForm: shown && question.type === "gap" && answer.answerText ? sheetFormOf(answer, question) : null,
     };
   });
   const questionCount = attempt.total || list.length;
@@ -292,4 +285,14 @@ export async function listAttempts(
       score: r.status === "completed" ? listScore(totals.correct, totals.total) : null,
     };
   });
+}
+
+/** "Sul foglio d'esame: scrivi …": the sheet's form of a right answer written leniently, or digits for a number in words. */
+function sheetFormOf(
+  answer: { correct: boolean | null; answerText: string | null },
+  question: { acceptedAnswers: string[] | null; measure: string | null; tolerance: number | null },
+): string | null {
+  const key = { accepted: question.acceptedAnswers ?? [], measure: question.measure, tolerance: question.tolerance };
+  if (answer.correct) return gradeGapAnswer(answer.answerText ?? "", key).sheetForm;
+  return answer.correct === false ? wrongAnswerHint(answer.answerText ?? "", key) : null;
 }

@@ -1,7 +1,7 @@
 // The one grading rule for typed answers (practice, redo, Rush, imports, the simulation room).
 // Awkward cases come from the bank audit (§2.2, §2.3) and the answer-sheet rules in exam-format.md.
 import { describe, expect, it } from "vitest";
-import { gradeGapAnswer, parseGapNumber, type GapKey } from "~/lib/gap-answer";
+import { type GapKey, gradeGapAnswer, isNumberWord, parseGapNumber, wrongAnswerHint } from "~/lib/gap-answer";
 
 type Row = [typed: string, key: GapKey, correct: boolean, note: string];
 
@@ -137,5 +137,19 @@ describe("parseGapNumber", () => {
     expect(parseGapNumber("sp3")).toBeNull();
     expect(parseGapNumber("h2o")).toBeNull();
     expect(parseGapNumber("1,2,3")).toBeNull();
+  });
+});
+
+describe("numbers in words (issue 30: the sheet wants digits)", () => {
+  it("are never a number, and the summary says to write digits when the key is a number", () => {
+    expect(gradeGapAnswer("sei", k(["6"])).correct).toBe(false);
+    expect(gradeGapAnswer("settantacinque", k(["75"], "%")).correct).toBe(false);
+    expect(wrongAnswerHint("sei", k(["6"]))).toBe("il numero in cifre");
+    expect(wrongAnswerHint("Trenta", k(["30"], "%"))).toBe("il numero in cifre");
+    expect(wrongAnswerHint("sei", k(["mitocondrio"]))).toBeNull();
+    expect(wrongAnswerHint("7", k(["6"]))).toBeNull();
+    expect(isNumberWord("ventuno")).toBe(true);
+    expect(isNumberWord("mitosi")).toBe(false);
+    expect(isNumberWord("settembre")).toBe(false);
   });
 });
