@@ -18,6 +18,9 @@ export type { BankFile, BankQuestion } from "../app/lib/bank-rules.ts";
 /** Subjects in id order 1..5: Biologia, Chimica, Matematica, Fisica, Ragionamento Logico. */
 export const BANK: BankFile[] = [biologia, chimica, matematica, fisica, ragionamento] as BankFile[];
 
+/** The seed editions' fixed ids (migrations/0008_exam_editions.sql writes them from seed/editions.ts, in this order). */
+export const EDITION_IDS = { "2025/26": 1, "2026/27": 2 } as const;
+
 export const DEMO_USERS = [
   {
     id: 1,
@@ -259,6 +262,24 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
           q.type === "gap" ? (q.measure ?? null) : null,
           q.type === "gap" ? (q.tolerance ?? null) : null,
         ]),
+      ),
+    ),
+  );
+
+  // Each question's unit per exam edition (issue 30): `unit` for 2025/26, `unit2627` for 2026/27 (null: outside it).
+  out.push(
+    ...inserts(
+      "question_edition_units",
+      ["edition_id", "question_id", "unit"],
+      BANK.flatMap((b) =>
+        b.questions.flatMap((q) =>
+          q.legacy
+            ? []
+            : [
+                ...(q.unit != null ? [[EDITION_IDS["2025/26"], q.id, q.unit]] : []),
+                ...(q.unit2627 != null ? [[EDITION_IDS["2026/27"], q.id, q.unit2627]] : []),
+              ],
+        ),
       ),
     ),
   );

@@ -11,6 +11,8 @@ export type BankQuestion = {
   id: number;
   topic: number | null;
   unit?: number | null;
+  /** The 2026/27 unit (SYLLABUS.md, 2026/27 section); null: fuori programma 2026/27. */
+  unit2627?: number | null;
   legacy?: boolean;
   type: "mc" | "gap";
   stem: string;

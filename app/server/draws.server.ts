@@ -5,12 +5,46 @@
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import { drawQuestions, mixFor, type DrawCandidate, type DrawResult, type DrawUnit } from "~/lib/draw";
 import type { Db } from "./db/client.server";
-import { questions, units } from "./db/schema";
+import type { ExamEdition } from "~/lib/edition";
+import { questionEditionUnits, questions, units } from "./db/schema";
 
 export type DrawPool = { candidates: DrawCandidate[]; units: (DrawUnit & { title: string })[] };
 
-/** A subject's active questions (id, type, unit, legacy) and its syllabus units. */
-export async function loadDrawPool(db: Db, subjectId: number, exclude?: SQL): Promise<DrawPool> {
+/**
+ * A subject's active questions (id, type, unit, legacy) and its syllabus units. With an exam edition whose
+ * syllabus covers the subject (issue 30), the units are the edition's and each question's unit is its unit in
+ * that edition (question_edition_units): a question outside it (fuori programma) is not in the pool. A subject
+ * the edition's bank rows do not cover yet falls back to the bank's own units.
+ */
+export async function loadDrawPool(
+  db: Db,
+  subjectId: number,
+  exclude?: SQL,
+  edition?: Pick<ExamEdition, "id" | "format"> | null,
+): Promise<DrawPool> {
+  const editionUnits = edition?.format.units.filter((u) => u.subjectId === subjectId) ?? [];
+  if (edition && editionUnits.length) {
+    const rows = await db
+      .select({
+        id: questions.id,
+        type: questions.type,
+        unit: questionEditionUnits.unit,
+        legacy: questions.legacy,
+      })
+      .from(questions)
+      .innerJoin(
+        questionEditionUnits,
+        and(eq(questionEditionUnits.questionId, questions.id), eq(questionEditionUnits.editionId, edition.id)),
+      )
+      .where(and(eq(questions.subjectId, subjectId), eq(questions.active, true), exclude))
+      .all();
+    if (rows.length) {
+      return {
+        candidates: rows,
+        units: editionUnits.map((u) => ({ number: u.number, title: u.title, credits: u.credits })),
+      };
+    }
+  }
   const [rows, unitRows] = await Promise.all([
     db
       .select({ id: questions.id, type: questions.type, unit: questions.unit, legacy: questions.legacy })
@@ -47,9 +81,11 @@ export async function drawForSubject(
     strictMix?: boolean;
     random?: () => number;
     exclude?: SQL;
+    /** The exam edition whose syllabus units weigh the draw (its units per question); the bank's own when absent. */
+    edition?: Pick<ExamEdition, "id" | "format"> | null;
   } = {},
 ): Promise<SubjectDraw> {
-  const pool = await loadDrawPool(db, subjectId, options.exclude);
+  const pool = await loadDrawPool(db, subjectId, options.exclude, options.edition);
   const weighted = pool.units.length > 0;
   const mix = options.mix ?? (weighted && options.split ? mixFor(count, options.split) : undefined);
   const result = drawQuestions({

@@ -189,7 +189,7 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
       // A whole subject: the edition's split and unit weights (semestre filtro subjects) or plain random (older test).
       const edition = await editionOrDefault(db, args.editionId);
       const split = paperSplit(edition, subjectId);
-      const draw = await drawForSubject(db, subjectId, args.count!, { exclude: unsealed, split });
+      const draw = await drawForSubject(db, subjectId, args.count!, { exclude: unsealed, split, edition });
       questionIds = draw.ids;
       if (draw.weighted && editionSubject(edition, subjectId)) editionId = edition.id;
     } else {

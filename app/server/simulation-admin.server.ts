@@ -196,7 +196,7 @@ export async function saveSimulation(
       const count = s.questionCount ?? 0;
       const split = paperSplit(edition, s.subjectId);
       const mix = split && count === split.mc + split.gap ? split : undefined;
-      const draw = await drawForSubject(db, s.subjectId, count, { mix, split });
+      const draw = await drawForSubject(db, s.subjectId, count, { mix, split, edition });
       ids = draw.ids;
       if (ids.length < count)
         throw new HttpError(400, `Domande insufficienti per la materia ${s.subjectId}: disponibili ${ids.length}.`);

@@ -697,3 +697,24 @@ export const examEditions = sqliteTable(
   },
   (t) => [uniqueIndex("exam_editions_year_idx").on(t.academicYear)],
 );
+
+/**
+ * A question's syllabus unit in an exam edition (issue 30): the bank's `unit` for 2025/26, `unit2627` for 2026/27.
+ * No row: the question is outside that edition's syllabus (fuori programma), never drawn for it.
+ */
+export const questionEditionUnits = sqliteTable(
+  "question_edition_units",
+  {
+    editionId: integer("edition_id")
+      .notNull()
+      .references(() => examEditions.id, { onDelete: "cascade" }),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id, { onDelete: "cascade" }),
+    unit: integer("unit").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.editionId, t.questionId] }),
+    index("question_edition_units_question_idx").on(t.questionId),
+  ],
+);
