@@ -107,3 +107,90 @@ export function groupAnswers(
   }
   return [...groups.values()];
 }
+
+// --- The pass mark and the ranking section (issue 29) ---
+//
+// P(≥ 18) is the posterior predictive of ONE real paper: the exam's accuracy p follows the Beta that matches the
+// mix posterior's mean and sd (mixPosterior), and the number right on a paper of `questions`, every one answered, is
+// Binomial(questions, p): a Beta-binomial. A raw score of the pass mark or more passes (31 questions, +1 / −0,1:
+// 20 right = 18,9 passes, 19 right = 17,8 fails). Subjects are taken as independent for the section.
+
+/** ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9): enough for Beta-binomial probabilities. */
+function lnGamma(x: number): number {
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
+  const z = x - 1;
+  let a = c[0]!;
+  const t = z + 7.5;
+  for (let i = 1; i < 9; i++) a += c[i]! / (z + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+const lnBeta = (a: number, b: number) => lnGamma(a) + lnGamma(b) - lnGamma(a + b);
+
+/** The fewest right answers (all questions answered) that reach `passMark` with the given scoring. */
+export function rightNeededToPass(questions: number, passMark: number, scoring = { right: 1, wrong: -WRONG_PENALTY }) {
+  return Math.max(0, Math.ceil((passMark - questions * scoring.wrong) / (scoring.right - scoring.wrong) - 1e-9));
+}
+
+/** P(number right ≥ k) on a paper of n questions when the accuracy is Beta with this mean and sd. */
+export function betaBinomialAtLeast(k: number, n: number, mean: number, sd: number): number {
+  const m = Math.min(1 - 1e-6, Math.max(1e-6, mean));
+  const variance = Math.max(1e-12, sd * sd);
+  // Moment matching; a variance at or above m(1 − m) cannot be a Beta: keep a very weak one instead.
+  const strength = Math.max(0.5, (m * (1 - m)) / variance - 1);
+  const a = m * strength;
+  const b = (1 - m) * strength;
+  let p = 0;
+  for (let x = Math.max(0, k); x <= n; x++) {
+    const lnChoose = lnGamma(n + 1) - lnGamma(x + 1) - lnGamma(n - x + 1);
+    p += Math.exp(lnChoose + lnBeta(x + a, n - x + b) - lnBeta(a, b));
+  }
+  return Math.min(1, Math.max(0, p));
+}
+
+/** P(raw score ≥ pass mark) on one real paper, from a subject's answers (null below FORECAST_MIN_ANSWERS). */
+export function passProbability(
+  groups: readonly TopicAnswers[],
+  mix: ReadonlyMap<number, number>,
+  paper = { questions: SCORE_SCALE, passMark: 18 },
+): number | null {
+  const answers = groups.reduce((s, g) => s + g.n, 0);
+  if (answers < FORECAST_MIN_ANSWERS) return null;
+  const { mean, sd } = mixPosterior(groups, mix);
+  return betaBinomialAtLeast(rightNeededToPass(paper.questions, paper.passMark), paper.questions, mean, sd);
+}
+
+export type RankingSection = 300 | 200 | 100 | 0;
+
+/** The ranking section of 2026/27 (three exams passed: 300 + grades; two: 200; one: 100), each with its probability. */
+export function sectionProbabilities(passes: readonly number[]): Map<RankingSection, number> {
+  // Distribution of the number of exams passed, subjects independent.
+  let dist = [1];
+  for (const p of passes) {
+    const next = new Array(dist.length + 1).fill(0) as number[];
+    dist.forEach((q, i) => {
+      next[i] += q * (1 - p);
+      next[i + 1] += q * p;
+    });
+    dist = next;
+  }
+  const at = (i: number) => dist[i] ?? 0;
+  return new Map<RankingSection, number>([
+    [300, at(3)],
+    [200, at(2)],
+    [100, at(1)],
+    [0, at(0)],
+  ]);
+}
+
+/** The most likely section with its probability. */
+export function expectedSection(passes: readonly number[]): { section: RankingSection; probability: number } {
+  let best: { section: RankingSection; probability: number } = { section: 0, probability: -1 };
+  for (const [section, probability] of sectionProbabilities(passes))
+    if (probability > best.probability) best = { section, probability };
+  return best;
+}

@@ -34,6 +34,7 @@ export async function loader(args: Route.LoaderArgs) {
     friends: friends.map((f): FriendSummary => ({ userId: f.userId, name: f.name })),
     dueCount: due,
     forecast: forecast.subjects,
+    section: forecast.section,
     now: Date.now(),
   }));
   // What is happening (issue 34), streamed apart so a failure hides the cards and nothing else: the live or next
@@ -119,7 +120,7 @@ export default function DashboardScreen() {
         <Await resolve={data} errorElement={<CachedFallback />}>
           {(loaded) => (
             <>
-              <LearningCards dueCount={loaded.dueCount} forecast={loaded.forecast} />
+              <LearningCards dueCount={loaded.dueCount} forecast={loaded.forecast} section={loaded.section} />
               <Dashboard analytics={loaded.analytics} friends={loaded.friends} now={loaded.now} />
             </>
           )}

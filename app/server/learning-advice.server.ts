@@ -2,8 +2,14 @@
 // score forecast, the peer difficulty of each question and the targeted ('Mirato') draw. The memories are written by
 // learning.server.ts; the math lives in ~/lib/forecast.
 import { and, asc, eq, lte, sql, type SQL } from "drizzle-orm";
-import { SEMESTRE_FILTRO_TEMPLATE } from "~/lib/constants";
-import { forecastSubject, type TopicAnswers } from "~/lib/forecast";
+import {
+  expectedSection,
+  forecastSubject,
+  passProbability,
+  type RankingSection,
+  type TopicAnswers,
+} from "~/lib/forecast";
+import { defaultEdition } from "./editions.server";
 import type { Db } from "./db/client.server";
 import { questionMemory, questions, statQuestionAccuracy, subjects } from "./db/schema";
 import { HttpError } from "./errors.server";
@@ -95,7 +101,12 @@ export type SubjectForecast = {
   low: number | null;
   high: number | null;
   answers: number;
+  /** P(raw score ≥ the edition's pass mark) on one real paper (issue 29); null below the answers a forecast needs. */
+  passProbability: number | null;
 };
+
+/** The most likely ranking section (300: three exams passed, 200: two, 100: one, 0: none) and its probability. */
+export type SectionForecast = { section: RankingSection; probability: number };
 
 /** The exam's topic mix, approximated by the bank: each topic's share of the subject's active questions. */
 async function examTopicMix(db: Db): Promise<Map<number, Map<number, number>>> {
@@ -118,8 +129,8 @@ export async function scoreForecast(
   db: Db,
   userId: number,
   now = Date.now(),
-): Promise<{ subjects: SubjectForecast[] }> {
-  const [groups, mix, subjectRows] = await Promise.all([
+): Promise<{ subjects: SubjectForecast[]; section: SectionForecast | null }> {
+  const [groups, mix, subjectRows, edition] = await Promise.all([
     db.all<{ subject_id: number; topic_id: number | null; age: number; n: number; k: number }>(sql`
       SELECT q.subject_id, q.topic_id, (${now} - aa.answered_at) / ${DAY} AS age, count(*) AS n,
         sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END) AS k
@@ -129,6 +140,7 @@ export async function scoreForecast(
       GROUP BY q.subject_id, q.topic_id, age`),
     examTopicMix(db),
     db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)).all(),
+    defaultEdition(db),
   ]);
   const bySubject = new Map<number, TopicAnswers[]>();
   for (const g of groups) {
@@ -136,18 +148,27 @@ export async function scoreForecast(
     list.push({ topicId: g.topic_id ?? 0, ageDays: Math.max(0, g.age), n: g.n, correct: g.k });
     bySubject.set(g.subject_id, list);
   }
-  const exam: readonly number[] = SEMESTRE_FILTRO_TEMPLATE.subjects;
+  // The default edition's exams, in the day's order; its paper length and pass mark (issue 29).
+  const exam: readonly number[] = edition.format.subjects.map((s) => s.subjectId);
+  const paper = { questions: edition.format.questionTotal, passMark: edition.format.passMark };
   const order = (id: number) => (exam.includes(id) ? exam.indexOf(id) : exam.length + id);
-  return {
-    subjects: subjectRows
-      .filter((s) => exam.includes(s.id) || bySubject.has(s.id))
-      .sort((a, b) => order(a.id) - order(b.id))
-      .map((s) => ({
+  const rows = subjectRows
+    .filter((s) => exam.includes(s.id) || bySubject.has(s.id))
+    .sort((a, b) => order(a.id) - order(b.id))
+    .map((s): SubjectForecast => {
+      const answers = bySubject.get(s.id) ?? [];
+      const topicMix = mix.get(s.id) ?? new Map();
+      return {
         subjectId: s.id,
         name: s.name,
-        ...forecastSubject(bySubject.get(s.id) ?? [], mix.get(s.id) ?? new Map()),
-      })),
-  };
+        ...forecastSubject(answers, topicMix),
+        passProbability: exam.includes(s.id) ? passProbability(answers, topicMix, paper) : null,
+      };
+    });
+  // The section needs every exam of the edition forecast.
+  const passes = exam.map((id) => rows.find((r) => r.subjectId === id)?.passProbability ?? null);
+  const section = passes.every((p): p is number => p !== null) ? expectedSection(passes) : null;
+  return { subjects: rows, section };
 }
 
 // --- Peer difficulty ---

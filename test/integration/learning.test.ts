@@ -367,11 +367,25 @@ describe("GET /api/me/forecast", () => {
     expect(body.subjects.find((s) => s.subjectId === 2)!.predicted).toBeNull();
   });
 
-  it("the demo student gets a forecast for the exam subjects", async () => {
+  it("the demo student gets a forecast for the exam subjects, P(≥ 18) for each and the expected ranking section", async () => {
     const token = await login("studente@example.com");
-    const body = await json<Forecast>(await call("GET", "/api/me/forecast", { token }));
+    const body = await json<
+      Forecast & {
+        subjects: { passProbability: number | null }[];
+        section: { section: number; probability: number } | null;
+      }
+    >(await call("GET", "/api/me/forecast", { token }));
     expect(body.subjects.slice(0, 3).map((s) => s.name)).toEqual(["Chimica", "Fisica", "Biologia"]);
     expect(body.subjects.filter((s) => s.predicted != null).length).toBeGreaterThan(0);
+    const exams = body.subjects.slice(0, 3);
+    expect(exams.every((s) => s.passProbability != null && s.passProbability >= 0 && s.passProbability <= 1)).toBe(
+      true,
+    );
+    // A better forecast never has a smaller chance of 18.
+    const sorted = [...exams].sort((a, b) => a.predicted! - b.predicted!);
+    expect(sorted[0]!.passProbability!).toBeLessThanOrEqual(sorted[2]!.passProbability! + 1e-9);
+    expect([300, 200, 100, 0]).toContain(body.section!.section);
+    expect(body.section!.probability).toBeGreaterThan(0.25);
   });
 });
 

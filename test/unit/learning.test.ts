@@ -1,7 +1,16 @@
 import { Rating } from "ts-fsrs";
 import { describe, expect, it } from "vitest";
 import { REVIEW_COOLDOWN_MS } from "~/lib/constants";
-import { forecastSubject, groupAnswers, scoreForAccuracy, type TopicAnswers } from "~/lib/forecast";
+import {
+  expectedSection,
+  forecastSubject,
+  groupAnswers,
+  passProbability,
+  rightNeededToPass,
+  scoreForAccuracy,
+  sectionProbabilities,
+  type TopicAnswers,
+} from "~/lib/forecast";
 import { EXAM_PACE_SEC, ratingFor, replayMemory, reviewMemory, type MemoryState } from "~/lib/fsrs-rating";
 import { prng } from "~/lib/prng";
 
@@ -214,5 +223,54 @@ describe("Test mirato weights and peer difficulty", () => {
       peerDifficulty(20, 8),
       peerDifficulty(20, 2),
     ]).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe("P(≥ 18) and the ranking section (issue 29)", () => {
+  const mix = new Map([
+    [1, 0.4],
+    [2, 0.35],
+    [3, 0.25],
+  ]);
+  it("20 right of 31 pass (18,9), 19 fail (17,8); sections follow the passes", () => {
+    expect(rightNeededToPass(31, 18)).toBe(20);
+    expect(expectedSection([0.99, 0.99, 0.99])).toEqual({ section: 300, probability: expect.closeTo(0.97, 2) });
+    expect(expectedSection([0.01, 0.01, 0.01]).section).toBe(0);
+    const probs = sectionProbabilities([0.9, 0.8, 0.1]);
+    expect([...probs.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+    expect(expectedSection([0.9, 0.8, 0.1]).section).toBe(200);
+  });
+
+  it("is calibrated: over 2,000 simulated students, in each band of predicted P(≥ 18) the share who pass a real paper is within 8 points of the band's mean", () => {
+    // The synthetic students: a true accuracy per topic around an ability uniform in 0,35-0,95 (sd 0,08 between
+    // topics), 30-300 practice answers over 60 days in the exam's topic mix, every question of the paper answered.
+    const rand = prng(2027);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+    const now = Date.UTC(2026, 10, 1);
+    const topicIds = [...mix.keys()];
+    const bands = Array.from({ length: 5 }, () => ({ predicted: 0, passed: 0, n: 0 }));
+    for (let s = 0; s < 2000; s++) {
+      const ability = 0.35 + rand() * 0.6;
+      const p = new Map(topicIds.map((t) => [t, Math.min(0.98, Math.max(0.02, ability + normal() * 0.08))]));
+      const topicOf = () => {
+        let r = rand();
+        return topicIds.find((t) => (r -= mix.get(t)!) < 0) ?? topicIds[topicIds.length - 1]!;
+      };
+      const n = 30 + Math.floor(rand() * 271);
+      const answers = Array.from({ length: n }, () => {
+        const topicId = topicOf();
+        return { topicId, at: now - rand() * 60 * DAY, correct: rand() < p.get(topicId)! };
+      });
+      const predicted = passProbability(groupAnswers(answers, now), mix)!;
+      // The real paper: 31 questions in the topic mix.
+      let right = 0;
+      for (let q = 0; q < 31; q++) if (rand() < p.get(topicOf())!) right++;
+      const band = bands[Math.min(4, Math.floor(predicted * 5))]!;
+      band.predicted += predicted;
+      band.passed += right * 1.1 - 3.1 >= 18 ? 1 : 0;
+      band.n++;
+    }
+    for (const band of bands.filter((b) => b.n >= 50))
+      expect(Math.abs(band.passed / band.n - band.predicted / band.n)).toBeLessThan(0.08);
   });
 });

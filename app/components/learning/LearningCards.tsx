@@ -3,7 +3,7 @@ import { formatDecimal } from "~/lib/format";
 import { Link } from "react-router";
 import { SCORE_SCALE } from "~/lib/constants";
 import { FORECAST_MIN_ANSWERS } from "~/lib/forecast";
-import type { SubjectForecast } from "~/server/learning-advice.server";
+import type { SectionForecast, SubjectForecast } from "~/server/learning-advice.server";
 import { L } from "./messages";
 
 /** A subject's forecast as the server computes it (type-only import). */
@@ -11,7 +11,17 @@ export type ForecastRow = SubjectForecast;
 
 const fmt = (n: number) => formatDecimal(n, 1, 1);
 
-export function LearningCards({ dueCount, forecast }: { dueCount: number; forecast: ForecastRow[] }) {
+const percent = (p: number) => Math.round(p * 100);
+
+export function LearningCards({
+  dueCount,
+  forecast,
+  section,
+}: {
+  dueCount: number;
+  forecast: ForecastRow[];
+  section?: SectionForecast | null;
+}) {
   return (
     <div className="learn">
       <section className="mini learn__review" aria-labelledby="learn-review">
@@ -45,6 +55,12 @@ export function LearningCards({ dueCount, forecast }: { dueCount: number; foreca
                   <span className="small muted">
                     {L.forecastRange(fmt(s.low), fmt(s.high))} · {L.forecastOn(s.answers)}
                   </span>
+                  {s.passProbability != null ? (
+                    <span className="small learn__pass" data-testid={`pass-${s.subjectId}`}>
+                      {" "}
+                      · {L.forecastPass(percent(s.passProbability))}
+                    </span>
+                  ) : null}
                 </span>
               ) : (
                 <span className="small muted">{L.forecastNeedMore(s.answers, FORECAST_MIN_ANSWERS)}</span>
@@ -52,6 +68,11 @@ export function LearningCards({ dueCount, forecast }: { dueCount: number; foreca
             </li>
           ))}
         </ul>
+        {section ? (
+          <p className="learn__section" data-testid="forecast-section">
+            {L.forecastSection(section.section, percent(section.probability))}
+          </p>
+        ) : null}
         <p className="small muted learn__explain">{L.forecastExplain}</p>
       </section>
     </div>
