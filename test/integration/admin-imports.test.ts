@@ -279,7 +279,7 @@ describe("POST /api/admin/import", () => {
             unit: 3,
             type: "gap",
             stem: `Domanda di completamento numero ${i}: il pH neutro vale ____.`,
-            accepted: ["7", "sette"],
+            accepted: ["7"],
             explanation: "A 25 °C il pH neutro è 7.",
             difficulty: 1 + (i % 5),
           }

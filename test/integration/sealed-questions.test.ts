@@ -296,10 +296,9 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   // The console's tabs (issue 19): a student is sent away from each before any data is read.
   "admin/(index)": () => [get("/admin?index&tab=utenti")],
   ...Object.fromEntries(
-    ["analytics", "utenti", "tentativi", "segnalazioni", "database", "classi", "simulazioni", "rush"].map((tab) => [
-      `admin/${tab}`,
-      () => [get(`/admin/${tab}`)],
-    ]),
+    ["analytics", "utenti", "tentativi", "segnalazioni", "database", "classi", "simulazioni", "rush", "edizioni"].map(
+      (tab) => [`admin/${tab}`, () => [get(`/admin/${tab}`)]],
+    ),
   ),
   // The console's lookups through fetchers: a student is sent away; a question's editor is staff-only.
   "admin/cerca": () => [get("/admin/cerca?q=2001")],
