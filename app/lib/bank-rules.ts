@@ -338,10 +338,13 @@ export function checkBank(files: readonly BankFile[], options: CheckOptions = {}
 }
 
 /** Units per subject read from SYLLABUS.md ("## Title (subject N, ...)" then "| n | title | CFU | ..." rows). */
-export function parseSyllabus(markdown: string): Map<number, BankUnit[]> {
+export function parseSyllabus(markdown: string, year?: string): Map<number, BankUnit[]> {
+  // SYLLABUS.md holds one section per syllabus: 2025/26 first (no heading of its own), then "# 2026/27 …".
+  const sections = markdown.split(/^# (?=\d{4}\/\d{2}\b)/m);
+  const section = year ? (sections.find((s) => s.startsWith(year)) ?? "") : sections[0]!;
   const out = new Map<number, BankUnit[]>();
   let subject: number | null = null;
-  for (const line of markdown.split("\n")) {
+  for (const line of section.split("\n")) {
     const heading = /^##\s.*\(subject (\d+)/.exec(line);
     if (heading) {
       subject = Number(heading[1]);
