@@ -136,6 +136,7 @@ test.describe("admin console", () => {
       "Classi",
       "Simulazioni",
       "Rush",
+      "Edizioni",
     ]);
     await expect(page.getByRole("heading", { name: "Riepilogo" })).toBeVisible();
     await expect(page.getByRole("img", { name: /Tentativi al giorno/ })).toBeVisible();
