@@ -62,6 +62,8 @@ export type SubjectCoverage = {
   gap: number;
   outside: number;
   oneWordShare: number;
+  /** Share of easy (1-2), medium (3-4) and hard (5) questions in the pool, per type. */
+  difficulty: { mc: [number, number, number]; gap: [number, number, number] };
   units: UnitCoverage[];
   /** Full papers without a repeat: the fewest any unit or type allows. */
   papers: number;
@@ -104,6 +106,11 @@ export function editionCoverage(
       };
     });
     const mc = inside.length - gaps.length;
+    const bands = (list: readonly BankQuestion[]): [number, number, number] => {
+      const n = list.length || 1;
+      const share = (lo: number, hi: number) => list.filter((q) => q.difficulty >= lo && q.difficulty <= hi).length / n;
+      return [share(1, 2), share(3, 4), share(5, 5)];
+    };
     out.push({
       subjectId: sid,
       name: file.subject.name,
@@ -111,6 +118,7 @@ export function editionCoverage(
       gap: gaps.length,
       outside: (file.questions ?? []).length - inside.length,
       oneWordShare: gaps.length ? gaps.filter(isOneWordAnswer).length / gaps.length : 0,
+      difficulty: { mc: bands(inside.filter((q) => q.type === "mc")), gap: bands(gaps) },
       units: unitRows,
       papers: Math.floor(Math.min(mc / split.mc, gaps.length / split.gap, ...unitRows.map((u) => u.papers)) + 1e-9),
     });
@@ -124,6 +132,10 @@ export function coverageTable(label: string, rows: readonly SubjectCoverage[]): 
   for (const s of rows) {
     lines.push(
       `${s.name}: ${s.mc} scelta multipla + ${s.gap} completamento nel programma, ${s.outside} fuori programma; completamento di una parola: ${Math.round(s.oneWordShare * 100)} %; prove complete senza ripetizioni: ${s.papers}`,
+    );
+    const pct = (b: [number, number, number]) => b.map((x) => `${Math.round(x * 100)} %`).join(" / ");
+    lines.push(
+      `  difficoltà facile / media / difficile: scelta multipla ${pct(s.difficulty.mc)}, completamento ${pct(s.difficulty.gap)}`,
     );
     for (const u of s.units)
       lines.push(
