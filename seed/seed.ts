@@ -263,6 +263,8 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
           q.type === "gap" ? (q.tolerance ?? null) : null,
         ]),
       ),
+      // D1 refuses a statement over 100 KB: 50 questions (stems, options, explanations) stay well under it.
+      50,
     ),
   );
 

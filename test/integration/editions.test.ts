@@ -183,3 +183,26 @@ describe("the console's Edizioni tab (/admin/edizioni)", () => {
     expect(audit!.n).toBeGreaterThanOrEqual(4);
   });
 });
+
+describe("the 2026/27 syllabus in the draws (issue 30)", () => {
+  it("a 2026/27 paper never holds a question fuori programma 2026/27; the 2025/26 edition may draw them", async () => {
+    const outside = (
+      await env.DB.prepare(
+        `SELECT q.id FROM questions q WHERE q.subject_id = 4 AND q.legacy = 0 AND q.id NOT IN
+           (SELECT question_id FROM question_edition_units WHERE edition_id = (SELECT id FROM exam_editions WHERE academic_year = '2026/27'))`,
+      ).all<{ id: number }>()
+    ).results.map((r) => r.id);
+    expect(outside.length).toBeGreaterThan(0);
+    const { editions: list } = await editions();
+    const old = list.find((e) => e.academicYear === "2025/26")!;
+    const seenNew = new Set<number>();
+    const seenOld = new Set<number>();
+    for (let i = 0; i < 15; i++) {
+      for (const id of (await drawMix(4)).ids) seenNew.add(id);
+      for (const id of (await drawMix(4, old.id)).ids) seenOld.add(id);
+    }
+    expect(outside.filter((id) => seenNew.has(id))).toEqual([]);
+    // Out of 15 × 31 draws from the 2025/26 pool (251 Fisica questions), some of the fuori programma ones show up.
+    expect(outside.some((id) => seenOld.has(id)) || outside.length < 3).toBe(true);
+  });
+});
