@@ -30,6 +30,24 @@ async function questionsById(ids: number[]): Promise<Map<number, Row>> {
   return out;
 }
 
+async function editionUnitsOf(year: string, subjectId: number) {
+  const row = await env.DB.prepare("SELECT format FROM exam_editions WHERE academic_year = ?")
+    .bind(year)
+    .first<{ format: string }>();
+  const format = JSON.parse(row!.format) as { units: { subjectId: number; number: number; credits: number }[] };
+  return format.units.filter((u) => u.subjectId === subjectId);
+}
+
+async function editionUnitOfQuestions(year: string, ids: number[]): Promise<Map<number, number>> {
+  const rows = await env.DB.prepare(
+    `SELECT question_id AS id, unit FROM question_edition_units
+     WHERE edition_id = (SELECT id FROM exam_editions WHERE academic_year = ?) AND question_id IN (${ids.map(() => "?").join(",")})`,
+  )
+    .bind(year, ...ids)
+    .all<{ id: number; unit: number }>();
+  return new Map(rows.results.map((r) => [r.id, r.unit]));
+}
+
 async function unitsOf(subjectId: number) {
   return (
     await env.DB.prepare("SELECT number, credits FROM units WHERE subject_id = ? ORDER BY number")
@@ -73,14 +91,18 @@ describe("the semestre filtro simulation (admin template)", () => {
       expect(mine.filter((q) => q.type === "mc")).toHaveLength(21);
       expect(mine.filter((q) => q.type === "gap")).toHaveLength(10);
       expect(mine.filter((q) => q.legacy)).toHaveLength(0);
-      const units = await unitsOf(subjectId);
-      if (units.length) {
-        const credits = units.reduce((s, u) => s + u.credits, 0);
-        for (const u of units) {
-          const drawn = mine.filter((q) => q.unit === u.number).length;
-          // Largest remainder: floor or ceil of the exact share (a unit that ran short may hold less).
-          expect(Math.abs(drawn - (u.credits / credits) * 31)).toBeLessThan(1);
-        }
+      // The default edition's (2026/27) units and each question's unit in it (issue 30).
+      const units = await editionUnitsOf("2026/27", subjectId);
+      const unitOf = await editionUnitOfQuestions(
+        "2026/27",
+        mine.map((q) => q.id),
+      );
+      expect(mine.every((q) => unitOf.has(q.id))).toBe(true); // nothing fuori programma
+      const credits = units.reduce((s, u) => s + u.credits, 0);
+      for (const u of units) {
+        const drawn = mine.filter((q) => unitOf.get(q.id) === u.number).length;
+        // Largest remainder: floor or ceil of the exact share (a unit that ran short may hold less).
+        expect(Math.abs(drawn - (u.credits / credits) * 31)).toBeLessThan(1);
       }
     }
   });
