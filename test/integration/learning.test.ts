@@ -30,7 +30,9 @@ type Forecast = {
     low: number | null;
     high: number | null;
     answers: number;
+    passProbability: number | null;
   }[];
+  section: { section: number; probability: number } | null;
 };
 type Memory = {
   user_id: number;
@@ -369,12 +371,7 @@ describe("GET /api/me/forecast", () => {
 
   it("the demo student gets a forecast for the exam subjects, P(≥ 18) for each and the expected ranking section", async () => {
     const token = await login("studente@example.com");
-    const body = await json<
-      Forecast & {
-        subjects: { passProbability: number | null }[];
-        section: { section: number; probability: number } | null;
-      }
-    >(await call("GET", "/api/me/forecast", { token }));
+    const body = await json<Forecast>(await call("GET", "/api/me/forecast", { token }));
     expect(body.subjects.slice(0, 3).map((s) => s.name)).toEqual(["Chimica", "Fisica", "Biologia"]);
     expect(body.subjects.filter((s) => s.predicted != null).length).toBeGreaterThan(0);
     const exams = body.subjects.slice(0, 3);
