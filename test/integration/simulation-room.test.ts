@@ -1,9 +1,15 @@
 // The SimulationRoom Durable Object through its real socket route: start broadcast, late joiners,
 // deadlines, autosave across eviction, one-time grading, allowed users, no answer keys before the end;
 // and with nobody in memory: a stored alarm that fires with no socket connected, a hibernated room woken by an answer.
-import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import {
+  abortAllDurableObjects,
+  env,
+  evictDurableObject,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { SIMULATION_GRACE_MS } from "~/lib/constants";
 import type { SimulationRoom } from "../../workers/simulation-room";
 import { call, count, json, login, seed } from "./helpers";
@@ -300,6 +306,52 @@ describe("SimulationRoom", () => {
 });
 
 describe("SimulationRoom with nobody in memory", () => {
+  it("crashes inside its commit window: the answer it had taken but not written is lost and was never acknowledged; the acknowledged one survives", async () => {
+    const { flow, questions } = await createSimulation("sim-crash", [{ subjectId: 2, timeMin: 1, questionCount: 3 }]);
+    await call("POST", "/api/admin/simulations/sim-crash/start", { token: admin });
+    await moveStart("sim-crash", Date.now() - 1000);
+    const s = await connect("sim-crash", student);
+    await s.next("hello");
+    const value = (q: (typeof questions)[number], i: number) =>
+      q.type === "mc" ? JSON.parse(q.options!)[i % 4] : `parola${i}`;
+    const [q1, q2] = questions as [(typeof questions)[number], (typeof questions)[number]];
+    s.send({ type: "answer", seq: 1, subjectId: flow[0]!.id, questionId: q1.id, value: value(q1, 1) });
+    expect(await s.next("ack")).toMatchObject({ seq: 1 });
+    // A fresh stub each time: the crash breaks the stubs made before it.
+    const stored = () =>
+      runInDurableObject(roomOf("sim-crash"), (_r, state) =>
+        state.storage.sql
+          .exec<{ question_id: number }>("SELECT question_id FROM answers ORDER BY question_id")
+          .toArray()
+          .map((r) => r.question_id),
+      );
+    expect(await stored()).toEqual([q1.id]);
+
+    // Time stands still inside the window: the room takes the answer and waits for its batch timer, which does not
+    // fire. The ping sent behind the answer is answered at once, so the room has taken the answer.
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      s.send({ type: "answer", seq: 2, subjectId: flow[0]!.id, questionId: q2.id, value: value(q2, 2) });
+      s.send({ type: "ping", t0: 7 });
+      expect(await s.next("pong")).toMatchObject({ t0: 7 });
+      expect(s.messages.filter((m) => m.type === "ack" && m.seq === 2)).toEqual([]);
+      expect(await stored()).toEqual([q1.id]);
+      // The crash: every instance dies where it stands, storage stays as it was.
+      await abortAllDurableObjects();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(s.messages.filter((m) => m.type === "ack" && m.seq === 2)).toEqual([]);
+    // Back up: only the acknowledged answer is there. The unacknowledged one is the client's to resend (the
+    // browser keeps it as pending and resends it when its socket opens again: useSimulationRoom).
+    const again = await connect("sim-crash", student);
+    expect((await again.next("hello")).answers).toEqual({ [String(flow[0]!.id)]: { [String(q1.id)]: value(q1, 1) } });
+    again.send({ type: "answer", seq: 2, subjectId: flow[0]!.id, questionId: q2.id, value: value(q2, 2) });
+    expect(await again.next("ack")).toMatchObject({ seq: 2, questionId: q2.id });
+    expect(await stored()).toEqual([q1.id, q2.id].sort((a, b) => a - b));
+    again.ws!.close(1000, "bye");
+  });
+
   it("its stored alarm fires with no socket connected and no instance awake: it closes the subject and grades", async () => {
     const { flow, questions } = await createSimulation("sim-alone", [{ subjectId: 2, timeMin: 1, questionCount: 3 }]);
     await call("POST", "/api/admin/simulations/sim-alone/start", { token: admin });
