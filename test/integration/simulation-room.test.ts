@@ -1,6 +1,7 @@
 // The SimulationRoom Durable Object through its real socket route: start broadcast, late joiners,
 // deadlines, autosave across eviction, one-time grading, allowed users, no answer keys before the end;
-// and with nobody in memory: a stored alarm that fires with no socket connected, a hibernated room woken by an answer.
+// and with nobody in memory: a crash inside the commit window, a stored alarm that fires with no socket connected,
+// a hibernated room woken by an answer.
 import {
   abortAllDurableObjects,
   env,
