@@ -36,9 +36,9 @@ const handler = createStaticHandler(routes);
 
 export type TestEnv = Partial<Env>;
 
-export function makeContext(overrides: TestEnv = {}) {
+export function makeContext(overrides: TestEnv = {}, ctx: ExecutionContext = createExecutionContext()) {
   const context = new RouterContextProvider();
-  context.set(cloudflareContext, { env: { ...env, ...overrides } as Env, ctx: createExecutionContext() });
+  context.set(cloudflareContext, { env: { ...env, ...overrides } as Env, ctx });
   return context;
 }
 
@@ -50,6 +50,8 @@ export type CallOptions = {
   cookie?: string;
   headers?: Record<string, string>;
   env?: TestEnv;
+  /** The execution context the route gets (to wait for its waitUntil work with waitOnExecutionContext). */
+  ctx?: ExecutionContext;
 };
 
 /** The request `call` sends: Bearer token, cookie, JSON body (with its Content-Type) or a raw body. */
@@ -67,14 +69,14 @@ export function buildRequest(method: string, path: string, options: CallOptions 
 
 /** Sends a request through the route table, like the Worker does for /api/* and for screen data. */
 export async function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
-  return send(buildRequest(method, path, options), options.env);
+  return send(buildRequest(method, path, options), options.env, options.ctx);
 }
 
 /** Sends a built request through the route table. */
-export async function send(request: Request, env?: TestEnv): Promise<Response> {
+export async function send(request: Request, env?: TestEnv, ctx?: ExecutionContext): Promise<Response> {
   try {
     // The root's middleware is not in this route table: its setup runs here, as it does for every request.
-    const requestContext = makeContext(env);
+    const requestContext = makeContext(env, ctx);
     provideRequestContext(request, requestContext);
     const result = await handler.queryRoute(request, { requestContext });
     if (result instanceof Response) return result;
@@ -96,7 +98,7 @@ export async function callGuarded(method: string, path: string, options: CallOpt
   let response = refuseEarly(request) ?? (await rateLimitRefusal(request, workerEnv));
   if (!response) {
     try {
-      response = await send(request, options.env);
+      response = await send(request, options.env, options.ctx);
     } catch (thrown) {
       if (!isRouteErrorResponse(thrown)) throw thrown;
       response = Response.json({ message: String(thrown.data) }, { status: thrown.status });

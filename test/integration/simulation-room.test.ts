@@ -1,8 +1,17 @@
 // The SimulationRoom Durable Object through its real socket route: start broadcast, late joiners,
-// deadlines, autosave across eviction, one-time grading, allowed users, no answer keys before the end.
-import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+// deadlines, autosave across eviction, one-time grading, allowed users, no answer keys before the end;
+// and with nobody in memory: a crash inside the commit window, a stored alarm that fires with no socket connected,
+// a hibernated room woken by an answer.
+import {
+  abortAllDurableObjects,
+  env,
+  evictDurableObject,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { SIMULATION_GRACE_MS } from "~/lib/constants";
 import type { SimulationRoom } from "../../workers/simulation-room";
 import { call, count, json, login, seed } from "./helpers";
 
@@ -294,5 +303,135 @@ describe("SimulationRoom", () => {
     expect(again.status).toBe(200);
     expect(await json(again)).toMatchObject({ ok: true, attemptId: row!.id, result: { totale: 16 } });
     expect(await count("simulation_attempts", "simulation_id = 'sim-grade'")).toBe(1);
+  });
+});
+
+describe("SimulationRoom with nobody in memory", () => {
+  it("crashes inside its commit window: the answer it had taken but not written is lost and was never acknowledged; the acknowledged one survives", async () => {
+    const { flow, questions } = await createSimulation("sim-crash", [{ subjectId: 2, timeMin: 1, questionCount: 3 }]);
+    await call("POST", "/api/admin/simulations/sim-crash/start", { token: admin });
+    await moveStart("sim-crash", Date.now() - 1000);
+    const s = await connect("sim-crash", student);
+    await s.next("hello");
+    const value = (q: (typeof questions)[number], i: number) =>
+      q.type === "mc" ? JSON.parse(q.options!)[i % 4] : `parola${i}`;
+    const [q1, q2] = questions as [(typeof questions)[number], (typeof questions)[number]];
+    s.send({ type: "answer", seq: 1, subjectId: flow[0]!.id, questionId: q1.id, value: value(q1, 1) });
+    expect(await s.next("ack")).toMatchObject({ seq: 1 });
+    // A fresh stub each time: the crash breaks the stubs made before it.
+    const stored = () =>
+      runInDurableObject(roomOf("sim-crash"), (_r, state) =>
+        state.storage.sql
+          .exec<{ question_id: number }>("SELECT question_id FROM answers ORDER BY question_id")
+          .toArray()
+          .map((r) => r.question_id),
+      );
+    expect(await stored()).toEqual([q1.id]);
+
+    // Time stands still inside the window: the room takes the answer and waits for its batch timer, which does not
+    // fire. The ping sent behind the answer is answered at once, so the room has taken the answer.
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      s.send({ type: "answer", seq: 2, subjectId: flow[0]!.id, questionId: q2.id, value: value(q2, 2) });
+      s.send({ type: "ping", t0: 7 });
+      expect(await s.next("pong")).toMatchObject({ t0: 7 });
+      expect(s.messages.filter((m) => m.type === "ack" && m.seq === 2)).toEqual([]);
+      expect(await stored()).toEqual([q1.id]);
+      // The crash: every instance dies where it stands, storage stays as it was.
+      await abortAllDurableObjects();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(s.messages.filter((m) => m.type === "ack" && m.seq === 2)).toEqual([]);
+    // Back up: only the acknowledged answer is there. The unacknowledged one is the client's to resend (the
+    // browser keeps it as pending and resends it when its socket opens again: useSimulationRoom).
+    const again = await connect("sim-crash", student);
+    expect((await again.next("hello")).answers).toEqual({ [String(flow[0]!.id)]: { [String(q1.id)]: value(q1, 1) } });
+    again.send({ type: "answer", seq: 2, subjectId: flow[0]!.id, questionId: q2.id, value: value(q2, 2) });
+    expect(await again.next("ack")).toMatchObject({ seq: 2, questionId: q2.id });
+    expect(await stored()).toEqual([q1.id, q2.id].sort((a, b) => a - b));
+    again.ws!.close(1000, "bye");
+  });
+
+  it("its stored alarm fires with no socket connected and no instance awake: it closes the subject and grades", async () => {
+    const { flow, questions } = await createSimulation("sim-alone", [{ subjectId: 2, timeMin: 1, questionCount: 3 }]);
+    await call("POST", "/api/admin/simulations/sim-alone/start", { token: admin });
+    await moveStart("sim-alone", Date.now() - 1000);
+    const s = await connect("sim-alone", student);
+    await s.next("hello");
+    const q = questions[0]!;
+    const right = q.type === "mc" ? JSON.parse(q.options!)[q.correct_index!] : JSON.parse(q.accepted_answers!)[0];
+    s.send({ type: "answer", seq: 1, subjectId: flow[0]!.id, questionId: q.id, value: right });
+    await s.next("ack");
+    s.ws!.close(1000, "bye");
+    const room = roomOf("sim-alone");
+    await expect.poll(() => runInDurableObject(room, (r: SimulationRoom) => r.connectedUserIds().length)).toBe(0);
+
+    // The subject (1 minute) ends, with its grace, 1.5 s from now: the deadline stored as the room's alarm.
+    await moveStart("sim-alone", Date.now() - 60_000 - SIMULATION_GRACE_MS + 1500);
+    const alarm = await runInDurableObject(room, (_r, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(Date.now());
+    // Nothing in memory either: the alarm wakes a fresh instance that has only its storage.
+    await evictDurableObject(room);
+    expect(await count("simulation_attempts", "simulation_id = 'sim-alone'")).toBe(0);
+
+    // The runtime fires the alarm by itself (no runDurableObjectAlarm): the attempt is graded and written.
+    await expect
+      .poll(() => count("simulation_attempts", "simulation_id = 'sim-alone'"), { timeout: 15_000, interval: 200 })
+      .toBe(1);
+    const row = await env.DB.prepare(
+      "SELECT user_id, subjects_result FROM simulation_attempts WHERE simulation_id = 'sim-alone'",
+    ).first<{ user_id: number; subjects_result: string }>();
+    expect(row!.user_id).toBe(STUDENT_ID);
+    expect(JSON.parse(row!.subjects_result)[0]).toMatchObject({ correct: 1, wrong: 0, total: 3 });
+    const sim = await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = 'sim-alone'").first<{
+      graded_at: number | null;
+    }>();
+    expect(sim!.graded_at).toBeGreaterThan(0);
+    // A student who comes back finds the subject closed and the simulation graded.
+    const back = await connect("sim-alone", student);
+    expect(await back.next("hello")).toMatchObject({ graded: true, closedThrough: 1 });
+    back.ws!.close(1000, "bye");
+  });
+
+  it("a hibernated room wakes for the next answer on the same socket: it is acknowledged, stored, and nothing is lost", async () => {
+    const { flow, questions } = await createSimulation("sim-hibernate", [
+      { subjectId: 2, timeMin: 1, questionCount: 3 },
+    ]);
+    await call("POST", "/api/admin/simulations/sim-hibernate/start", { token: admin });
+    await moveStart("sim-hibernate", Date.now() - 1000);
+    const s = await connect("sim-hibernate", student);
+    await s.next("hello");
+    const value = (q: (typeof questions)[number], i: number) =>
+      q.type === "mc" ? JSON.parse(q.options!)[i % 4] : `parola${i}`;
+    const [q1, q2] = questions as [(typeof questions)[number], (typeof questions)[number]];
+    s.send({ type: "answer", seq: 1, subjectId: flow[0]!.id, questionId: q1.id, value: value(q1, 1) });
+    expect(await s.next("ack")).toMatchObject({ seq: 1 });
+
+    // Hibernate: the instance is torn down (its in-memory plan, caches and batch with it), the socket stays open.
+    const room = roomOf("sim-hibernate");
+    await runInDurableObject(room, (r: SimulationRoom) => {
+      (r as unknown as { beforeHibernation?: boolean }).beforeHibernation = true;
+    });
+    await evictDurableObject(room, { webSockets: "hibernate" });
+    expect(s.ws!.readyState).toBe(WebSocket.OPEN);
+
+    // The next answer on the same socket wakes a new instance, which takes it and acknowledges it.
+    s.send({ type: "answer", seq: 2, subjectId: flow[0]!.id, questionId: q2.id, value: value(q2, 2) });
+    expect(await s.next("ack")).toMatchObject({ seq: 2, questionId: q2.id });
+    expect(s.messages.filter((m) => m.type === "hello")).toHaveLength(1); // no reconnection
+    expect(
+      await runInDurableObject(room, (r: SimulationRoom) => ({
+        fresh: (r as unknown as { beforeHibernation?: boolean }).beforeHibernation === undefined,
+        connected: r.connectedUserIds(),
+      })),
+    ).toEqual({ fresh: true, connected: [STUDENT_ID] });
+    // Both answers are in the room's storage: a second device of the student gets them in its hello.
+    const other = await connect("sim-hibernate", student);
+    expect((await other.next("hello")).answers).toEqual({
+      [String(flow[0]!.id)]: { [String(q1.id)]: value(q1, 1), [String(q2.id)]: value(q2, 2) },
+    });
+    other.ws!.close(1000, "bye");
+    s.ws!.close(1000, "bye");
   });
 });
