@@ -28,6 +28,7 @@ import {
   freshAttempt,
   freshClass,
   freshFriendship,
+  freshInvitation,
   freshQuestion,
   freshQuiz,
   freshReport,
@@ -158,7 +159,15 @@ let uid: Record<Who, number>;
 let teacher: number;
 
 // reset-db is switched on, so only its missing confirmation can refuse it.
-const ENV = { ALLOW_DB_RESET: "1" } as TestEnv;
+// The rate limits a handler asks itself (joining a class by code, invitations, a teacher's search, quiz draws) would
+// answer every later request of this run with 429, hiding the handler: they are tested in rate-limits.test.ts.
+const ENV = {
+  ALLOW_DB_RESET: "1",
+  CLASS_JOIN_LIMITER: undefined,
+  CLASS_INVITE_LIMITER: undefined,
+  TEACHER_SEARCH_LIMITER: undefined,
+  QUIZ_LIMITER: undefined,
+} as TestEnv;
 
 // --- The write log ---
 
@@ -457,6 +466,12 @@ const simulationResultRows = async (who: Who): Promise<Sides<Params>> => {
     missing: [missingSimulation(), MISSING],
   };
 };
+/** An invitation to the caller (theirs to accept or decline), and one to someone else. */
+const invitationRows = async (who: Who): Promise<Sides<Params>> => ({
+  own: [await freshInvitation((await freshClass(teacher)).id, me(who))],
+  other: [await freshInvitation((await freshClass(await freshUser("docente"))).id, await freshUser())],
+  missing: [MISSING],
+});
 const joinCodeRows = async (): Promise<Sides<Params>> => ({
   own: [(await freshClass(teacher)).code],
   other: null,
@@ -482,6 +497,9 @@ const ROWS: Record<string, (who: Who) => Promise<Sides<Params>>> = {
   "api/classes/:id": classRows,
   "api/classes/:id/members": classRows,
   "api/classes/:id/members/:userId": memberRows,
+  "api/classes/invitations/:id": invitationRows,
+  "api/classes/invitations/:id/accept": invitationRows,
+  "api/classes/:id/invitations": classRows,
   "api/classes/:id/code": classRows,
   "api/admin/rush-events/:id": rushRows,
   "api/admin/users/:id": userRows,

@@ -154,11 +154,11 @@ export async function freshSimulation(
       allowedUsers,
       allowedClasses: [],
     },
-    // The service checks who may manage it; the row's owner is who it says, whatever their role.
-    { id: createdBy.id, effectiveRole: createdBy.role === "admin" ? "admin" : "docente" },
+    // Saved as an admin (a teacher may open a simulation only to their own pupils, issue 28); the row's owner is
+    // then who it says, whatever their role.
+    { id: createdBy.id, effectiveRole: "admin" },
   );
-  if (createdBy.role !== "docente" && createdBy.role !== "admin")
-    await env.DB.prepare("UPDATE simulations SET created_by = ? WHERE id = ?").bind(createdBy.id, id).run();
+  await env.DB.prepare("UPDATE simulations SET created_by = ? WHERE id = ?").bind(createdBy.id, id).run();
   return id;
 }
 
@@ -179,4 +179,13 @@ export function freshSimulationAttempt(simulationId: string, userId: number): Pr
 export async function dropFreshSimulations(): Promise<void> {
   fixtureWrites.count++;
   await env.DB.prepare("DELETE FROM simulations WHERE id LIKE 'fuzz-%'").run();
+}
+
+/** A pending invitation of a class to an address (the invited user's e-mail, or anyone's). */
+export async function freshInvitation(classId: number, userId: number | null): Promise<number> {
+  const email = userId
+    ? ((await env.DB.prepare("SELECT email FROM users WHERE id = ?").bind(userId).first<{ email: string }>())?.email ??
+      `fuzz-${next()}@example.com`)
+    : `fuzz-${next()}@example.com`;
+  return insert("INSERT INTO class_invitations (class_id, email) VALUES (?, ?)", classId, email.toLowerCase());
 }
