@@ -51,6 +51,10 @@ export const users = sqliteTable(
     googleSub: text("google_sub"),
     /** Code a friend can type to send a friendship request. */
     shareCode: text("share_code"),
+    /** Accommodation set by an admin: extra time in simulations, in percent (0-100; +30 DSA, +50 disability). */
+    extraTimePct: integer("extra_time_pct").notNull().default(0),
+    /** The pupil's choice on /profilo: their extra time extends practice timers too. */
+    extraTimePractice: integer("extra_time_practice", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     lastLogin: integer("last_login", { mode: "timestamp_ms" }),
   },
@@ -378,6 +382,23 @@ export const simulationAllowedUsers = sqliteTable(
 );
 
 /** Classes allowed into a simulation: their members are evaluated when a student opens it. */
+/**
+ * The extra time of each accommodated candidate of a started simulation (only those above 0 %), fixed at the start
+ * (app/lib/simulation-day.ts: the max of the user's own and their relevant class memberships), so that the rooms,
+ * the student view and the runner all read the same deadline whatever changes during the exam.
+ */
+export const simulationAccommodations = sqliteTable(
+  "simulation_accommodations",
+  {
+    simulationId: text("simulation_id")
+      .notNull()
+      .references(() => simulations.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull(),
+    extraTimePct: integer("extra_time_pct").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.simulationId, t.userId] })],
+);
+
 export const simulationAllowedClasses = sqliteTable(
   "simulation_allowed_classes",
   {
@@ -420,6 +441,8 @@ export const classMembers = sqliteTable(
     joinedAt: integer("joined_at", { mode: "timestamp_ms" })
       .notNull()
       .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+    /** Accommodation set by the class's teacher for this pupil: extra time in percent (0-100). */
+    extraTimePct: integer("extra_time_pct").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.classId, t.userId] }), index("class_members_user_idx").on(t.userId)],
 );
