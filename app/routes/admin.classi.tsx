@@ -18,6 +18,8 @@ import {
   renewCode,
 } from "~/server/classes.server";
 import { dbOf, getEnv } from "~/server/context";
+import { extraTimePct } from "~/lib/simulation-day";
+import { setMemberExtraTime } from "~/server/accommodations.server";
 import { handleIntent, handleValue } from "~/server/form.server";
 import { limitAction } from "~/server/security.server";
 import type { Route } from "./+types/admin.classi";
@@ -44,6 +46,15 @@ const member = withLabels(
     userId: "Studente",
   },
 );
+const extraTime = withLabels(
+  z.object({
+    intent: z.string(),
+    classId,
+    userId: z.number("Studente non valido").int().positive(),
+    extraTimePct,
+  }),
+  { intent: "Operazione", classId: "Classe", userId: "Studente", extraTimePct: "Tempo aggiuntivo" },
+);
 const create = withParentLabels(ClassNameInput.extend({ intent: z.string() }), ClassNameInput, {
   intent: "Operazione",
 });
@@ -65,6 +76,10 @@ export async function action(args: Route.ActionArgs) {
       }),
     "remove-member": (body) =>
       handleValue(body, member, ({ classId, userId }) => removeMember(db, user, classId, userId)),
+    "extra-time": (body) =>
+      handleValue(body, extraTime, ({ classId, userId, extraTimePct }) =>
+        setMemberExtraTime(db, user, classId, userId, extraTimePct),
+      ),
     "renew-code": (body) => handleValue(body, oneClass, ({ classId }) => renewCode(db, user, classId)),
     delete: (body) => handleValue(body, oneClass, ({ classId }) => deleteClass(db, user, classId)),
   });

@@ -14,6 +14,8 @@ import { handleIntent, handleValue } from "~/server/form.server";
 import { limitAction } from "~/server/security.server";
 import { clearSessionCookie, endAllSessions } from "~/server/session.server";
 import { SessionsSection } from "~/components/profile/SessionsSection";
+import { AccommodationSection } from "~/components/profile/AccommodationSection";
+import { practiceAccommodation, setPracticeExtraTime } from "~/server/accommodations.server";
 import { dbOf, getEnv } from "~/server/context";
 import { acceptFriend, endFriendship, friendsOverview, inviteFriend } from "~/server/friends.server";
 import { requirePageUser } from "~/server/page-guard.server";
@@ -24,14 +26,15 @@ import type { Route } from "./+types/profilo";
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePageUser(args);
   const db = dbOf(args.context);
-  const [profile, friends, classes, invitations, sessions] = await Promise.all([
+  const [profile, friends, classes, invitations, sessions, accommodation] = await Promise.all([
     getProfile(db, user.id),
     friendsOverview(db, user.id),
     joinedClasses(db, user.id),
     invitationsFor(db, user),
     activeSessions(db, user),
+    practiceAccommodation(db, user.id),
   ]);
-  return { userId: user.id, profile, friends, classes, invitations, sessions };
+  return { userId: user.id, profile, friends, classes, invitations, sessions, accommodation };
 }
 
 /**
@@ -66,6 +69,8 @@ export async function action(args: Route.ActionArgs) {
     "decline-invitation": (body) =>
       handleValue(body, invitationSchema, ({ invitationId }) => declineInvitation(db, user, invitationId)),
     "leave-class": (body) => handleValue(body, classSchema, ({ classId }) => removeMember(db, user, classId, user.id)),
+    "extra-time-practice": (body) =>
+      handleValue(body, practiceSchema, ({ apply }) => setPracticeExtraTime(db, user.id, apply)),
     "sign-out-everywhere": async () => {
       await endAllSessions(db, user.id);
       return data<FormReply<{ signedOut: boolean }>>(
@@ -89,6 +94,9 @@ const friendshipSchema = withLabels(z.object({ friendshipId: z.number("Invito no
 const invitationSchema = withLabels(z.object({ invitationId: z.number("Invito non valido").int().positive() }), {
   invitationId: "Invito",
 });
+const practiceSchema = withLabels(z.object({ apply: z.boolean("Scelta non valida") }), {
+  apply: "Tempo aggiuntivo nelle esercitazioni",
+});
 const classSchema = withLabels(z.object({ classId: z.number("Classe non valida").int().positive() }), {
   classId: "Classe",
 });
@@ -100,7 +108,7 @@ export function clientAction({ serverAction }: Route.ClientActionArgs) {
 }
 
 export default function ProfileScreen() {
-  const { userId, profile, friends, classes, invitations, sessions } = useLoaderData<typeof loader>();
+  const { userId, profile, friends, classes, invitations, sessions, accommodation } = useLoaderData<typeof loader>();
   return (
     <section className="page profile">
       <p className="profile__back">
@@ -108,6 +116,7 @@ export default function ProfileScreen() {
       </p>
       <h1 className="page__title">PROFILO</h1>
       <ProfileForm initial={profile} />
+      <AccommodationSection pct={accommodation.pct} practice={accommodation.practice} />
       <FriendsSection overview={friends} />
       <ClassesSection userId={userId} classes={classes} invitations={invitations} />
       <SessionsSection sessions={sessions} />

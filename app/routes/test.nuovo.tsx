@@ -17,6 +17,8 @@ import {
 import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import { listEditions } from "~/server/editions.server";
+import { practiceExtraPct } from "~/server/accommodations.server";
+import { EXTRA_TIME_TEXT, extendedSeconds } from "~/lib/simulation-day";
 import { catalogue } from "~/server/quiz.server";
 import { editionChoice, FullPaper } from "~/components/quiz/FullPaper";
 import "~/styles/quiz.css";
@@ -26,10 +28,14 @@ const CACHE_KEY = "unicum_subjects";
 const DEFAULT_COUNT = 10;
 
 export async function loader(args: Route.LoaderArgs) {
-  await requirePageUser(args);
+  const user = await requirePageUser(args);
   const db = dbOf(args.context);
-  const [subjects, editions] = await Promise.all([catalogue(db), listEditions(db)]);
-  return { subjects, editions: editions.map(editionChoice) };
+  const [subjects, editions, extraPct] = await Promise.all([
+    catalogue(db),
+    listEditions(db),
+    practiceExtraPct(db, user.id),
+  ]);
+  return { subjects, editions: editions.map(editionChoice), extraPct };
 }
 
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
@@ -92,8 +98,13 @@ export default function NewTest() {
     setCountText(String(n));
   };
 
+  // The server extends the timer by the pupil's accommodation (quiz.server.ts); the summary shows the real total.
+  const extraPct = data.extraPct ?? 0;
+  const extra = extraPct ? ` · ${EXTRA_TIME_TEXT.practiceApplied(extraPct)}` : "";
   const timerText =
-    timer === "nessuno" ? "senza timer" : `timer ${formatClock(total!)} (${TIMER_LEVELS[timer]} s a domanda)`;
+    timer === "nessuno"
+      ? "senza timer"
+      : `timer ${formatClock(extendedSeconds(total, extraPct)!)} (${TIMER_LEVELS[timer]} s a domanda${extra})`;
   const summary = subject
     ? `${subject.name} · ${topic?.name ?? T.allTopics} · ${count} ${count === 1 ? "domanda" : "domande"} · ${timerText}${mode === "mirato" ? ` · ${L.modeTargeted.toLowerCase()}` : ""}`
     : "Scegli una materia per iniziare.";

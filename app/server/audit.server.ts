@@ -30,7 +30,8 @@ export type AuditAction =
   | "rush_event.update"
   | "rush_event.delete"
   | "edition.update"
-  | "edition.default";
+  | "edition.default"
+  | "accommodation.update";
 
 export function auditEntry(
   db: Db,

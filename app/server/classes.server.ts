@@ -145,7 +145,15 @@ export async function classesFor(db: Db, user: SessionUser) {
   return isTeacherRole(user.effectiveRole) ? managedClasses(db, user) : joinedClasses(db, user.id);
 }
 
-export type ClassMember = { userId: number; name: string; username: string | null; email: string; joinedAt: number };
+export type ClassMember = {
+  userId: number;
+  name: string;
+  username: string | null;
+  email: string;
+  joinedAt: number;
+  /** The teacher's accommodation for this pupil in this class (extra time, %). */
+  extraTimePct: number;
+};
 
 export async function classMembersOf(db: Db, user: SessionUser, classId: number): Promise<ClassMember[]> {
   await requireManagedClass(db, user, classId);
@@ -160,6 +168,7 @@ export async function membersOf(db: Db, classId: number): Promise<ClassMember[]>
       username: users.username,
       email: users.email,
       joinedAt: classMembers.joinedAt,
+      extraTimePct: classMembers.extraTimePct,
     })
     .from(classMembers)
     .innerJoin(users, eq(users.id, classMembers.userId))

@@ -2,6 +2,8 @@
 // A drawn quiz is stored (quizzes + quiz_questions) together with its attempt row 'in_progress', so
 // the submission is graded against what was drawn and a never-submitted quiz can become 'abandoned'.
 // Questions leave the server WITHOUT the correct option, accepted answers or explanation.
+import { extendedSeconds } from "~/lib/simulation-day";
+import { practiceExtraPct } from "./accommodations.server";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { DEFAULT_DIFFICULTY, MAX_QUESTIONS } from "~/lib/constants";
 import type { NewQuizRequest } from "~/lib/forms/new-quiz";
@@ -255,7 +257,10 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
  * quiz with `rushEventId`: only through a POST, see api.quiz.ts).
  */
 export async function drawRequested(db: Db, userId: number, q: NewQuizRequest): Promise<DrawnQuiz> {
-  const timeLimitSec = q.time ? Number(q.time) || null : null;
+  const asked = q.time ? Number(q.time) || null : null;
+  // A pupil's accommodation extends practice timers if they chose so on /profilo; never a Rush race.
+  const timeLimitSec =
+    asked && q.rushEventId == null ? extendedSeconds(asked, await practiceExtraPct(db, userId)) : asked;
   if (q.ids != null) {
     const ids = q.ids
       .split(",")

@@ -65,7 +65,7 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/classes/invitations/:id/accept": { POST: "user" },
   "api/classes/:id": { DELETE: "teacher" },
   "api/classes/:id/members": { GET: "teacher", POST: "teacher" },
-  "api/classes/:id/members/:userId": { DELETE: "user" },
+  "api/classes/:id/members/:userId": { DELETE: "user", PATCH: "teacher" },
   "api/classes/:id/invitations": { GET: "teacher" },
   "api/classes/:id/code": { POST: "teacher" },
 

@@ -1,4 +1,5 @@
 /** Admin console tab 'Classi' (teachers and admins): create a class, share its join link, invite students by e-mail, manage members. */
+import { ExtraTimePicker } from "./ExtraTimePicker";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
 import { CLASS_UI as T } from "~/components/classes/texts";
@@ -295,6 +296,7 @@ function ClassDialog({
                   <th scope="col">{T.colStudent}</th>
                   <th scope="col">{T.colEmail}</th>
                   <th scope="col">{T.colJoined}</th>
+                  <th scope="col">{T.colExtraTime}</th>
                   <th scope="col">{T.colActions}</th>
                 </tr>
               </thead>
@@ -304,6 +306,9 @@ function ClassDialog({
                     <td>{m.name}</td>
                     <td>{m.email}</td>
                     <td>{formatDateTime(m.joinedAt)}</td>
+                    <td>
+                      <MemberExtraTime classId={cls.id} member={m} />
+                    </td>
                     <td>
                       <button
                         type="button"
@@ -364,5 +369,41 @@ function ClassDialog({
         </Modal>
       ) : null}
     </Modal>
+  );
+}
+
+/** A pupil's accommodation in this class (the teacher's choice), saved with its own button. */
+function MemberExtraTime({ classId, member }: { classId: number; member: Member }) {
+  const toast = useToast();
+  const [pct, setPct] = useState(member.extraTimePct);
+  const [busy, setBusy] = useState(false);
+  const write = useFormAction<{ extraTimePct: number }>("/admin/classi").call;
+  const save = async () => {
+    setBusy(true);
+    try {
+      succeeded(
+        await write({ intent: "extra-time", classId, userId: member.userId, extraTimePct: pct }),
+        T.extraTimeError,
+      );
+      toast(T.extraTimeSaved(member.name, pct), "success");
+    } catch (error) {
+      toast(error instanceof ApiError || error instanceof RefusedError ? error.message : T.extraTimeError, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <span className="adm-classes__extra" data-testid={`extra-time-${member.userId}`}>
+      <ExtraTimePicker value={pct} onChange={setPct} label={`${T.colExtraTime}: ${member.name}`} disabled={busy} />
+      <button
+        type="button"
+        className="btn"
+        disabled={busy || pct === member.extraTimePct}
+        onClick={() => void save()}
+        aria-label={`${T.saveExtraTime} ${T.colExtraTime.toLowerCase()} ${member.name}`}
+      >
+        {T.saveExtraTime}
+      </button>
+    </span>
   );
 }

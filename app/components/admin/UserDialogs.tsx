@@ -1,4 +1,5 @@
 // The user detail dialog (admin user view with every stat) and the create/edit form of the Utenti tab.
+import { ExtraTimePicker } from "./ExtraTimePicker";
 import { useState } from "react";
 import { Modal } from "~/components/ui/Modal";
 import { useLookup } from "~/lib/use-lookup";
@@ -36,6 +37,8 @@ export type AdminUser = {
   role: "studente" | "docente" | "moderator" | "admin";
   status: "attivo" | "sospeso";
   suspensionReason: string | null;
+  /** Accommodation: extra time in simulations (0-100 %). */
+  extraTimePct?: number;
   createdAt: string;
   lastLogin: string | null;
   attempts?: number;
@@ -84,6 +87,7 @@ export function UserDetailDialog({ userId, onClose }: { userId: number; onClose:
               ["Tema", data.theme === "dark" ? "Scuro" : "Chiaro"],
               ["Ruolo", ROLE_LABEL[data.role]],
               ["Stato", STATUS_LABEL[data.status]],
+              ["Tempo aggiuntivo", data.extraTimePct ? `+${data.extraTimePct} %` : "Nessuno"],
               ["Registrato il", formatDate(data.createdAt)],
             ].map(([label, value]) => (
               <div key={String(label)}>
@@ -145,6 +149,7 @@ type FormState = {
   marketing: boolean;
   theme: "dark" | "light";
   role: "studente" | "docente" | "moderator" | "admin";
+  extraTimePct: number;
 };
 
 const TEXT_FIELDS: [keyof FormState, string, string?][] = [
@@ -182,6 +187,7 @@ export function UserFormDialog({
     marketing: user?.marketing ?? false,
     theme: user?.theme ?? "dark",
     role: user?.role ?? "studente",
+    extraTimePct: user?.extraTimePct ?? 0,
   });
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -260,6 +266,10 @@ export function UserFormDialog({
             <LabelOptions labels={ROLE_LABEL} />
           </select>
         </label>
+        <div className="adm-field">
+          <span>Tempo aggiuntivo nelle simulazioni</span>
+          <ExtraTimePicker value={form.extraTimePct} onChange={(pct) => set("extraTimePct", pct)} />
+        </div>
         <label className="adm-field">
           <span>Tema</span>
           <select value={form.theme} onChange={(e) => set("theme", e.target.value as FormState["theme"])}>

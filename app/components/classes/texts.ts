@@ -41,6 +41,11 @@ export const CLASS_UI = {
   colStudent: "Studente",
   colEmail: "Email",
   colJoined: "Iscritto il",
+  colExtraTime: "Tempo aggiuntivo",
+  saveExtraTime: "Salva",
+  extraTimeSaved: (name: string, pct: number) =>
+    pct ? `Tempo aggiuntivo di ${name}: +${pct} %` : `Nessun tempo aggiuntivo per ${name}`,
+  extraTimeError: "Impossibile salvare il tempo aggiuntivo. Riprova.",
   close: "Chiudi",
   // Student side
   myClasses: "Le mie classi",

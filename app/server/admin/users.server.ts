@@ -9,6 +9,7 @@ import { HttpError, withLabels } from "../errors.server";
 import { endAllSessions } from "../session.server";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { italianDay } from "~/lib/days";
+import { extraTimePct } from "~/lib/simulation-day";
 
 export const MISSING_NAME_EMAIL = "Compila nome ed email";
 
@@ -40,6 +41,8 @@ export const userFormSchema = withLabels(
     theme: z.enum(["dark", "light"], "Tema non valido: usa dark o light").optional(),
     role: z.enum(ROLES, "Ruolo non valido: usa studente, docente, moderator o admin").optional(),
     status: z.enum(USER_STATUSES, "Stato non valido: usa attivo o sospeso").optional(),
+    /** Accommodation (issue 29): extra time in simulations, 0-100 %. */
+    extraTimePct: extraTimePct.optional(),
   }),
   {
     name: "Nome",
@@ -57,6 +60,7 @@ export const userFormSchema = withLabels(
     theme: "Tema",
     role: "Ruolo",
     status: "Stato",
+    extraTimePct: "Tempo aggiuntivo",
   },
 );
 export type UserForm = z.infer<typeof userFormSchema>;
@@ -94,6 +98,7 @@ export function toAdminUser(u: User) {
     role: u.role,
     status: u.status,
     suspensionReason: u.suspensionReason,
+    extraTimePct: u.extraTimePct,
     createdAt: u.createdAt.toISOString(),
     lastLogin: u.lastLogin ? u.lastLogin.toISOString() : null,
   };
@@ -203,6 +208,7 @@ function columnsFrom(form: UserForm) {
   if (form.marketing !== undefined) v.marketing = form.marketing;
   if (form.theme !== undefined) v.theme = form.theme;
   if (form.role !== undefined) v.role = form.role;
+  if (form.extraTimePct !== undefined) v.extraTimePct = form.extraTimePct;
   return v;
 }
 
