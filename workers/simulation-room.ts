@@ -8,14 +8,8 @@
 // types are the zod schemas of app/lib/simulation-protocol.ts, shared with the browser.
 import { DurableObject } from "cloudflare:workers";
 import { SIMULATION_GRACE_MS } from "../app/lib/constants";
-import {
-  flowEnd,
-  gradeSimulation,
-  subjectWindows,
-  type AnswerKey,
-  type FlowSubject,
-  type SimulationResult,
-} from "../app/lib/simulation";
+import { nextAlarm, planOf, type RoomConfig, type RoomPlan } from "../app/lib/room-plan";
+import { gradeSimulation, type SimulationResult } from "../app/lib/simulation";
 import {
   ClientMessage,
   encodeServerMessage,
@@ -27,28 +21,12 @@ import {
   type SavedAnswers,
   type ServerMessage,
 } from "../app/lib/simulation-protocol";
+import { simulationExtraTimes } from "../app/server/accommodations.server";
 import { getDb } from "../app/server/db/client.server";
 import { answerKeysOf, attemptOf, loadSimulation, resultOf } from "../app/server/simulations.server";
 import { writeGradedAttempts } from "../app/server/simulation-grading.server";
 
 type SocketData = { userId: number; role: string };
-
-/** What the room keeps about its exam. Answer keys stay here; no message to a client carries them. */
-type RoomConfig = {
-  simulationId: string;
-  shard: number;
-  startTime: number;
-  flow: FlowSubject[];
-  subjects: { id: number; name: string; questionIds: number[]; keys: AnswerKey[] }[];
-};
-
-/** Derived once per wake-up from the config, so an answer costs map lookups and one write. */
-type RoomPlan = {
-  config: RoomConfig;
-  windows: { startsAt: number; endsAt: number }[];
-  end: number;
-  questions: Map<number, { subjectIndex: number; subjectId: number; key: AnswerKey }>;
-};
 
 export type AttemptOutcome =
   | { ok: true; attemptId: number; result: SimulationResult; pending?: false }
@@ -72,6 +50,11 @@ const GRADE_STAGGER_MS = 150;
 const GRADE_STAGGER_MAX_MS = 6000;
 /** How long an accepted answer waits for others to share its storage commit. */
 const ANSWER_BATCH_MS = 4;
+/**
+ * The longest an attempt call waits for the room's last deadline before answering "pending": a candidate done while an
+ * accommodated one still writes gets the result at simulation-end (the runner submits again then).
+ */
+const SUBMIT_WAIT_MAX_MS = 15_000;
 
 export class SimulationRoom extends DurableObject<Env> {
   private finalizing: Promise<void> | null = null;
@@ -122,25 +105,12 @@ export class SimulationRoom extends DurableObject<Env> {
     return (this.gradedCache ??= this.meta("graded") != null);
   }
 
-  private planOf(config: RoomConfig): RoomPlan {
-    const questions = new Map<number, { subjectIndex: number; subjectId: number; key: AnswerKey }>();
-    config.subjects.forEach((s, subjectIndex) => {
-      for (const key of s.keys) questions.set(key.id, { subjectIndex, subjectId: s.id, key });
-    });
-    return {
-      config,
-      windows: subjectWindows(config.flow, config.startTime),
-      end: flowEnd(config.flow, config.startTime),
-      questions,
-    };
-  }
-
   /** The stored config, parsed once per wake-up (every answer needs it). */
   private currentPlan(): RoomPlan | null {
     if (this.plan) return this.plan;
     const raw = this.meta("config");
     if (!raw) return null;
-    this.plan = this.planOf(JSON.parse(raw) as RoomConfig);
+    this.plan = planOf(JSON.parse(raw) as RoomConfig, SIMULATION_GRACE_MS);
     // After a restart of the process the deadline must still fire: re-arm it if it is missing.
     this.ensureAlarm(this.plan.config).catch((error) => console.warn("room: could not re-arm the deadline", error));
     return this.plan;
@@ -148,7 +118,7 @@ export class SimulationRoom extends DurableObject<Env> {
 
   private storeConfig(config: RoomConfig) {
     this.setMeta("config", JSON.stringify(config));
-    this.plan = this.planOf(config);
+    this.plan = planOf(config, SIMULATION_GRACE_MS);
   }
 
   private shard(): number {
@@ -168,7 +138,8 @@ export class SimulationRoom extends DurableObject<Env> {
     const now = Date.now();
     if (!known && now - this.lastStartCheck < 2000) return null;
     this.lastStartCheck = now;
-    const sim = await loadSimulation(getDb(this.env.DB), simulationId, { allowedUsers: false });
+    const db = getDb(this.env.DB);
+    const sim = await loadSimulation(db, simulationId, { allowedUsers: false });
     const startTime = known?.startTime ?? sim?.startTime;
     if (!sim || !sim.started || startTime == null) return null;
     if (this.currentPlan()) return this.plan; // a concurrent call got there first
@@ -178,6 +149,8 @@ export class SimulationRoom extends DurableObject<Env> {
       startTime,
       flow: sim.subjects.map((s) => ({ id: s.id, name: s.name, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin })),
       subjects: answerKeysOf(sim),
+      // Fixed at the start (simulation_accommodations): each accommodated candidate's own deadlines.
+      extra: await simulationExtraTimes(db, simulationId),
     };
     this.setMeta("simulationId", simulationId);
     this.storeConfig(config);
@@ -226,15 +199,20 @@ export class SimulationRoom extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ userId, role } satisfies SocketData);
     if (role !== "admin") this.ctx.storage.sql.exec(`INSERT OR IGNORE INTO participants (user_id) VALUES (?)`, userId);
-    // A late joiner gets the whole state at once: start instant, closed subjects and its own saved answers.
+    // A late joiner gets the whole state at once: start instant, their own closed subjects and extra time, and
+    // their saved answers.
+    const now = Date.now();
     server.send(
       encodeServerMessage({
         type: "hello",
-        serverTime: Date.now(),
+        serverTime: now,
         id: this.meta("simulationId"),
         started: plan != null,
         startTime: plan?.config.startTime ?? null,
-        closedThrough: this.closedThrough,
+        closedThrough: this.graded
+          ? (plan?.config.flow.length ?? this.closedThrough)
+          : Math.max(this.closedThrough, plan?.closedFor(userId, now) ?? 0),
+        extraTimePct: plan?.extraOf(userId) ?? 0,
         answers: this.answersOf(userId),
         graded: this.graded,
       }),
@@ -256,7 +234,7 @@ export class SimulationRoom extends DurableObject<Env> {
     const { userId } = ws.deserializeAttachment() as SocketData;
     const now = Date.now();
     const plan = this.plan ?? (await this.ensurePlan());
-    const outcome = plan ? this.checkAnswer(plan, parsed, now) : ROOM_TEXT.notStarted;
+    const outcome = plan ? this.checkAnswer(plan, userId, parsed, now) : ROOM_TEXT.notStarted;
     const ref = { seq: parsed.seq ?? null, subjectId: parsed.subjectId, questionId: parsed.questionId };
     if (outcome !== true) {
       ws.send(encodeServerMessage({ type: "rejected", ...ref, error: outcome }));
@@ -304,14 +282,18 @@ export class SimulationRoom extends DurableObject<Env> {
     answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">,
     now: number,
   ): true | string {
-    const outcome = this.checkAnswer(plan, answer, now);
+    const outcome = this.checkAnswer(plan, userId, answer, now);
     if (outcome === true) this.writeAnswer(userId, answer, now);
     return outcome;
   }
 
-  /** Whether an answer arriving at `now` may be stored: its subject is open (plus the grace), its value valid. */
+  /**
+   * Whether an answer arriving at `now` may be stored: its subject is open for this candidate (their own window,
+   * accommodation included, plus the grace), its value valid.
+   */
   private checkAnswer(
     plan: RoomPlan,
+    userId: number,
     answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">,
     now: number,
   ): true | string {
@@ -319,7 +301,7 @@ export class SimulationRoom extends DurableObject<Env> {
     if (value.length > MAX_ANSWER_CHARS) return ROOM_TEXT.badValue;
     const question = plan.questions.get(answer.questionId);
     if (!question || question.subjectId !== answer.subjectId) return ROOM_TEXT.unknownQuestion;
-    const window = plan.windows[question.subjectIndex]!;
+    const window = plan.windowsOf(userId)[question.subjectIndex]!;
     if (now < window.startsAt) return ROOM_TEXT.notYet;
     if (question.subjectIndex < this.closedThrough || now > window.endsAt + SIMULATION_GRACE_MS)
       return ROOM_TEXT.closed;
@@ -382,6 +364,7 @@ export class SimulationRoom extends DurableObject<Env> {
     const plan = await this.ensurePlan();
     if (!plan) return { ok: false, status: 409, error: ROOM_TEXT.notStarted };
     const { config, end } = plan;
+    const ownEnd = plan.windowsOf(userId).at(-1)?.endsAt ?? end;
     let now = Date.now();
     if (this.graded || now > end + SIMULATION_GRACE_MS) {
       const stored = await attemptOf(getDb(this.env.DB), config.simulationId, userId);
@@ -404,15 +387,18 @@ export class SimulationRoom extends DurableObject<Env> {
       }
     }
     // Mid-exam this call is the HTTP autosave (no WebSocket): it must not set the time taken.
-    if (now < end - 10_000) return { ok: true, pending: true, saved };
+    if (now < ownEnd - 10_000) return { ok: true, pending: true, saved };
     this.ctx.storage.sql.exec(
       `INSERT INTO participants (user_id, time_sec) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET time_sec = excluded.time_sec`,
       userId,
       Math.max(0, Math.round(timeTaken)),
     );
-    // Close to the end (device clocks are estimates): wait out the grace, then grade everybody.
+    // Close to the room's last deadline (device clocks are estimates): wait out the grace, then grade everybody.
+    // Further from it (an accommodated candidate still writes): pending, the result comes at simulation-end.
     now = Date.now();
-    if (now < end + SIMULATION_GRACE_MS) await new Promise((r) => setTimeout(r, end + SIMULATION_GRACE_MS - now));
+    const wait = end + SIMULATION_GRACE_MS - now;
+    if (wait > SUBMIT_WAIT_MAX_MS) return { ok: true, pending: true, saved };
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     await this.finalize();
     const stored = await attemptOf(getDb(this.env.DB), config.simulationId, userId);
     if (!stored) return { ok: false, status: 409, error: ROOM_TEXT.finished };
@@ -453,10 +439,12 @@ export class SimulationRoom extends DurableObject<Env> {
 
   // --- deadlines ---
 
+  /** The next instant some candidate's subject closes (every deadline of every candidate, plus the grace). */
   private async scheduleNextAlarm(config: RoomConfig) {
     if (this.graded) return;
-    const next = subjectWindows(config.flow, config.startTime)[this.closedThrough];
-    if (next) await this.ctx.storage.setAlarm(next.endsAt + SIMULATION_GRACE_MS);
+    const plan = this.plan?.config === config ? this.plan : planOf(config, SIMULATION_GRACE_MS);
+    const next = nextAlarm(plan, Date.now());
+    if (next != null) await this.ctx.storage.setAlarm(next);
   }
 
   private async ensureAlarm(config: RoomConfig) {
@@ -464,20 +452,34 @@ export class SimulationRoom extends DurableObject<Env> {
     if ((await this.ctx.storage.getAlarm()) == null) await this.scheduleNextAlarm(config);
   }
 
-  /** Closes every subject whose time (plus grace) is over; after the last, grades. Safe to run twice. */
+  /** Tells every connected candidate how many of THEIR subjects are closed (accommodations differ per candidate). */
+  private tellClosed(plan: RoomPlan, now: number) {
+    for (const ws of this.ctx.getWebSockets()) {
+      const { userId } = ws.deserializeAttachment() as SocketData;
+      const closedThrough = Math.max(this.closedThrough, plan.closedFor(userId, now));
+      try {
+        ws.send(encodeServerMessage({ type: "subject-closed", closedThrough }));
+      } catch {
+        // a socket closing under us: it gets the state in its next hello
+      }
+    }
+  }
+
+  /**
+   * Closes, for each candidate, every subject whose own time (plus grace) is over; once the last candidate's last
+   * subject is over, grades. Safe to run twice. `closedThrough` counts the subjects closed for everybody.
+   */
   async alarm(): Promise<void> {
     const plan = this.currentPlan();
     if (!plan) return;
     const now = Date.now();
-    let closed = this.closedThrough;
-    while (closed < plan.windows.length && now >= plan.windows[closed]!.endsAt + SIMULATION_GRACE_MS) closed++;
+    const closed = Math.max(this.closedThrough, plan.closedForAll(now));
     this.closedThrough = closed;
+    this.tellClosed(plan, now);
     if (closed >= plan.windows.length) {
-      this.broadcast({ type: "subject-closed", closedThrough: closed });
       await this.finalize();
       return;
     }
-    this.broadcast({ type: "subject-closed", closedThrough: closed });
     await this.scheduleNextAlarm(plan.config);
   }
 
@@ -492,9 +494,12 @@ export class SimulationRoom extends DurableObject<Env> {
       const participants = this.ctx.storage.sql
         .exec<{ user_id: number; time_sec: number | null }>(`SELECT user_id, time_sec FROM participants`)
         .toArray();
-      const durationSec = Math.round((plan.end - config.startTime) / 1000);
       const graded = participants.map((p) => {
         const answers = this.answersOf(p.user_id);
+        // A candidate's own duration: their accommodation included, breaks included.
+        const durationSec = Math.round(
+          ((plan.windowsOf(p.user_id).at(-1)?.endsAt ?? plan.end) - config.startTime) / 1000,
+        );
         return {
           userId: p.user_id,
           answers,

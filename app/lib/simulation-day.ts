@@ -4,6 +4,7 @@
 //   TEXT, so grading does not depend on it;
 // - accommodations: a per-pupil extra-time percentage and THE deadline rule (studentWindows).
 import { z } from "zod";
+import { type ExamEdition, examGrade, rawScore } from "./edition.ts";
 import { prng } from "./prng.ts";
 import { type FlowSubject, subjectWindows } from "./simulation.ts";
 
@@ -130,4 +131,28 @@ export function roomDeadlines(
   for (const pct of new Set([0, ...pcts]))
     for (const w of studentWindows(flow, startTime, pct)) set.add(w.endsAt + graceMs);
   return [...set].sort((a, b) => a - b);
+}
+
+// --- Grades of an edition's exam day ---
+
+/** A subject's grade out of 30 in the edition's rule: "24/30", "30 e lode", "17,8/30 — non superato". */
+export type SubjectGrade = { label: string; passed: boolean; lode: boolean; text: string };
+
+export function subjectGrade(
+  edition: Pick<ExamEdition, "format">,
+  subject: { correct: number; wrong: number; total: number },
+): SubjectGrade {
+  const blank = Math.max(0, subject.total - subject.correct - subject.wrong);
+  const raw = rawScore(edition, { right: subject.correct, wrong: subject.wrong, blank });
+  const g = examGrade(edition, raw, subject.total);
+  return { label: g.label, passed: g.passed, lode: g.lode, text: g.passed ? g.label : `${g.label} — non superato` };
+}
+
+/** The result with each subject's grade (an edition's simulation); the scores stay as they are. */
+export function withGrades<R extends { subjects: { correct: number; wrong: number; total: number }[] }>(
+  result: R,
+  edition: Pick<ExamEdition, "format"> | null,
+): R & { subjects: (R["subjects"][number] & { grade?: SubjectGrade })[] } {
+  if (!edition) return result;
+  return { ...result, subjects: result.subjects.map((s) => ({ ...s, grade: subjectGrade(edition, s) })) };
 }

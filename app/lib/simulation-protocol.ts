@@ -37,6 +37,8 @@ export const HelloMessage = z.object({
   closedThrough: z.number().int(),
   answers: SavedAnswers,
   graded: z.boolean(),
+  /** This candidate's accommodation (extra time, %), fixed at the start; their deadlines follow studentWindows. */
+  extraTimePct: z.number().min(0).max(100).optional(),
 });
 export const PongMessage = z.object({ type: z.literal("pong"), t0: z.number().nullable(), serverTime: z.number() });
 export const StartMessage = z.object({ type: z.literal("simulation-start"), id: z.string(), startTime: z.number() });

@@ -1,5 +1,7 @@
-// GET /api/simulations/{id}: the flow (subjects, durations, breaks), started, startTime, serverTime.
-// Questions of subjects not yet open are withheld; answer keys are never included.
+// GET /api/simulations/{id}: the flow (subjects, durations, breaks), started, startTime, serverTime, and the caller's
+// extra time (accommodation). Questions of subjects not yet open for the caller are withheld; the rest come in the
+// caller's own order (questions and options); answer keys are never included.
+import { candidateExtraPct } from "~/server/accommodations.server";
 import { api } from "~/server/api.server";
 import { simulationIdParam } from "~/server/simulation-schemas.server";
 import { publicSimulation, requireSimulationFor } from "~/server/simulations.server";
@@ -8,6 +10,7 @@ export const loader = api({
   access: "user",
   async handler({ params, db, user }) {
     const config = await requireSimulationFor(db, simulationIdParam(params.id), user);
-    return publicSimulation(config, Date.now());
+    const extraPct = await candidateExtraPct(db, config.id, user.id, config.started);
+    return publicSimulation(config, Date.now(), { userId: user.id, extraPct });
   },
 });

@@ -22,6 +22,7 @@ import {
 } from "./db/schema";
 import { drawForSubject, shortfallNote } from "./draws.server";
 import { defaultEdition } from "./editions.server";
+import { snapshotAccommodations } from "./accommodations.server";
 import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
 import { checkTeacherSimulation } from "./simulation-policy.server";
@@ -213,13 +214,16 @@ export async function saveSimulation(
     rows.push({ subjectId: s.subjectId, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin ?? 0, ids });
   }
   const id = input.id;
+  // The rows are the default edition's exam day (its subjects in its order, each a drawn full paper; minutes may be
+  // shortened): the simulation follows that edition, and its result shows the edition's grades out of 30.
+  const editionId = isEditionDay(edition, input.subjects) ? edition.id : null;
   // Rooms are chosen now already, so that students waiting before the start sit in their own room;
   // Avvia chooses again (the allowed set may have grown) and moves whoever must change room.
   const shards = shardCount(allowedIds.length);
   await db.batch([
     existing
-      ? db.update(simulations).set({ title: input.title, shards }).where(eq(simulations.id, id))
-      : db.insert(simulations).values({ id, title: input.title, createdBy: user.id, shards }),
+      ? db.update(simulations).set({ title: input.title, shards, editionId }).where(eq(simulations.id, id))
+      : db.insert(simulations).values({ id, title: input.title, createdBy: user.id, shards, editionId }),
     db.delete(simulationQuestions).where(eq(simulationQuestions.simulationId, id)),
     db.delete(simulationSubjects).where(eq(simulationSubjects.simulationId, id)),
     db.delete(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)),
@@ -251,6 +255,18 @@ export async function saveSimulation(
     ).map((part) => db.insert(simulationAllowedClasses).values(part)),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return { created: !existing, drawNotes };
+}
+
+/** Whether a simulation's rows are an edition's exam day: its subjects in order, each a drawn full paper. */
+export function isEditionDay(
+  edition: { format: { questionTotal: number; subjects: { subjectId: number }[] } },
+  rows: SimulationInput["subjects"],
+): boolean {
+  const { subjects: day, questionTotal } = edition.format;
+  return (
+    rows.length === day.length &&
+    rows.every((r, i) => r.subjectId === day[i]!.subjectId && !r.questions && r.questionCount === questionTotal)
+  );
 }
 
 export async function deleteSimulation(db: Db, env: Env, id: string, user: Manager) {
@@ -308,6 +324,8 @@ export async function startSimulation(
     .where(and(eq(simulations.id, id), eq(simulations.started, false)))
     .returning({ id: simulations.id });
   if (!updated.length) throw new HttpError(409, "La simulazione è già stata avviata.");
+  // Accommodations are fixed now, before any room loads its plan: every door reads the same deadlines.
+  await snapshotAccommodations(db, id);
   // One statement whatever the size: shardOf(userId, shards) is userId % shards.
   await db
     .update(simulationAllowedUsers)

@@ -22,6 +22,8 @@ import {
   type SimulationResult,
 } from "~/lib/simulation";
 import { roomName, shardOf } from "~/lib/simulation-protocol";
+import { candidateOptions, candidateQuestions, candidateSeed, studentWindows, withGrades } from "~/lib/simulation-day";
+import { editionOrDefault } from "./editions.server";
 import type { Db } from "./db/client.server";
 import {
   classMembers,
@@ -57,6 +59,8 @@ export type SimulationConfig = {
   gradedAt: number | null;
   createdBy: number | null;
   shards: number;
+  /** The exam edition a template simulation follows (its grades out of 30); null when made by hand. */
+  editionId: number | null;
   subjects: (FlowSubject & { position: number; questions: Question[] })[];
   /** The explicit lists; who may enter is their union, read by simulationAudience when asked. */
   allowedUsers: number[];
@@ -107,6 +111,7 @@ export async function loadSimulation(
     gradedAt: sim.gradedAt ? sim.gradedAt.getTime() : null,
     createdBy: sim.createdBy ?? null,
     shards: sim.shards,
+    editionId: sim.editionId ?? null,
     subjects: subs.map(({ s, name }) => ({
       id: s.subjectId,
       name,
@@ -339,14 +344,20 @@ export type PublicQuestion = {
 };
 
 /**
- * What a student may see: the flow, with the questions of subjects that have already opened
- * (server time) and never an answer key or explanation.
+ * What a candidate may see: the flow, with the questions of subjects that have already opened for them (server time,
+ * their own windows: an accommodated candidate's next subject opens after their extended one), in THEIR order
+ * (questions and options seeded by simulation and user: the same on every reload, different between candidates),
+ * and never an answer key or explanation. Answers name questions by id and options by text, so grading ignores it.
  */
-export function publicSimulation(config: SimulationConfig, now: number) {
-  let t = config.startTime;
+export function publicSimulation(
+  config: SimulationConfig,
+  now: number,
+  candidate: { userId: number; extraPct: number },
+) {
+  const windows = config.startTime != null ? studentWindows(config.subjects, config.startTime, candidate.extraPct) : [];
+  const seed = candidateSeed(config.id, candidate.userId);
   const flow = config.subjects.map((s, i) => {
-    const opensAt = t;
-    if (t != null) t = t + s.timeMin * 60_000 + (i < config.subjects.length - 1 ? s.breakAfterMin * 60_000 : 0);
+    const opensAt = windows[i]?.startsAt;
     const open = config.started && opensAt != null && now >= opensAt;
     return {
       id: s.id,
@@ -355,14 +366,14 @@ export function publicSimulation(config: SimulationConfig, now: number) {
       breakAfterMin: s.breakAfterMin,
       questionCount: s.questions.length,
       questions: open
-        ? s.questions.map(
+        ? candidateQuestions(s.questions, seed, i).map(
             (q): PublicQuestion => ({
               id: q.id,
               type: q.type,
               text: q.stem,
               topic: q.topicId,
               difficulty: q.difficulty,
-              ...(q.type === "mc" ? { options: q.options ?? [] } : {}),
+              ...(q.type === "mc" ? { options: candidateOptions(q.options ?? [], seed, q.id) } : {}),
             }),
           )
         : [],
@@ -374,6 +385,8 @@ export function publicSimulation(config: SimulationConfig, now: number) {
     started: config.started,
     startTime: config.startTime,
     serverTime: now,
+    /** This candidate's accommodation (extra time, %): their deadlines follow studentWindows. */
+    extraTimePct: candidate.extraPct,
     flow,
     subjects: flow,
   };
@@ -431,16 +444,22 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
     .get();
   if (!row || (row.userId !== user.id && user.effectiveRole !== "admin")) return null;
   const sim = await db
-    .select({ title: simulations.title })
+    .select({ title: simulations.title, editionId: simulations.editionId })
     .from(simulations)
     .where(eq(simulations.id, simulationId))
     .get();
   return {
-    ...resultOf(row),
+    ...withGrades(resultOf(row), await simulationEdition(db, sim?.editionId ?? null)),
     title: sim?.title ?? simulationId,
     userId: row.userId,
     ranking: await rankingFor(db, simulationId, row.userId),
   };
+}
+
+/** The edition a simulation follows (for its grades), or null (made by hand, or the edition is gone). */
+export async function simulationEdition(db: Db, editionId: number | null) {
+  if (editionId == null) return null;
+  return editionOrDefault(db, editionId).catch(() => null);
 }
 
 /** One room of a simulation: the Durable Object named "<simulationId>:<shard>". */
@@ -466,9 +485,10 @@ export async function submitSimulationAttempt(
   user: SessionUser,
   body: { answers: Record<string, Record<string, string>>; timeTaken: number },
 ) {
-  await requireSimulationFor(db, id, user);
+  const config = await requireSimulationFor(db, id, user);
   const room = await roomOfUser(db, env, id, user);
   const outcome = await room.submitAttempt(user.id, body.answers, body.timeTaken);
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
-  return outcome;
+  if (outcome.pending) return outcome;
+  return { ...outcome, result: withGrades(outcome.result, await simulationEdition(db, config.editionId)) };
 }

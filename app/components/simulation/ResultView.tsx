@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { RANKING_TOP } from "~/lib/constants";
 import type { SubjectResult } from "~/lib/simulation";
+import type { SubjectGrade } from "~/lib/simulation-day";
 import { T } from "./texts";
 
 export type RankState =
@@ -13,7 +14,13 @@ export type RankState =
       ranking: { userId: number; pos: number; score: number }[];
     };
 
-export type StoredResult = { attemptId?: number; totale: number; percTot: number; subjects: SubjectResult[] };
+/** `grade`: the subject's grade out of 30 (a simulation of an exam edition's day). */
+export type StoredResult = {
+  attemptId?: number;
+  totale: number;
+  percTot: number;
+  subjects: (SubjectResult & { grade?: SubjectGrade })[];
+};
 
 function rankBadge(rank: RankState): string {
   if (rank.status === "loading") return "...";
@@ -25,6 +32,7 @@ function rankBadge(rank: RankState): string {
 /** 'Risultato simulazione': rank badge, Totale and Percentile chips, per-subject rows, Top 5. */
 export function ResultView({ result, rank, alert }: { result: StoredResult; rank: RankState; alert?: string | null }) {
   const top = rank.status === "ok" ? rank.ranking.slice(0, RANKING_TOP) : [];
+  const graded = result.subjects.some((s) => s.grade);
   return (
     <main className="sim-result">
       <header className="sim-result__head">
@@ -65,6 +73,7 @@ export function ResultView({ result, rank, alert }: { result: StoredResult; rank
                 <th scope="col">Materia</th>
                 <th scope="col">Corrette</th>
                 <th scope="col">Punteggio</th>
+                {graded ? <th scope="col">{T.grade}</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -73,6 +82,11 @@ export function ResultView({ result, rank, alert }: { result: StoredResult; rank
                   <td>{s.name}</td>
                   <td>{s.perc}%</td>
                   <td>{s.score31}/31</td>
+                  {graded ? (
+                    <td data-testid="sim-grade" data-passed={s.grade?.passed ?? false}>
+                      {s.grade?.text ?? "—"}
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,5 @@
-// The simulation screen's pieces without state: the flow's types, the per-session option shuffle, the answer
-// helpers, and the small views (centered message, save summary, question grid, overview of the subjects).
-import { prng } from "~/lib/prng";
+// The simulation screen's pieces without state: the flow's types, the answer helpers (the candidate's question and
+// option order comes from the server, simulation-day.ts), and the small views (centered message, save summary, question grid, overview of the subjects).
 import type { FlowPhase } from "~/lib/simulation";
 import { T } from "./texts";
 
@@ -14,30 +13,6 @@ export type FlowItem = {
   questions: PublicQuestion[];
 };
 export type Answers = Record<string, Record<string, string>>;
-
-/** Option order shuffled once per browser session (spec section 5), stable across reloads. */
-export function shuffled(options: string[], seed: number): string[] {
-  const rand = prng(seed);
-  const out = [...options];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
-export function sessionSeed(id: string): number {
-  const key = `simShuffle_${id}`;
-  try {
-    const existing = sessionStorage.getItem(key);
-    if (existing) return Number(existing);
-    const seed = Math.floor(Math.random() * 2 ** 31);
-    sessionStorage.setItem(key, String(seed));
-    return seed;
-  } catch {
-    return 1;
-  }
-}
 
 export function mergeAnswers(base: Answers, over: Answers): Answers {
   const out: Answers = { ...base };
@@ -92,7 +67,8 @@ export function QuestionGrid(props: {
 
 export function Overview({ flow, phase, answers }: { flow: FlowItem[]; phase: FlowPhase; answers: Answers }) {
   const totalQuestions = flow.reduce((n, s) => n + s.questionCount, 0);
-  const totalMin = flow.reduce((n, s) => n + s.timeMin, 0);
+  // An accommodated candidate's minutes may be fractional (+30 % of 1′): shown rounded.
+  const totalMin = Math.round(flow.reduce((n, s) => n + s.timeMin, 0));
   const badge = (i: number) => {
     if (phase.kind === "waiting") return T.badge.waiting;
     if (phase.kind === "finished" || i < phase.index || (phase.kind === "break" && i === phase.index))

@@ -9,6 +9,7 @@ import { formError } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
 import { reportSessionProblem } from "~/lib/session-events";
 import { flowEnd, phaseAt, subjectWindows, type FlowPhase } from "~/lib/simulation";
+import { studentFlow } from "~/lib/simulation-day";
 import { CircularCountdown, formatClock } from "./CircularCountdown";
 import { GapInput } from "./GapInput";
 import { ResultView, type RankState, type StoredResult } from "./ResultView";
@@ -23,8 +24,6 @@ import {
   type PublicQuestion,
   QuestionGrid,
   SaveSummary,
-  sessionSeed,
-  shuffled,
   type Answers,
 } from "./SimulationParts";
 import "~/styles/simulation.css";
@@ -35,6 +34,8 @@ type SimView = {
   started: boolean;
   startTime: number | null;
   serverTime: number;
+  /** The candidate's accommodation (extra time, %): every deadline of theirs follows studentFlow. */
+  extraTimePct?: number;
   flow: FlowItem[];
 };
 const resultKey = (id: string) => `simResult_${id}`;
@@ -46,6 +47,9 @@ const SUBMIT_RETRIES = 4;
 
 /** The action's answer to an attempt: the stored result once the room has graded, or pending. */
 type AttemptReply = { attemptId?: number; result?: StoredResult; pending?: boolean };
+
+/** Without a socket, how often a candidate waiting for the others asks again. */
+const AWAIT_END_RETRY_MS = 15_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -64,7 +68,10 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   /** Subjects the room has closed for good (subject-closed), and whether it has graded (simulation-end). */
   const [closedThrough, setClosedThrough] = useState(0);
   const [ended, setEnded] = useState(false);
-  const [seed] = useState(() => (typeof window === "undefined" ? 1 : sessionSeed(simulationId)));
+  /** The room's word on this candidate's extra time (hello) wins over the page's (GET). */
+  const [roomExtraPct, setRoomExtraPct] = useState<number | null>(null);
+  /** The attempt is stored but others (accommodated) still write: the result comes at simulation-end. */
+  const [awaitingEnd, setAwaitingEnd] = useState(false);
   const checkedStored = useRef(false);
 
   // Writes post to the /simulazione route's action (the same service as POST /api/simulations/{id}/attempt):
@@ -90,6 +97,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
       onStart: (st) => setStartTime(st),
       onHello: (hello) => {
         if (hello.startTime) setStartTime(hello.startTime);
+        if (hello.started && hello.extraTimePct !== undefined) setRoomExtraPct(hello.extraTimePct);
         setAnswers((local) => mergeAnswers(hello.answers ?? {}, local));
         room.markSaved(Object.values(hello.answers ?? {}).flatMap((qs) => Object.keys(qs).map(Number)));
       },
@@ -144,7 +152,10 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     return () => clearInterval(timer);
   }, [room.connected, startTime, result, load]);
 
-  const flow = view?.flow ?? [];
+  // The candidate's own day: each subject extended by their accommodation, breaks as they are (simulation-day.ts).
+  const extraPct = roomExtraPct ?? view?.extraTimePct ?? 0;
+  const commonFlow = view?.flow ?? [];
+  const flow = useMemo(() => studentFlow(commonFlow, extraPct), [commonFlow, extraPct]);
   // The room's word wins over the local clock: a subject it has closed is over here too.
   const windows = startTime !== null ? subjectWindows(flow, startTime) : [];
   const closedAt = closedThrough > 0 ? (windows[Math.min(closedThrough, windows.length) - 1]?.endsAt ?? null) : null;
@@ -242,6 +253,11 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
       for (let attempt = 0; ; attempt++) {
         const reply = await attemptCall({ answers: payload, timeTaken });
         const r = reply.value;
+        if (r?.pending && !reply.status) {
+          // Stored; an accommodated candidate still writes: submit again at simulation-end.
+          setAwaitingEnd(true);
+          return;
+        }
         if (r?.result) {
           const stored = { ...r.result, attemptId: r.attemptId };
           try {
@@ -267,8 +283,19 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
 
   const finished = phase?.kind === "finished" || ended;
   useEffect(() => {
-    if (finished && !result && !submitting && !saveFailed && checkedStored.current) void submit();
-  }, [finished, result, submitting, saveFailed, submit]);
+    if (finished && !result && !submitting && !saveFailed && !awaitingEnd && checkedStored.current) void submit();
+  }, [finished, result, submitting, saveFailed, awaitingEnd, submit]);
+  // Waiting for the others: the room's simulation-end (or, without a socket, a retry now and then) brings the result.
+  useEffect(() => {
+    if (!awaitingEnd) return;
+    if (ended) {
+      setAwaitingEnd(false);
+      return;
+    }
+    if (room.connected) return;
+    const timer = setTimeout(() => setAwaitingEnd(false), AWAIT_END_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [awaitingEnd, ended, room.connected]);
 
   const setAnswer = (subjectId: number, questionId: number, value: string) => {
     setAnswers((a) => mergeAnswers(a, { [subjectId]: { [questionId]: value } }));
@@ -289,10 +316,16 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
       </Centered>
     );
   if (!phase || now === null) return <Centered>{T.loading}</Centered>;
+  if (awaitingEnd) return <Centered>{T.waitingOthers}</Centered>;
   if (phase.kind === "finished" || ended) return <Centered>{T.grading}</Centered>;
 
   const pendingCount = Object.values(room.saveStates).filter((s) => s === "pending").length;
   const overview = <Overview flow={flow} phase={phase} answers={answers} />;
+  const extraNote = extraPct ? (
+    <p className="muted small" data-testid="sim-extra-time">
+      {T.extraTime(extraPct)}
+    </p>
+  ) : null;
   const rules = (
     <ul className="sim-rules">
       {T.rules.map((r) => (
@@ -316,6 +349,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
           ) : (
             <p className="muted">{T.waitingNoStart}</p>
           )}
+          {extraNote}
           {rules}
           <QuestionGrid count={first.questionCount} answered={() => false} current={-1} disabled />
         </aside>
@@ -353,12 +387,18 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const mine = answers[String(subject.id)] ?? {};
   const saveState: SaveState | undefined = question ? room.saveStates[question.id] : undefined;
   return (
-    <main className="sim-layout" data-testid="sim-exam" data-subject-index={phase.index}>
+    <main
+      className="sim-layout"
+      data-testid="sim-exam"
+      data-subject-index={phase.index}
+      data-deadline={Math.round(phase.endsAt)}
+    >
       <aside className="sim-left">
         <h1 className="sim-subject" data-testid="sim-subject">
           {subject.name}
         </h1>
         <CircularCountdown remainingMs={phase.endsAt - now} totalMs={subject.timeMin * 60_000} />
+        {extraNote}
         {rules}
         <QuestionGrid
           count={questions.length}
@@ -376,7 +416,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
             </h2>
             {question.type === "mc" ? (
               <div role="radiogroup" aria-labelledby="sim-question-text" className="sim-options">
-                {shuffled(question.options ?? [], seed ^ question.id).map((opt, i) => {
+                {(question.options ?? []).map((opt, i) => {
                   const checked = mine[String(question.id)] === opt;
                   return (
                     <label key={opt} className={`sim-option${checked ? " sim-option--checked" : ""}`}>

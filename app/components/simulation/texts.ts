@@ -41,6 +41,10 @@ export const T = {
   notYetSaved: (n: number) => `${n} ${n === 1 ? "risposta" : "risposte"} non ancora ${n === 1 ? "salvata" : "salvate"}`,
   offline: "Connessione in tempo reale assente: salvataggio tramite richieste periodiche.",
   grading: "Consegna e correzione in corso…",
+  waitingOthers:
+    "Risposte consegnate. La correzione arriva quando anche chi ha tempo aggiuntivo avrà finito: resta su questa pagina.",
+  extraTime: (pct: number) => `Tempo aggiuntivo: +${pct} %`,
+  grade: "Voto",
   timeLeft: "Tempo residuo",
   question: (n: number, total: number) => `Domanda ${n} di ${total}`,
   totalQuestions: "Domande totali",

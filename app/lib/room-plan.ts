@@ -1,0 +1,70 @@
+// The plan of one simulation room, pure (ENGINEERING.md, "The room, next"): what the room keeps about its exam and,
+// derived from it once per wake-up, each candidate's own windows (their accommodation included, simulation-day.ts),
+// the room's last deadline and every instant its alarm must run.
+import { type AnswerKey, type FlowSubject, subjectWindows } from "./simulation.ts";
+import { closedCount, roomDeadlines, studentWindows } from "./simulation-day.ts";
+
+/** What the room keeps about its exam. Answer keys stay in the room; no message to a client carries them. */
+export type RoomConfig = {
+  simulationId: string;
+  shard: number;
+  startTime: number;
+  flow: FlowSubject[];
+  subjects: { id: number; name: string; questionIds: number[]; keys: AnswerKey[] }[];
+  /** Accommodated candidates' extra time (user id → %), fixed at the start; absent = 0 %. */
+  extra?: Record<string, number>;
+};
+
+export type Window = { startsAt: number; endsAt: number };
+
+export type RoomPlan = {
+  config: RoomConfig;
+  /** The common windows (0 %). */
+  windows: Window[];
+  /** When the last candidate's last subject ends (no grace): the room grades after it. */
+  end: number;
+  questions: Map<number, { subjectIndex: number; subjectId: number; key: AnswerKey }>;
+  /** Every instant (grace included) at which some candidate's subject closes, sorted. */
+  deadlines: number[];
+  extraOf: (userId: number) => number;
+  windowsOf: (userId: number) => Window[];
+  /** How many of this candidate's subjects are closed at `now`. */
+  closedFor: (userId: number, now: number) => number;
+  /** How many subjects are closed for every candidate at `now`. */
+  closedForAll: (now: number) => number;
+};
+
+export function planOf(config: RoomConfig, graceMs: number): RoomPlan {
+  const questions = new Map<number, { subjectIndex: number; subjectId: number; key: AnswerKey }>();
+  config.subjects.forEach((s, subjectIndex) => {
+    for (const key of s.keys) questions.set(key.id, { subjectIndex, subjectId: s.id, key });
+  });
+  const extra = config.extra ?? {};
+  const windows = subjectWindows(config.flow, config.startTime);
+  const byPct = new Map<number, Window[]>([[0, windows]]);
+  const windowsAt = (pct: number) => {
+    let w = byPct.get(pct);
+    if (!w) byPct.set(pct, (w = studentWindows(config.flow, config.startTime, pct)));
+    return w;
+  };
+  const pcts = Object.values(extra);
+  const latest = windowsAt(Math.max(0, ...pcts));
+  const extraOf = (userId: number) => extra[String(userId)] ?? 0;
+  const windowsOf = (userId: number) => windowsAt(extraOf(userId));
+  return {
+    config,
+    windows,
+    end: latest.length ? latest[latest.length - 1]!.endsAt : config.startTime,
+    questions,
+    deadlines: roomDeadlines(config.flow, config.startTime, pcts, graceMs),
+    extraOf,
+    windowsOf,
+    closedFor: (userId, now) => closedCount(windowsOf(userId), now, graceMs),
+    closedForAll: (now) => closedCount(latest, now, graceMs),
+  };
+}
+
+/** The instant of the room's next alarm after `now`: the next deadline, or the last one (overdue: run at once). */
+export function nextAlarm(plan: RoomPlan, now: number): number | null {
+  return plan.deadlines.find((d) => d > now) ?? plan.deadlines.at(-1) ?? null;
+}
