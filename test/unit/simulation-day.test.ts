@@ -13,6 +13,18 @@ import {
   studentWindows,
 } from "~/lib/simulation-day";
 import { subjectWindows } from "~/lib/simulation";
+import { nextAlarm, planOf } from "~/lib/room-plan";
+import { subjectGrade, withGrades } from "~/lib/simulation-day";
+import type { EditionFormat } from "~/lib/edition";
+
+const format = {
+  questionTotal: 31,
+  scoring: { right: 1, blank: 0, wrong: -0.1 },
+  maxGrade: 30,
+  passMark: 18,
+  lode: 31,
+  rounding: "nearest-from-pass",
+} as unknown as EditionFormat;
 
 const MIN = 60_000;
 const day = [
@@ -99,5 +111,43 @@ describe("accommodations", () => {
     expect(extendedSeconds(600, 30)).toBe(780);
     expect(extendedSeconds(null, 30)).toBeNull();
     expect(extendedSeconds(600, 0)).toBe(600);
+  });
+});
+
+describe("a room's plan", () => {
+  const config = {
+    simulationId: "sim",
+    shard: 0,
+    startTime: 0,
+    flow: day,
+    subjects: [],
+    extra: { "7": 30 },
+  };
+  it("gives each candidate their own windows, grades after the last one and wakes at every deadline", () => {
+    const plan = planOf(config, 2000);
+    expect(plan.windowsOf(1)).toEqual(subjectWindows(day, 0));
+    expect(plan.windowsOf(7)[0]!.endsAt).toBe(65 * MIN);
+    expect(plan.extraOf(7)).toBe(30);
+    expect(plan.end).toBe(plan.windowsOf(7)[2]!.endsAt);
+    // 51′: closed for the 0 % candidate, open for the +30 % one, so not closed for all.
+    expect(plan.closedFor(1, 51 * MIN)).toBe(1);
+    expect(plan.closedFor(7, 51 * MIN)).toBe(0);
+    expect(plan.closedForAll(51 * MIN)).toBe(0);
+    expect(nextAlarm(plan, 51 * MIN)).toBe(65 * MIN + 2000);
+    // Overdue: the last deadline, at once.
+    expect(nextAlarm(plan, 10 * 60 * MIN)).toBe(plan.end + 2000);
+  });
+});
+
+describe("grades of an edition's day", () => {
+  it("shows each subject's grade out of 30, with lode and the failed mark", () => {
+    expect(subjectGrade({ format }, { correct: 24, wrong: 0, total: 31 }).text).toBe("24/30");
+    expect(subjectGrade({ format }, { correct: 31, wrong: 0, total: 31 }).text).toBe("30 e lode");
+    expect(subjectGrade({ format }, { correct: 18, wrong: 2, total: 31 }).text).toBe("17,8/30 — non superato");
+    const result = withGrades({ subjects: [{ correct: 1, wrong: 0, total: 31 }] }, { format });
+    expect(result.subjects[0]!.grade?.text).toBe("1/30 — non superato");
+    expect(withGrades({ subjects: [{ correct: 1, wrong: 0, total: 31 }] }, null).subjects[0]).not.toHaveProperty(
+      "grade",
+    );
   });
 });
