@@ -78,13 +78,22 @@ test.describe("live simulation", () => {
     expect(Math.abs((await remaining(pageA)) - (await remaining(pageB)))).toBeLessThanOrEqual(1);
     expect(await remaining(pageB)).toBeGreaterThan(40);
 
+    // Each candidate has their own question order (issue 29): where the mc question sits for them.
+    const mcPosition = async (page: Page) => {
+      const view = await (await page.request.get(`/api/simulations/${simId}`)).json();
+      return (view.flow[0].questions as { id: number }[]).findIndex((q) => q.id === MC_ID) + 1;
+    };
+    const [mcA, mcB] = [await mcPosition(pageA), await mcPosition(pageB)];
+    const gapA = 3 - mcA;
+
     // Student A answers both questions; each is acknowledged by the room.
+    await pageA.getByRole("button", { name: `Domanda ${mcA}`, exact: true }).click();
     const mcQuestion = pageA.getByRole("radiogroup");
     await expect(mcQuestion).toBeVisible();
     const chosen = (await mcQuestion.locator("label").first().textContent())!.slice(1).trim();
     await mcQuestion.locator("label").first().click();
     await expect(pageA.getByTestId("sim-save-state")).toHaveText("Salvata");
-    await pageA.getByRole("button", { name: "Avanti" }).click();
+    await pageA.getByRole("button", { name: `Domanda ${gapA}`, exact: true }).click();
     await expect(pageA.getByText("Scrivi solo la parola o il numero (senza unità di misura)")).toBeVisible();
     await pageA.getByLabel("Lettera 1", { exact: true }).click();
     await pageA.keyboard.type("NEUTRONX");
@@ -95,7 +104,8 @@ test.describe("live simulation", () => {
     await expect(pageA.getByTestId("sim-save-state")).toHaveText("Salvata");
     await expect(pageA.getByTestId("sim-save-summary")).toHaveText("Tutte le risposte sono salvate");
 
-    // Student B answers the first question too.
+    // Student B answers the mc question too.
+    await pageB.getByRole("button", { name: `Domanda ${mcB}`, exact: true }).click();
     await pageB.getByRole("radiogroup").locator("label").nth(1).click();
     await expect(pageB.getByTestId("sim-save-state")).toHaveText("Salvata");
 
@@ -103,8 +113,9 @@ test.describe("live simulation", () => {
     await pageA.reload();
     await expect(pageA.getByTestId("sim-exam")).toBeVisible();
     await expect(pageA.getByTestId("sim-completed")).toHaveText("2");
+    await pageA.getByRole("button", { name: `Domanda ${mcA}, risposta data` }).click();
     await expect(pageA.getByRole("radiogroup").getByRole("radio", { name: chosen })).toBeChecked();
-    await pageA.getByRole("button", { name: "Domanda 2, risposta data" }).click();
+    await pageA.getByRole("button", { name: `Domanda ${gapA}, risposta data` }).click();
     await expect(pageA.getByLabel("Lettera 1", { exact: true })).toHaveValue("n");
     await expect(pageA.getByLabel("Lettera 8", { exact: true })).toHaveValue("i");
 
