@@ -530,6 +530,7 @@ const BODIES: Record<string, unknown> = {
   "PUT api/admin/users/:id": { name: "Nome dal fuzz" },
   "POST api/admin/users/:id/ban": { reason: "Prova del fuzz" },
   "POST api/classes/:id/members": { emails: ["amico@example.com"] },
+  "PATCH api/classes/:id/members/:userId": { extraTimePct: 30 },
   "POST api/quiz/:id/attempt": { answers: [], timeTaken: 10 },
   "POST api/simulations/:id/attempt": { answers: {}, timeTaken: 10 },
 };
@@ -555,6 +556,10 @@ const ID_POSTS: Record<string, (who: Who) => Promise<Sides<Post>>> = {
   "POST admin/classi#remove-member": async (who) =>
     posts(await memberRows(who === "admin" ? "admin" : "docente"), ([classId, userId]) => ({
       body: { intent: "remove-member", classId, userId },
+    })),
+  "POST admin/classi#extra-time": async (who) =>
+    posts(await memberRows(who === "admin" ? "admin" : "docente"), ([classId, userId]) => ({
+      body: { intent: "extra-time", classId, userId, extraTimePct: 30 },
     })),
   "POST admin/classi#renew-code": async (who) =>
     posts(await classRows(who), (p) => ({ body: { intent: "renew-code", classId: one(p) } })),
