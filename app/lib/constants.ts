@@ -87,14 +87,6 @@ export const PRIVACY = {
 export const SIMULATION_START_LEAD_MS = 4000;
 /** New rows of the admin simulation form. */
 export const SIMULATION_ROW_DEFAULT = { timeMin: 5, questionCount: 10 } as const;
-/** The real semestre filtro day: Chimica, Fisica, Biologia; 31 questions (15 mc + 16 gap), 45 min, 15-min breaks. */
-export const SEMESTRE_FILTRO_TEMPLATE = {
-  subjects: [2, 4, 1],
-  timeMin: 45,
-  breakAfterMin: 15,
-  mc: 15,
-  gap: 16,
-} as const;
 /** Days of site-wide daily averages the dashboard's trend reads (bounded, whatever the history). */
 export const ANALYTICS_TREND_DAYS = 60;
 /** Text the student types to confirm deleting the account. */

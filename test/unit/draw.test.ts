@@ -4,13 +4,15 @@
 import { describe, expect, it } from "vitest";
 import { parseSyllabus, type BankFile } from "~/lib/bank-rules";
 import { apportion, drawQuestions, mixFor, type DrawCandidate, type DrawUnit } from "~/lib/draw";
-import { SEMESTRE_FILTRO_TEMPLATE } from "~/lib/constants";
+import { paperSplit } from "~/lib/edition";
+import { SEED_EDITIONS } from "../../seed/editions";
 import syllabusMd from "../../seed/bank/SYLLABUS.md?raw";
 import { BANK } from "../../seed/seed";
 import { prng } from "~/lib/prng";
 
 const SYLLABUS = parseSyllabus(syllabusMd);
-const MIX = { mc: SEMESTRE_FILTRO_TEMPLATE.mc, gap: SEMESTRE_FILTRO_TEMPLATE.gap };
+// The 2025/26 edition's split (this file checks the 2025/26 syllabus of SYLLABUS.md).
+const MIX = paperSplit(SEED_EDITIONS.find((e) => e.academicYear === "2025/26")!, 2)!;
 const NAMES: Record<number, string> = { 1: "Biologia", 2: "Chimica", 4: "Fisica" };
 
 /** A pool with `perType` mc and gap questions in every unit, plus legacy questions. */
