@@ -2,7 +2,7 @@
 // fuori programma), and whether the pool holds enough full papers of the edition without a repeat.
 // Run by `npm run bank:check` (scripts/bank-check.ts) next to the row and file rules of bank-rules.ts.
 // Pure TypeScript with erasable syntax only (Node runs it directly).
-import { parseGapNumber } from "./gap-answer.ts";
+import { readsAsNumber } from "./gap-answer.ts";
 import { type BankFile, type BankIssue, type BankQuestion, type BankUnit, UNIT_SUBJECT_IDS } from "./bank-rules.ts";
 
 /** What a full paper is: multiple choice + completamento (2026/27: 21 + 10). */
@@ -23,7 +23,7 @@ export const COVERAGE_GOALS = {
 export function isOneWordAnswer(question: BankQuestion): boolean {
   const first = question.accepted?.[0]?.trim() ?? "";
   if (!first || /\s/.test(first)) return false;
-  return parseGapNumber(first.replace(/[%°]\s*$/, "")) === null;
+  return !readsAsNumber(first);
 }
 
 /** The 2026/27 unit field of every core question: present, null or a unit of the 2026/27 syllabus; legacy → null. */

@@ -2,7 +2,7 @@
 // seed/bank/*.json and POST /api/admin/import runs them on the bank an import would leave behind.
 // Pure TypeScript with erasable syntax only (Node runs it directly in scripts/bank-check.ts).
 // Every message is Italian: the admin reads them in the import's refusal.
-import { gradeGapAnswer, isNumberWord, parseGapNumber } from "./gap-answer.ts";
+import { gradeGapAnswer, isNumberWord, parseGapNumber, readsAsNumber } from "./gap-answer.ts";
 import { nearMisses, numericKeyForm } from "./gap-spellings.ts";
 
 export type BankUnit = { number: number; title: string; credits: number };
@@ -129,7 +129,6 @@ export function questionIssues(question: BankQuestion, subjectId: number): BankI
       const words = accepted.filter((a) => isNumberWord(a));
       if (words.length)
         add("number-word", `numeri in lettere tra le risposte accettate (il foglio vuole cifre): ${words.join(", ")}`);
-      const readsAsNumber = (a: string) => parseGapNumber(a.replace(/[%°]\s*$/, "")) !== null;
       const bad = accepted.filter((a) => NUMBER_LIKE.test(a) && !readsAsNumber(a));
       if (bad.length)
         add("numeric", `risposta numerica che non si legge come numero: ${bad.map((a) => `"${a}"`).join(", ")}`);

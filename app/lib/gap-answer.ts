@@ -335,12 +335,17 @@ export function isNumberWord(text: string): boolean {
   return s.length > 0 && NUMBER_WORD_RE.test(s);
 }
 
+/** An accepted form that is a number (a trailing '%' or '°' aside): the bank's rules and the summary's hint. */
+export function readsAsNumber(accepted: string): boolean {
+  return parseGapNumber(accepted.replace(/[%°]\s*$/, "")) !== null;
+}
+
 /** What the summary says after "scrivi" when a number was written in words. */
 export const DIGITS_HINT = "il numero in cifre";
 
 /** The summary's hint for a wrong answer: digits, when a number key was answered with a number in words. */
 export function wrongAnswerHint(text: string, key: GapKey): string | null {
   if (!isNumberWord(text)) return null;
-  const numeric = key.accepted.some((a) => parseGapNumber(a.replace(/[%°]\s*$/, "")) !== null);
+  const numeric = key.accepted.some(readsAsNumber);
   return numeric ? DIGITS_HINT : null;
 }
