@@ -741,3 +741,72 @@ export const questionEditionUnits = sqliteTable(
     index("question_edition_units_question_idx").on(t.questionId),
   ],
 );
+
+// --- Compiti (issue 32): a teacher assigns a practice set to a class, with an opening and a due date. ---
+
+/** "comune": one set drawn at creation, the same for every pupil; "mirato": a Test mirato drawn per pupil at start. */
+export const ASSIGNMENT_MODES = ["comune", "mirato"] as const;
+export type AssignmentMode = (typeof ASSIGNMENT_MODES)[number];
+
+export const assignments = sqliteTable(
+  "assignments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    classId: integer("class_id")
+      .notNull()
+      .references(() => classes.id, { onDelete: "cascade" }),
+    /** The teacher who set it (no foreign key, like simulations.created_by: user ids are never reused). */
+    createdBy: integer("created_by").notNull(),
+    title: text("title").notNull(),
+    subjectId: integer("subject_id")
+      .notNull()
+      .references(() => subjects.id),
+    questionCount: integer("question_count").notNull(),
+    /** The edition's timer for this many questions (seconds), null without a timer. */
+    timeLimitSec: integer("time_limit_sec"),
+    mode: text("mode", { enum: ASSIGNMENT_MODES }).notNull().default("comune"),
+    /** Syllabus units (numbers in `editionId`'s syllabus) the questions come from; null: the whole subject. */
+    units: text("units", { mode: "json" }).$type<number[]>(),
+    /** The exam edition whose syllabus and timer the assignment follows. */
+    editionId: integer("edition_id"),
+    opensAt: integer("opens_at", { mode: "timestamp_ms" }).notNull(),
+    dueAt: integer("due_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("assignments_class_due_idx").on(t.classId, t.dueAt)],
+);
+
+/** The common set of a "comune" assignment, in order. */
+export const assignmentQuestions = sqliteTable(
+  "assignment_questions",
+  {
+    assignmentId: integer("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id),
+  },
+  (t) => [primaryKey({ columns: [t.assignmentId, t.position] })],
+);
+
+/** Each pupil's practice quiz for an assignment (graded like practice: quizzes/attempts). */
+export const assignmentQuizzes = sqliteTable(
+  "assignment_quizzes",
+  {
+    assignmentId: integer("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    quizId: integer("quiz_id")
+      .notNull()
+      .references(() => quizzes.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.assignmentId, t.userId] }),
+    uniqueIndex("assignment_quizzes_quiz_unique").on(t.quizId),
+  ],
+);
