@@ -217,39 +217,73 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
     kind = "rush";
   }
 
-  const startedAt = new Date(now);
-  const newQuizId = sql<number>`(SELECT max(id) FROM quizzes)`;
-  // One transaction: the quiz, its questions and the attempt 'in_progress' (the quiz's id is the
-  // largest, as D1 runs the batch alone).
-  const [inserted] = await db.batch([
+  const [inserted] = await db.batch(
+    storeQuizStatements(db, {
+      userId: args.userId,
+      subjectId,
+      topicId: args.topicId ?? null,
+      kind,
+      timeLimitSec: args.timeLimitSec ?? null,
+      rushEventId: args.rushEventId ?? null,
+      editionId,
+      questionIds,
+      now,
+    }),
+  );
+  return getQuiz(db, args.userId, inserted[0]!.id, now);
+}
+
+/** The id of the quiz the statements of storeQuizStatements insert, usable later in the same batch. */
+export const NEW_QUIZ_ID = sql<number>`(SELECT max(id) FROM quizzes)`;
+
+/**
+ * The statements that store a drawn quiz: the quiz, its questions and its attempt 'in_progress', in one batch (the
+ * quiz's id is the largest, as D1 runs a batch alone: NEW_QUIZ_ID). The first statement returns the quiz's id.
+ * Practice draws here, and so do assignments (assignments.server.ts), which add their own row to the same batch.
+ */
+export function storeQuizStatements(
+  db: Db,
+  args: {
+    userId: number;
+    subjectId: number | null;
+    topicId: number | null;
+    kind: DrawnQuiz["kind"];
+    timeLimitSec: number | null;
+    rushEventId: number | null;
+    editionId: number | null;
+    questionIds: number[];
+    now: number;
+  },
+) {
+  const startedAt = new Date(args.now);
+  return [
     db
       .insert(quizzes)
       .values({
         userId: args.userId,
-        subjectId,
-        topicId: args.topicId ?? null,
-        kind,
-        timeLimitSec: args.timeLimitSec ?? null,
-        rushEventId: args.rushEventId ?? null,
-        editionId,
+        subjectId: args.subjectId,
+        topicId: args.topicId,
+        kind: args.kind,
+        timeLimitSec: args.timeLimitSec,
+        rushEventId: args.rushEventId,
+        editionId: args.editionId,
         createdAt: startedAt,
       })
       .returning({ id: quizzes.id }),
     db
       .insert(quizQuestions)
-      .values(questionIds.map((questionId, position) => ({ quizId: newQuizId, position, questionId }))),
+      .values(args.questionIds.map((questionId, position) => ({ quizId: NEW_QUIZ_ID, position, questionId }))),
     db.insert(attempts).values({
       userId: args.userId,
-      quizId: newQuizId,
-      subjectId,
+      quizId: NEW_QUIZ_ID,
+      subjectId: args.subjectId,
       status: "in_progress",
       startedAt,
-      total: questionIds.length,
-      rushEventId: args.rushEventId ?? null,
-      editionId,
+      total: args.questionIds.length,
+      rushEventId: args.rushEventId,
+      editionId: args.editionId,
     }),
-  ]);
-  return getQuiz(db, args.userId, inserted[0]!.id, now);
+  ] as const;
 }
 
 /**

@@ -7,7 +7,7 @@ import { withLabels } from "../validation";
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** An instant given as epoch ms, as ISO 8601 with a zone, or as a Europe/Rome wall-clock time. */
-function instant(label: string) {
+export function instant(label: string) {
   return z
     .union([z.number(), z.string()], { error: `${label}: data e ora mancanti o non valide.` })
     .transform((value, ctx) => {
