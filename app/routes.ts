@@ -28,6 +28,7 @@ export default [
       route("simulazioni", "routes/admin.simulazioni.tsx"),
       route("rush", "routes/admin.rush.tsx"),
       route("edizioni", "routes/admin.edizioni.tsx"),
+      route("compiti", "routes/admin.compiti.tsx"),
     ]),
     // The console's small reads through fetchers: search, a question, a user (issue 19)
     route("admin/cerca", "routes/admin.cerca.ts"),
@@ -41,6 +42,8 @@ export default [
     route("ripasso/errori", "routes/ripasso.errori.tsx"),
     route("tentativi", "routes/tentativi.tsx"),
     route("segnalato", "routes/segnalato.tsx"),
+    // A pupil's assignments from their classes (issue 32)
+    route("compiti", "routes/compiti.tsx"),
     route("test/riepilogo/:attemptId?", "routes/test.riepilogo.tsx"),
     // Sign-out from the side navigation (a form post)
     route("esci", "routes/esci.ts"),
@@ -110,6 +113,12 @@ export default [
   route("api/classes/:id/invitations", "routes/api.classes.$id.invitations.ts"),
   route("api/classes/:id/code", "routes/api.classes.$id.code.ts"),
   route("api/admin/simulations/:id/classes", "routes/api.admin.simulations.$id.classes.ts"),
+
+  // -- Compiti: a teacher's assignments to a class (issue 32)
+  route("api/classes/:id/assignments", "routes/api.classes.$id.assignments.ts"),
+  route("api/assignments", "routes/api.assignments.ts"),
+  route("api/assignments/:id", "routes/api.assignments.$id.ts"),
+  route("api/assignments/:id/start", "routes/api.assignments.$id.start.ts"),
 
   // -- Quiz Rush
   route("api/rush/event", "routes/api.rush.event.ts"),

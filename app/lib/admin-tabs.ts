@@ -1,5 +1,5 @@
 // The admin console's tabs: a moderator sees only Segnalazioni (spec section 2 and 6); a teacher
-// (docente, issue 11) sees Classi and Simulazioni; an admin sees everything.
+// (docente, issue 11) sees Classi, Simulazioni and Compiti (issue 32); an admin sees everything.
 export const ADMIN_TABS = [
   { key: "analytics", label: "Analytics" },
   { key: "utenti", label: "Utenti" },
@@ -10,10 +10,11 @@ export const ADMIN_TABS = [
   { key: "simulazioni", label: "Simulazioni" },
   { key: "rush", label: "Rush" },
   { key: "edizioni", label: "Edizioni" },
+  { key: "compiti", label: "Compiti" },
 ] as const;
 export type AdminTabKey = (typeof ADMIN_TABS)[number]["key"];
 
-const TEACHER_TABS: readonly AdminTabKey[] = ["classi", "simulazioni"];
+const TEACHER_TABS: readonly AdminTabKey[] = ["classi", "simulazioni", "compiti"];
 
 export function tabsFor(role: string) {
   if (role === "admin") return [...ADMIN_TABS];

@@ -1,11 +1,13 @@
 import { Suspense, useEffect, useState } from "react";
 import { Await, useLoaderData } from "react-router";
 import { ANALYTICS_CACHE_KEY, Dashboard, type FriendSummary } from "~/components/dashboard/Dashboard";
+import { AssignmentsDue } from "~/components/dashboard/AssignmentsDue";
 import { type Happening, HappeningCards } from "~/components/dashboard/HappeningCards";
 import { LearningCards } from "~/components/learning/LearningCards";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { nextSimulation } from "~/lib/my-simulations";
 import { studentAnalytics } from "~/server/analytics.server";
+import { dueReminders, myAssignments } from "~/server/assignments.server";
 import { dbOf } from "~/server/context";
 import { acceptedFriends } from "~/server/friends.server";
 import { dueCount, scoreForecast } from "~/server/learning-advice.server";
@@ -18,6 +20,7 @@ import { mySimulations } from "~/server/simulations.server";
 import "~/styles/charts.css";
 import "~/styles/dashboard.css";
 import "~/styles/simulations.css";
+import "~/styles/assignments.css";
 import type { Route } from "./+types/dashboard";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -50,6 +53,14 @@ export async function loader(args: Route.LoaderArgs) {
       return null;
     },
   );
+  // What is due (issue 32): the pupil's assignments not submitted yet, streamed apart like the cards above.
+  const assignmentsDue = myAssignments(db, user.id, now).then(
+    (list) => ({ now, items: dueReminders(list, now) }),
+    (error: unknown) => {
+      console.error("dashboard assignments reminder failed", error);
+      return null;
+    },
+  );
   // The exam the student prepares for (issue 29): the next sitting of the default edition, and whether its format
   // is provisional.
   const edition = await defaultEdition(db).catch(() => null);
@@ -64,6 +75,7 @@ export async function loader(args: Route.LoaderArgs) {
       : null,
     data,
     happening,
+    assignmentsDue,
   };
 }
 
@@ -97,7 +109,7 @@ function CachedFallback() {
 }
 
 export default function DashboardScreen() {
-  const { name, exam, data, happening } = useLoaderData<typeof loader>();
+  const { name, exam, data, happening, assignmentsDue } = useLoaderData<typeof loader>();
   return (
     <section className="page dash">
       <h1 className="page__title">Ciao, {name}</h1>
@@ -109,6 +121,11 @@ export default function DashboardScreen() {
       ) : null}
       <Suspense fallback={null}>
         <Await resolve={happening}>{(loaded) => (loaded ? <HappeningCards happening={loaded} /> : null)}</Await>
+      </Suspense>
+      <Suspense fallback={null}>
+        <Await resolve={assignmentsDue}>
+          {(loaded) => (loaded ? <AssignmentsDue items={loaded.items} now={loaded.now} /> : null)}
+        </Await>
       </Suspense>
       <Suspense
         fallback={

@@ -9,6 +9,7 @@ const STUDENT_ENTRIES = [
   "Nuovo test",
   "Tentativi",
   "Errori",
+  "Compiti",
   "Simulazioni",
   "Quiz Rush",
   "Impostazioni",
@@ -147,7 +148,7 @@ test.describe("every feature by clicks, for every role", () => {
     await go(page, "Dashboard", /\/dashboard$/);
     await expect(page.getByRole("heading", { name: /^Ciao, / })).toBeVisible();
     await go(page, "Console", /\/admin\/classi$/);
-    await expect(tabs.getByRole("tab")).toHaveText(["Classi", "Simulazioni"]);
+    await expect(tabs.getByRole("tab")).toHaveText(["Classi", "Simulazioni", "Compiti"]);
   });
 
   test("moderator: from the dashboard to the console's Segnalazioni", async ({ page }) => {

@@ -68,6 +68,11 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/classes/:id/members/:userId": { DELETE: "user", PATCH: "teacher" },
   "api/classes/:id/invitations": { GET: "teacher" },
   "api/classes/:id/code": { POST: "teacher" },
+  // Compiti (issue 32): the teacher of the class manages and reads them; a member starts one (assignments.test.ts)
+  "api/classes/:id/assignments": { GET: "teacher", POST: "teacher" },
+  "api/assignments": { GET: "user" },
+  "api/assignments/:id": { GET: "teacher", PATCH: "teacher", DELETE: "teacher" },
+  "api/assignments/:id/start": { POST: "user" },
 
   // Public: consent proof and page views
   "api/consent": { POST: "public" },

@@ -508,7 +508,7 @@ describe("class results", () => {
 
 describe("the teacher's console and the demo", () => {
   it("a teacher's /admin shows Classi and Simulazioni only; a student is sent away", async () => {
-    expect(tabsFor("docente").map((t) => t.label)).toEqual(["Classi", "Simulazioni"]);
+    expect(tabsFor("docente").map((t) => t.label)).toEqual(["Classi", "Simulazioni", "Compiti"]);
     expect(tabsFor("admin").map((t) => t.label)).toContain("Classi");
     expect(tabsFor("moderator").map((t) => t.label)).toEqual(["Segnalazioni"]);
     const page = await call("GET", "/admin", { token: teacher });

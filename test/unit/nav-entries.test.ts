@@ -6,12 +6,13 @@ import { ROLES } from "~/server/db/schema";
 const labels = (role: string) => navEntriesFor(role).map((e) => e.label);
 
 describe("side navigation entries per role", () => {
-  it("a student sees the spec's entries plus Simulazioni and Quiz Rush before Impostazioni, never Console", () => {
+  it("a student sees the spec's entries plus Compiti, Simulazioni and Quiz Rush before Impostazioni, never Console", () => {
     expect(labels("studente")).toEqual([
       "Dashboard",
       "Nuovo test",
       "Tentativi",
       "Errori",
+      "Compiti",
       "Simulazioni",
       "Quiz Rush",
       "Impostazioni",
@@ -85,6 +86,7 @@ describe("activeNavKey", () => {
     ["/test/riepilogo/12", "newtest"],
     ["/tentativi", "tentativi"],
     ["/ripasso/errori", "errori"],
+    ["/compiti", "compiti"],
     ["/simulazioni", "simulazioni"],
     ["/simulazione", "simulazioni"],
     ["/simulazione/riepilogo/demo/3", "simulazioni"],

@@ -9,6 +9,9 @@ const PATHS: Record<NavKey, string> = {
   // A calendar with a marked day: sittings at a set time.
   simulazioni:
     "M16 1v2H8V1H6v2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2h-1V1zm3 18H5V8h14zm-2-7h-5v5h5z",
+  // A clipboard with a check: work set by a teacher.
+  compiti:
+    "M19 3h-4.18C14.4 1.84 13.3 1 12 1s-2.4.84-2.82 2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2zm-7 0a1 1 0 1 1 0 2 1 1 0 0 1 0-2zm-2 14-4-4 1.41-1.41L10 14.17l6.59-6.59L18 9z",
   // A lightning bolt: the timed event.
   rush: "M7 2v11h3v9l7-12h-4l4-8z",
   // A shield: the staff console.

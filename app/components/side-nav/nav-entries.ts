@@ -1,5 +1,5 @@
 // Side navigation entries (spec section 2), per role (issue 34): key, label, destination, who sees it.
-// The spec's six entries are for everybody; a student also gets Simulazioni and Quiz Rush, staff (admin, moderator,
+// The spec's six entries are for everybody; a student also gets Compiti, Simulazioni and Quiz Rush, staff (admin, moderator,
 // teacher) get Console. A role sees an entry only where the server would let it in (app/lib/access.ts).
 import { ACCESS_ROLES, type RoleName } from "~/lib/access";
 
@@ -8,6 +8,7 @@ export type NavKey =
   | "newtest"
   | "tentativi"
   | "errori"
+  | "compiti"
   | "simulazioni"
   | "rush"
   | "console"
@@ -24,6 +25,8 @@ export const NAV_ENTRIES: (NavEntry & { roles?: readonly RoleName[] })[] = [
   { key: "newtest", label: "Nuovo test", to: "/test/nuovo" },
   { key: "tentativi", label: "Tentativi", to: "/tentativi" },
   { key: "errori", label: "Errori", to: "/ripasso/errori" },
+  // A pupil's assignments from their classes (issue 32)
+  { key: "compiti", label: "Compiti", to: "/compiti", roles: STUDENTS },
   { key: "simulazioni", label: "Simulazioni", to: "/simulazioni", roles: STUDENTS },
   { key: "rush", label: "Quiz Rush", to: "/rush", roles: STUDENTS },
   { key: "console", label: "Console", to: "/admin", roles: ACCESS_ROLES.console },
@@ -44,6 +47,7 @@ const PREFIXES: [string, NavKey][] = [
   ["/test", "newtest"], // the runner and its summary belong to "Nuovo test"
   ["/tentativi", "tentativi"],
   ["/ripasso", "errori"],
+  ["/compiti", "compiti"],
   ["/simulazioni", "simulazioni"],
   ["/simulazione", "simulazioni"], // the runner and its result page
   ["/rush", "rush"],
