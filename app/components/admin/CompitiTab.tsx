@@ -95,7 +95,7 @@ export function CompitiTab({
                 <th scope="col">{T.fieldDue}</th>
                 <th scope="col">{T.colStatus}</th>
                 <th scope="col">
-                  <span className="visually-hidden">{T.open}</span>
+                  <span className="sr-only">{T.open}</span>
                 </th>
               </tr>
             </thead>
