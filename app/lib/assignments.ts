@@ -95,7 +95,7 @@ export function assignmentStatus(
   attempt: { status: string | null; finishedAt: number | null } | null,
   dueAt: number,
 ): AssignmentStatus {
-  if (!attempt || attempt.status !== "completed" || attempt.finishedAt == null) return "non_fatto";
+  if (attempt?.status !== "completed" || attempt.finishedAt == null) return "non_fatto";
   return attempt.finishedAt <= dueAt ? "fatto" : "in_ritardo";
 }
 
@@ -119,7 +119,10 @@ export const AssignmentInput = withLabels(
       count: int("Numero di domande", MIN_QUESTIONS, MAX_QUESTIONS),
       timer: z.enum(["edizione", "nessuno"], { error: "Timer: «edizione» o «nessuno»." }),
       mode: z.enum(["comune", "mirato"], { error: "Domande: «comune» o «mirato»." }).default("comune"),
-      units: z.array(int("Unità", 1, 30)).max(30, "Al massimo 30 unità.").default([]),
+      units: z
+        .array(int("Unità", 1, 30))
+        .max(30, "Al massimo 30 unità.")
+        .default([]),
       opensAt: instant("Apertura"),
       dueAt: instant("Scadenza"),
     })

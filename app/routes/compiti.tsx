@@ -97,7 +97,7 @@ function AssignmentList({
           <li key={a.id} className="my-sim" data-testid={`compito-${a.id}`}>
             <div className="my-sim__body">
               <h3 className="my-sim__title">{a.title}</h3>
-              <p className="small">{describe(a)}</p>
+              <p className="small">{summaryLine(a)}</p>
               <p className="small muted">
                 {a.opensAt > now ? T.opensOn(a.opensAt) : T.dueOn(a.dueAt)}
                 {a.status === "non_fatto" && a.opensAt <= now && a.dueAt < now ? ` · ${T.overdue}` : null}
@@ -112,7 +112,7 @@ function AssignmentList({
 }
 
 /** "Chimica · 10 domande · timer 15 min · classe 5B (prof. Rossi)". */
-function describe(a: MyAssignment) {
+function summaryLine(a: MyAssignment) {
   return [
     a.subjectName,
     T.questions(a.questionCount),
@@ -142,7 +142,12 @@ function Action({ a, now, busy }: { a: MyAssignment; now: number; busy: boolean 
   return (
     <Form method="post" className="my-sim__action">
       <input type="hidden" name="assignmentId" value={a.id} />
-      <button type="submit" className="btn btn--primary" disabled={busy} aria-label={`${a.inProgress ? T.resume : T.start}: ${a.title}`}>
+      <button
+        type="submit"
+        className="btn btn--primary"
+        disabled={busy}
+        aria-label={`${a.inProgress ? T.resume : T.start}: ${a.title}`}
+      >
         {a.inProgress ? T.resume : T.start}
       </button>
     </Form>

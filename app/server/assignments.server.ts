@@ -181,7 +181,11 @@ export async function classAssignments(db: Db, user: SessionUser, classId: numbe
       .all(),
     // Only current members' attempts count (a pupil who left is no longer the teacher's to see).
     db
-      .select({ assignmentId: assignmentQuizzes.assignmentId, status: attempts.status, finishedAt: attempts.finishedAt })
+      .select({
+        assignmentId: assignmentQuizzes.assignmentId,
+        status: attempts.status,
+        finishedAt: attempts.finishedAt,
+      })
       .from(assignmentQuizzes)
       .innerJoin(assignments, eq(assignments.id, assignmentQuizzes.assignmentId))
       .innerJoin(
@@ -191,11 +195,7 @@ export async function classAssignments(db: Db, user: SessionUser, classId: numbe
       .innerJoin(attempts, eq(attempts.quizId, assignmentQuizzes.quizId))
       .where(and(eq(assignments.classId, classId), eq(attempts.status, "completed")))
       .all(),
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(classMembers)
-      .where(eq(classMembers.classId, classId))
-      .get(),
+    db.select({ n: sql<number>`count(*)` }).from(classMembers).where(eq(classMembers.classId, classId)).get(),
   ]);
   return rows.map((r) => {
     const summary = toSummary(r);
@@ -249,7 +249,13 @@ export async function assignmentReport(
       .where(eq(classMembers.classId, row.classId))
       .orderBy(asc(users.name), asc(users.id))
       .all(),
-    db.all<{ question_id: number; option_id: number | null; answer_text: string | null; correct: number | null; n: number }>(sql`
+    db.all<{
+      question_id: number;
+      option_id: number | null;
+      answer_text: string | null;
+      correct: number | null;
+      n: number;
+    }>(sql`
       SELECT aa.question_id, aa.option_id, aa.answer_text, aa.correct, count(*) AS n
       FROM assignment_quizzes aq
       JOIN class_members cm ON cm.class_id = ${row.classId} AND cm.user_id = aq.user_id
@@ -302,7 +308,9 @@ export async function assignmentReport(
     const wrong = new Map<string, number>();
     for (const g of groups.filter((g) => g.correct === 0)) {
       const answer =
-        g.option_id != null ? (texts.get(id)?.options?.[g.option_id] ?? `Opzione ${g.option_id + 1}`) : (g.answer_text ?? "");
+        g.option_id != null
+          ? (texts.get(id)?.options?.[g.option_id] ?? `Opzione ${g.option_id + 1}`)
+          : (g.answer_text ?? "");
       wrong.set(answer, (wrong.get(answer) ?? 0) + g.n);
     }
     const top = [...wrong].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
@@ -393,8 +401,7 @@ export async function myAssignments(db: Db, userId: number, now = Date.now()): P
     const finishedAt = r.finishedAt?.getTime() ?? null;
     const status = assignmentStatus({ status: r.status, finishedAt }, summary.dueAt);
     const open =
-      r.status === "in_progress" &&
-      (r.quizLimit == null || (r.startedAt?.getTime() ?? 0) + r.quizLimit * 1000 > now);
+      r.status === "in_progress" && (r.quizLimit == null || (r.startedAt?.getTime() ?? 0) + r.quizLimit * 1000 > now);
     return {
       ...summary,
       teacher: r.teacher || r.teacherEmail,

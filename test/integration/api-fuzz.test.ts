@@ -25,6 +25,7 @@ import routeConfig from "~/routes";
 import { SESSION_COOKIE } from "~/lib/constants";
 import { newJoinCode } from "~/server/classes.server";
 import {
+  freshAssignment,
   freshAttempt,
   freshClass,
   freshFriendship,
@@ -434,6 +435,21 @@ const memberRows = async (who: Who): Promise<Sides<Params>> => {
     missing: [MISSING, MISSING],
   };
 };
+/**
+ * An assignment of a class the caller owns (teacher, admin) and is a member of (a pupil starts it), and one of
+ * another teacher's class with someone else in it.
+ */
+const assignmentRows = async (who: Who): Promise<Sides<Params>> => {
+  const owner = who === "docente" || who === "admin" ? me(who) : teacher;
+  const mine = await freshClass(owner, [me(who)]);
+  const otherTeacher = await freshUser("docente");
+  const theirs = await freshClass(otherTeacher, [await freshUser()]);
+  return {
+    own: [await freshAssignment(mine.id, owner)],
+    other: [await freshAssignment(theirs.id, otherTeacher)],
+    missing: [MISSING],
+  };
+};
 const rushRows = async (): Promise<Sides<Params>> => ({
   own: [await freshRushEvent()],
   other: null,
@@ -501,6 +517,9 @@ const ROWS: Record<string, (who: Who) => Promise<Sides<Params>>> = {
   "api/classes/invitations/:id/accept": invitationRows,
   "api/classes/:id/invitations": classRows,
   "api/classes/:id/code": classRows,
+  "api/classes/:id/assignments": classRows,
+  "api/assignments/:id": assignmentRows,
+  "api/assignments/:id/start": assignmentRows,
   "api/admin/rush-events/:id": rushRows,
   "api/admin/users/:id": userRows,
   "api/admin/users/:id/ban": userRows,
@@ -522,6 +541,15 @@ const RUSH_EVENT = {
   endsAt: Date.UTC(2095, 0, 2),
   published: false,
 };
+const ASSIGNMENT = {
+  title: "Compito del fuzz",
+  subjectId: 1,
+  count: 3,
+  timer: "nessuno",
+  mode: "mirato",
+  opensAt: Date.UTC(2095, 0, 1),
+  dueAt: Date.UTC(2095, 0, 2),
+};
 /** A valid body for the handlers that read it before they look the row up (else the body is refused first). */
 const BODIES: Record<string, unknown> = {
   "PUT api/admin/questions/:id": { ...QUESTION_EDIT, type: "mc" },
@@ -531,6 +559,8 @@ const BODIES: Record<string, unknown> = {
   "POST api/admin/users/:id/ban": { reason: "Prova del fuzz" },
   "POST api/classes/:id/members": { emails: ["amico@example.com"] },
   "PATCH api/classes/:id/members/:userId": { extraTimePct: 30 },
+  "POST api/classes/:id/assignments": ASSIGNMENT,
+  "PATCH api/assignments/:id": { dueNow: true },
   "POST api/quiz/:id/attempt": { answers: [], timeTaken: 10 },
   "POST api/simulations/:id/attempt": { answers: {}, timeTaken: 10 },
 };
@@ -565,6 +595,14 @@ const ID_POSTS: Record<string, (who: Who) => Promise<Sides<Post>>> = {
     posts(await classRows(who), (p) => ({ body: { intent: "renew-code", classId: one(p) } })),
   "POST admin/classi#delete": async (who) =>
     posts(await classRows(who), (p) => ({ body: { intent: "delete", classId: one(p) } })),
+  "POST admin/compiti#create": async (who) =>
+    posts(await classRows(who), (p) => ({ body: { intent: "create", classId: one(p), ...ASSIGNMENT } })),
+  "POST admin/compiti#close-now": async (who) =>
+    posts(await assignmentRows(who), (p) => ({ body: { intent: "close-now", assignmentId: one(p) } })),
+  "POST admin/compiti#delete": async (who) =>
+    posts(await assignmentRows(who), (p) => ({ body: { intent: "delete", assignmentId: one(p) } })),
+  "POST compiti#": async (who) =>
+    posts(await assignmentRows(who), (p) => ({ body: { assignmentId: one(p) }, form: true })),
   "POST admin/rush#save-event": async () =>
     posts(await rushRows(), (p) => ({ body: { intent: "save-event", id: one(p), event: RUSH_EVENT } })),
   "POST admin/rush#delete": async () => posts(await rushRows(), (p) => ({ body: { intent: "delete", id: one(p) } })),
@@ -700,6 +738,13 @@ const KNOWN_KEYS = [
   "emails",
   "user",
   "event",
+  "timer",
+  "mode",
+  "units",
+  "opensAt",
+  "dueAt",
+  "dueNow",
+  "assignmentId",
 ];
 const key = fc.oneof(
   fc.constantFrom(...KNOWN_KEYS),

@@ -296,8 +296,9 @@ describe("compiti: the teacher's report", () => {
     const leaver = 9806;
     await insertUser(leaver, "compiti.lascia@example.com", "compiti.lascia", "Lia Lascia");
     const token = await login("compiti.lascia@example.com");
-    const code = (await env.DB.prepare("SELECT code FROM classes WHERE id = ?").bind(classId).first<{ code: string }>())!
-      .code;
+    const code = (await env.DB.prepare("SELECT code FROM classes WHERE id = ?")
+      .bind(classId)
+      .first<{ code: string }>())!.code;
     expect((await call("POST", "/api/classes/join", { token, json: { code } })).status).toBe(200);
     const { id } = await createAssignment({ count: 3 });
     const started = await json<Started>(await start(token, id));
@@ -326,7 +327,10 @@ describe("compiti: the teacher's report", () => {
     });
     expect(refused.status).toBe(403);
     expect(await count("assignments", `id = ${id}`)).toBe(1);
-    const deleted = await call("POST", "/admin/compiti", { token: teacher, json: { intent: "delete", assignmentId: id } });
+    const deleted = await call("POST", "/admin/compiti", {
+      token: teacher,
+      json: { intent: "delete", assignmentId: id },
+    });
     expect(deleted.status).toBe(200);
     expect(await count("assignments", `id = ${id}`)).toBe(0);
   });

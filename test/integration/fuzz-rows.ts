@@ -189,3 +189,15 @@ export async function freshInvitation(classId: number, userId: number | null): P
     : `fuzz-${next()}@example.com`;
   return insert("INSERT INTO class_invitations (class_id, email) VALUES (?, ?)", classId, email.toLowerCase());
 }
+
+/** An assignment (compito, issue 32) of a class, open now and due tomorrow: a Test mirato, so it needs no stored set. */
+export function freshAssignment(classId: number, createdBy: number): Promise<number> {
+  return insert(
+    "INSERT INTO assignments (class_id, created_by, title, subject_id, question_count, mode, opens_at, due_at) VALUES (?, ?, ?, 1, 3, 'mirato', ?, ?)",
+    classId,
+    createdBy,
+    `Fuzz ${next()}`,
+    Date.now() - 60_000,
+    Date.now() + 86_400_000,
+  );
+}

@@ -296,9 +296,18 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   // The console's tabs (issue 19): a student is sent away from each before any data is read.
   "admin/(index)": () => [get("/admin?index&tab=utenti")],
   ...Object.fromEntries(
-    ["analytics", "utenti", "tentativi", "segnalazioni", "database", "classi", "simulazioni", "rush", "edizioni"].map(
-      (tab) => [`admin/${tab}`, () => [get(`/admin/${tab}`)]],
-    ),
+    [
+      "analytics",
+      "utenti",
+      "tentativi",
+      "segnalazioni",
+      "database",
+      "classi",
+      "simulazioni",
+      "rush",
+      "edizioni",
+      "compiti",
+    ].map((tab) => [`admin/${tab}`, () => [get(`/admin/${tab}`)]]),
   ),
   // The console's lookups through fetchers: a student is sent away; a question's editor is staff-only.
   "admin/cerca": () => [get("/admin/cerca?q=2001")],
@@ -401,6 +410,12 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "api/classes/invitations": () => [get("/api/classes/invitations")],
   "api/classes/invitations/:id": () => [{ method: "DELETE", path: "/api/classes/invitations/999999" }],
   "api/classes/invitations/:id/accept": () => [{ method: "POST", path: "/api/classes/invitations/999999/accept" }],
+  // Compiti (issue 32): the pupil's list and start answer titles and a quiz id; the quiz itself is /api/quiz/:id's.
+  compiti: () => [get("/compiti")],
+  "api/classes/:id/assignments": () => [get("/api/classes/999999/assignments")],
+  "api/assignments": () => [get("/api/assignments")],
+  "api/assignments/:id": () => [get("/api/assignments/999999")],
+  "api/assignments/:id/start": () => [{ method: "POST", path: "/api/assignments/999999/start", json: {} }],
   "api/review/due": () => [get("/api/review/due?horizon=30d")],
   "api/me/forecast": () => [get("/api/me/forecast")],
   "api/consent": () => [{ method: "POST", path: "/api/consent", json: {} }],
