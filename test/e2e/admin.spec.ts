@@ -137,6 +137,7 @@ test.describe("admin console", () => {
       "Simulazioni",
       "Rush",
       "Edizioni",
+      "Compiti",
     ]);
     await expect(page.getByRole("heading", { name: "Riepilogo" })).toBeVisible();
     await expect(page.getByRole("img", { name: /Tentativi al giorno/ })).toBeVisible();

@@ -38,6 +38,7 @@ test.describe("classes and teachers", () => {
     await expect(teacher.getByRole("tablist", { name: "Sezioni" }).getByRole("tab")).toHaveText([
       "Classi",
       "Simulazioni",
+      "Compiti",
     ]);
     await teacher.getByRole("button", { name: "Crea classe" }).click();
     await expect(teacher.getByRole("alert").filter({ hasText: "Il nome della classe è obbligatorio." })).toBeVisible();
