@@ -14,6 +14,8 @@ export function toCsv<T extends Record<string, unknown>>(
       const value = row[key];
       if (value === null || value === undefined) return "";
       if (typeof value === "boolean") return value ? "sì" : "no";
+      // A number stays a number: papaparse defuses text that starts like a formula, and a negative score is not one.
+      if (typeof value === "number") return value;
       if (Array.isArray(value)) return value.join(" | ");
       return String(value);
     }),
