@@ -8,6 +8,7 @@ const STUDENT = [
   "/profilo",
   "/rush",
   "/simulazioni",
+  "/compiti",
   "/test/nuovo",
   "/test?subject=1&q=5",
   "/ripasso/errori",
@@ -68,12 +69,13 @@ test.describe("accessibility (axe-core)", () => {
       "simulazioni",
       "rush",
       "edizioni",
+      "compiti",
     ]) {
       await expectNoSeriousViolations(page, `/admin?tab=${tab}`);
     }
     await page.context().clearCookies();
     await login(page, "docente@example.com");
-    for (const tab of ["classi", "simulazioni"]) {
+    for (const tab of ["classi", "simulazioni", "compiti"]) {
       await expectNoSeriousViolations(page, `/admin?tab=${tab}`);
     }
     await page.context().clearCookies();
