@@ -3,6 +3,7 @@
 // teacher then closes it ("Chiudi ora": the due date becomes the present moment, a real feature, no test clock); Marco
 // submits afterwards and is late. The teacher sees done / late / not done per pupil, the per-question table, and
 // downloads the CSV. The assignment is the test's own (a new title each run), so a retry passes.
+import AxeBuilder from "@axe-core/playwright";
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "@playwright/test";
 import { parseCsv } from "../../app/lib/csv.ts";
@@ -18,11 +19,20 @@ async function signedIn(browser: Browser, email: string): Promise<Page> {
   return page;
 }
 
+/** Serious or critical axe-core violations in the page's main content. */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).include("#contenuto").analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
 /** From Compiti, one button, then every question answered in the practice runner and submitted. */
 async function doAssignment(page: Page, title: string, late: boolean) {
   await page.goto("/compiti");
   const item = page.getByRole("listitem").filter({ hasText: title });
   if (late) await expect(item).toContainText("Scaduto: puoi ancora consegnarlo");
+  else expect(await seriousViolations(page), "/compiti").toEqual([]);
   await item.getByRole("button", { name: `Inizia: ${title}` }).click();
   await expect(page).toHaveURL(/\/test\?id=\d+$/);
   for (let i = 0; i < COUNT; i++) {
@@ -105,6 +115,7 @@ test.describe("compiti", () => {
     await expect(pupils.getByRole("row").filter({ hasText: "Giulia Rossi" })).toContainText(`/${COUNT})`);
     await expect(pupils.getByRole("row").filter({ hasText: "Marco Bianchi" })).toContainText("In ritardo");
     await expect(pupils.getByRole("row").filter({ hasText: "Non fatto" }).first()).toBeVisible();
+    expect(await seriousViolations(teacher), "/admin/compiti with a report").toEqual([]);
     const questions = report.getByTestId("assignment-questions");
     await expect(questions.locator("tbody tr")).toHaveCount(COUNT);
     for (const row of await questions.locator("tbody tr").all()) {
