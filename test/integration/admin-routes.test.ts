@@ -34,6 +34,9 @@ describe("/admin/<tab>", () => {
     expect(await where("/admin/segnalazioni", moderator)).toBe("200");
     expect(await where("/admin/utenti", moderator)).toBe("302 /admin");
     expect(await where("/admin/simulazioni", teacher)).toBe("200");
+    expect(await where("/admin/compiti", teacher)).toBe("200");
+    expect(await where("/admin/compiti", moderator)).toBe("302 /admin");
+    expect(await where("/admin/compiti", student)).toBe("302 /");
     expect(await where("/admin/database", teacher)).toBe("302 /admin");
     expect(await where("/admin/rush", student)).toBe("302 /");
   });
