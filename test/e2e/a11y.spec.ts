@@ -37,7 +37,8 @@ async function expectNoSeriousViolations(page: import("@playwright/test").Page, 
 }
 
 test.describe("accessibility (axe-core)", () => {
-  test.describe.configure({ timeout: 120_000 });
+  // One axe scan per route and tab (more with each new screen) on a shared, slow machine.
+  test.describe.configure({ timeout: 180_000 });
   test("public pages, with and without the consent banner", async ({ page }) => {
     await forgetConsent(page);
     for (const path of PUBLIC) await expectNoSeriousViolations(page, path);
