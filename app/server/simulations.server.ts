@@ -2,7 +2,8 @@
 // answer key before grading), attempts and ranking, the room of a student. The live part (start, clock,
 // autosave, deadlines, grading) is the SimulationRoom Durable Object (workers/simulation-room.ts).
 // Staff side (create, start, live summary, results): simulation-admin.server.ts; the grading write: simulation-grading.server.ts.
-import { nextSitting } from "~/lib/edition";
+import { editionGapBoxes, nextSitting } from "~/lib/edition";
+import { SHEET_GAP_BOXES } from "~/lib/constants";
 import { defaultEdition } from "./editions.server";
 import { and, asc, count, eq, gt, inArray, isNotNull, lt, or } from "drizzle-orm";
 import { chunk } from "~/lib/chunk";
@@ -353,6 +354,7 @@ export function publicSimulation(
   config: SimulationConfig,
   now: number,
   candidate: { userId: number; extraPct: number },
+  sheet: { gapBoxes: number } = { gapBoxes: SHEET_GAP_BOXES },
 ) {
   const windows = config.startTime != null ? studentWindows(config.subjects, config.startTime, candidate.extraPct) : [];
   const seed = candidateSeed(config.id, candidate.userId);
@@ -387,6 +389,8 @@ export function publicSimulation(
     serverTime: now,
     /** This candidate's accommodation (extra time, %): their deadlines follow studentWindows. */
     extraTimePct: candidate.extraPct,
+    /** The completamento boxes of the simulation's edition (the default edition's for one made by hand). */
+    gapBoxes: sheet.gapBoxes,
     flow,
     subjects: flow,
   };
@@ -454,6 +458,12 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
     userId: row.userId,
     ranking: await rankingFor(db, simulationId, row.userId),
   };
+}
+
+/** The sheet's completamento boxes of a simulation: its edition's, else the default edition's. */
+export async function simulationGapBoxes(db: Db, editionId: number | null): Promise<number> {
+  const edition = (await simulationEdition(db, editionId)) ?? (await defaultEdition(db).catch(() => null));
+  return editionGapBoxes(edition);
 }
 
 /** The edition a simulation follows (for its grades), or null (made by hand, or the edition is gone). */

@@ -49,3 +49,36 @@ test("the dashboard tells the days to the next sitting of the default edition, a
 function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+test("the completamento sheet: the edition's 16 boxes in block capitals, counting down, a key typed in full graded right", async ({
+  page,
+}) => {
+  await login(page, "studente@example.com");
+  // Biologia 1094: "fosfatidilserina", the longest kind of key (exactly 16 characters).
+  const quiz = (await (await page.request.get("/api/quiz?ids=1094")).json()) as { quizId: number; gapBoxes: number };
+  expect(quiz.gapBoxes).toBe(16);
+  await page.goto(`/test?id=${quiz.quizId}`);
+  await expect(page.getByTestId("question-position")).toHaveText("Domanda 1/1");
+  const boxes = page.getByRole("textbox", { name: /^Casella \d+ di 16$/ });
+  await expect(boxes).toHaveCount(16);
+  const left = page.getByTestId("gap-boxes-left");
+  await expect(left).toHaveText("Caselle libere: 16 su 16");
+  await page.getByRole("textbox", { name: "Casella 1 di 16" }).click();
+  await page.keyboard.type("fosfa");
+  await expect(left).toHaveText("Caselle libere: 11 su 16");
+  await page.keyboard.type("tidilserina");
+  await expect(left).toHaveText("Nessuna casella libera (16 su 16)");
+  await expect(page.getByRole("textbox", { name: "Casella 1 di 16" })).toHaveValue("F");
+  await expect(page.getByRole("textbox", { name: "Casella 16 di 16" })).toHaveValue("A");
+  // Block capitals on screen, not only in the value.
+  await expect(page.getByRole("textbox", { name: "Casella 1 di 16" })).toHaveCSS("text-transform", "uppercase");
+  // A 17th character has no box to go to.
+  await page.keyboard.type("x");
+  await expect(page.getByRole("textbox", { name: "Casella 16 di 16" })).toHaveValue("X");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type("a");
+  await expect(left).toHaveText("Nessuna casella libera (16 su 16)");
+  await page.getByRole("button", { name: "Consegna" }).click();
+  await expect(page).toHaveURL(/\/test\/riepilogo\/\d+$/);
+  await expect(page.locator("[data-testid=summary-question][data-state=correct]")).toHaveCount(1);
+});

@@ -1,7 +1,15 @@
 // Exam editions' pure rules (issue 29): the shape an admin may save, the grade out of 30 with the edition's
 // rounding (exam-format.md), the next sitting in Rome's calendar.
 import { describe, expect, it } from "vitest";
-import { dayTemplate, editionFormatSchema, examGrade, nextSitting, nextSittingText, paperSplit } from "~/lib/edition";
+import {
+  dayTemplate,
+  editionFormatSchema,
+  editionGapBoxes,
+  examGrade,
+  nextSitting,
+  nextSittingText,
+  paperSplit,
+} from "~/lib/edition";
 import { SEED_EDITIONS } from "../../seed/editions";
 
 const [e2025, e2026] = SEED_EDITIONS as [(typeof SEED_EDITIONS)[number], (typeof SEED_EDITIONS)[number]];
@@ -18,6 +26,24 @@ describe("the seed editions", () => {
       { subjectId: 4, timeMin: 50, questionCount: 31, breakAfterMin: 30 },
       { subjectId: 1, timeMin: 50, questionCount: 31, breakAfterMin: 0 },
     ]);
+  });
+});
+
+describe("the sheet's completamento boxes (issue 29, point 4)", () => {
+  it("are edition data: 16 in both seeded editions, 16 for a format stored before the field, an admin's count else", () => {
+    expect(SEED_EDITIONS.map((e) => editionGapBoxes(e))).toEqual([16, 16]);
+    const { gapBoxes: _dropped, ...older } = e2026.format;
+    expect(editionFormatSchema.parse(older).gapBoxes).toBe(16);
+    expect(editionGapBoxes({ format: editionFormatSchema.parse({ ...e2026.format, gapBoxes: 20 }) })).toBe(20);
+    expect(editionGapBoxes(null)).toBe(16);
+  });
+  it("are refused below 1, above the 50 characters the server stores, or not whole", () => {
+    const issues = (gapBoxes: unknown) =>
+      editionFormatSchema.safeParse({ ...e2026.format, gapBoxes }).error?.issues.map((i) => i.message) ?? [];
+    expect(issues(0)).toContain("Caselle del completamento: almeno 1.");
+    expect(issues(51)).toContain("Caselle del completamento: al massimo 50.");
+    expect(issues(15.5)).toContain("Caselle del completamento: serve un numero intero.");
+    expect(issues("16")).toContain("Caselle del completamento: serve un numero intero.");
   });
 });
 
