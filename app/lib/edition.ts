@@ -184,6 +184,19 @@ export function examGrade(edition: Pick<ExamEdition, "format">, raw: number, que
   return { grade, passed: true, lode, label: lode ? `${f.maxGrade} e lode` : `${grade}/${f.maxGrade}` };
 }
 
+/**
+ * The grade of a practice attempt that is a full paper of the edition (as many questions as the exam: the
+ * edition's split of one subject), or null for a shorter quiz, which is no exam and has no grade.
+ */
+export function fullPaperGrade(
+  edition: Pick<ExamEdition, "format">,
+  counts: { correct: number; wrong: number; total: number },
+): ExamGrade | null {
+  if (counts.total !== edition.format.questionTotal) return null;
+  const blank = Math.max(0, counts.total - counts.correct - counts.wrong);
+  return examGrade(edition, rawScore(edition, { right: counts.correct, wrong: counts.wrong, blank }));
+}
+
 function formatGrade(value: number): string {
   return value.toLocaleString("it-IT", { maximumFractionDigits: 2 });
 }

@@ -23,12 +23,20 @@ import {
   type SimulationResult,
 } from "~/lib/simulation";
 import { roomName, shardOf } from "~/lib/simulation-protocol";
-import { candidateOptions, candidateQuestions, candidateSeed, studentWindows, withGrades } from "~/lib/simulation-day";
+import {
+  candidateOptions,
+  candidateQuestions,
+  candidateSeed,
+  studentFlow,
+  studentWindows,
+  withGrades,
+} from "~/lib/simulation-day";
 import { editionOrDefault } from "./editions.server";
 import type { Db } from "./db/client.server";
 import {
   classMembers,
   questions,
+  simulationAccommodations,
   simulationAllowedClasses,
   simulationAllowedUsers,
   simulationAttempts,
@@ -188,11 +196,17 @@ export async function mySimulations(
       attemptId: simulationAttempts.id,
       score: simulationAttempts.score,
       timeSec: simulationAttempts.timeSec,
+      extraPct: simulationAccommodations.extraTimePct,
     })
     .from(simulations)
     .leftJoin(
       simulationAttempts,
       and(eq(simulationAttempts.simulationId, simulations.id), eq(simulationAttempts.userId, userId)),
+    )
+    // The student's extra time, fixed at the start (accommodations.server.ts): their own end is later.
+    .leftJoin(
+      simulationAccommodations,
+      and(eq(simulationAccommodations.simulationId, simulations.id), eq(simulationAccommodations.userId, userId)),
     )
     .where(or(isNotNull(simulationAttempts.id), inArray(simulations.id, direct), inArray(simulations.id, viaClasses)))
     .orderBy(asc(simulations.createdAt), asc(simulations.id))
@@ -221,11 +235,16 @@ export async function mySimulations(
   const attempts = new Map<string, { id: number; score: number; timeSec: number }>();
   const items = rows.map((r): MySimulation => {
     const startTime = r.started && r.startTime ? r.startTime.getTime() : null;
-    const endsAt = startTime != null ? flowEnd(flows.get(r.id) ?? [], startTime) : null;
+    const flow = flows.get(r.id) ?? [];
+    const extraTimePct = r.extraPct ?? 0;
+    // The sitting's end (everybody's) and the student's own (later by their accommodation).
+    const endsAt = startTime != null ? flowEnd(flow, startTime) : null;
+    const myEndsAt = startTime != null ? flowEnd(studentFlow(flow, extraTimePct), startTime) : null;
     if (r.attemptId != null) attempts.set(r.id, { id: r.attemptId, score: r.score ?? 0, timeSec: r.timeSec ?? 0 });
     const attempted = r.attemptId != null;
-    const stage = simulationStage({ started: r.started, startTime, endsAt, attempted }, now);
-    return { id: r.id, title: r.title, stage, startTime, endsAt, result: null };
+    // Live until the student's own end: an accommodated candidate is still writing after the others.
+    const stage = simulationStage({ started: r.started, startTime, endsAt: myEndsAt, attempted }, now);
+    return { id: r.id, title: r.title, stage, startTime, endsAt, myEndsAt, extraTimePct, result: null };
   });
 
   const lists = groupSimulations(items);

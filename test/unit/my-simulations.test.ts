@@ -38,6 +38,8 @@ describe("groupSimulations and nextSimulation", () => {
     stage,
     startTime,
     endsAt: startTime == null ? null : startTime + MIN,
+    myEndsAt: startTime == null ? null : startTime + MIN,
+    extraTimePct: 0,
     result: null,
   });
 
@@ -120,6 +122,12 @@ describe("HappeningCards (server render from the loader's now)", () => {
   });
 
   function sim0(): MySimulation {
-    return { id: "demo-5b", title: "Simulazione 5ªB", stage: "upcoming", startTime: null, endsAt: null, result: null };
+    return { id: "demo-5b", title: "Simulazione 5ªB", stage: "upcoming",
+      startTime: null,
+      endsAt: null,
+      myEndsAt: null,
+      extraTimePct: 0,
+      result: null,
+    };
   }
 });
