@@ -185,7 +185,9 @@ export type BestGrade = {
 
 export function bestGrades(
   edition: Pick<ExamEdition, "format">,
-  attempts: readonly { subjects: readonly { id: number; name: string; correct: number; wrong: number; total: number }[] }[],
+  attempts: readonly {
+    subjects: readonly { id: number; name: string; correct: number; wrong: number; total: number }[];
+  }[],
 ): BestGrade[] {
   return edition.format.subjects.map((subject) => {
     let best: SubjectGrade | null = null;

@@ -122,7 +122,10 @@ describe("HappeningCards (server render from the loader's now)", () => {
   });
 
   function sim0(): MySimulation {
-    return { id: "demo-5b", title: "Simulazione 5ªB", stage: "upcoming",
+    return {
+      id: "demo-5b",
+      title: "Simulazione 5ªB",
+      stage: "upcoming",
       startTime: null,
       endsAt: null,
       myEndsAt: null,

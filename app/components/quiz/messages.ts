@@ -59,7 +59,8 @@ export const T = {
   summaryGradePassed: "superato",
   summaryGradeFailed: "non superato",
   summaryEdition: (label: string) => `Formato: ${label}`,
-  summaryFullPaper: "Prova completa: il voto segue le regole dell'esame (da 18 si arrotonda all'unità, 31 è 30 e lode).",
+  summaryFullPaper:
+    "Prova completa: il voto segue le regole dell'esame (da 18 si arrotonda all'unità, 31 è 30 e lode).",
   gapSheetRule: "Come sul foglio d'esame: stampatello, un carattere per casella.",
   gapBoxLabel: (i: number, boxes: number) => `Casella ${i} di ${boxes}`,
   gapBoxesLeft: (left: number, boxes: number) =>
