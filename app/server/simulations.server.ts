@@ -471,12 +471,19 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
     .from(simulations)
     .where(eq(simulations.id, simulationId))
     .get();
+  const edition = await simulationEdition(db, sim?.editionId ?? null);
   return {
-    ...withGrades(resultOf(row), await simulationEdition(db, sim?.editionId ?? null)),
+    ...withGrades(resultOf(row), edition),
+    edition: editionRef(edition),
     title: sim?.title ?? simulationId,
     userId: row.userId,
     ranking: await rankingFor(db, simulationId, row.userId),
   };
+}
+
+/** What a result page says of the edition a simulation followed (its summary shows it), or null. */
+function editionRef(edition: { label: string; academicYear: string } | null) {
+  return edition ? { label: edition.label, academicYear: edition.academicYear } : null;
 }
 
 /** The sheet's completamento boxes of a simulation: its edition's, else the default edition's. */
@@ -519,5 +526,6 @@ export async function submitSimulationAttempt(
   const outcome = await room.submitAttempt(user.id, body.answers, body.timeTaken);
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   if (outcome.pending) return outcome;
-  return { ...outcome, result: withGrades(outcome.result, await simulationEdition(db, config.editionId)) };
+  const edition = await simulationEdition(db, config.editionId);
+  return { ...outcome, result: { ...withGrades(outcome.result, edition), edition: editionRef(edition) } };
 }
