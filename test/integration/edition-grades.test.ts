@@ -209,3 +209,25 @@ describe("grades out of 30 of the edition's simulations", () => {
     expect(await bestSimulationGrades(getDb(env.DB), 9999)).toBeNull();
   });
 });
+
+describe("unit statistics read the default edition (issue 29, point 2)", () => {
+  it("the dashboard's units are 2026/27's: Chimica's 7 (units 1 and 2 merged), each topic in one of them", async () => {
+    const response = await call("GET", "/api/me/analytics", { token: student });
+    expect(response.status).toBe(200);
+    const body = await json<{
+      subjects: {
+        id: number;
+        units?: { number: number; title: string }[];
+        topicUnits?: Record<string, number | null>;
+      }[];
+    }>(response);
+    const chimica = body.subjects.find((s) => s.id === 2)!;
+    expect(chimica.units?.map((u) => u.number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(chimica.units?.[0]?.title).toBe("Atomo, legami chimici, stati di aggregazione e termodinamica");
+    const assigned = Object.values(chimica.topicUnits ?? {}).filter((u) => u != null);
+    expect(assigned.length).toBeGreaterThan(0);
+    expect(assigned.every((u) => u! >= 1 && u! <= 7)).toBe(true);
+    // Matematica is no exam of the edition: no units.
+    expect(body.subjects.find((s) => s.id === 3)?.units ?? []).toEqual([]);
+  });
+});
