@@ -51,14 +51,6 @@ async function editionUnitOfQuestions(year: string, ids: number[]): Promise<Map<
   return new Map(rows.results.map((r) => [r.id, r.unit]));
 }
 
-async function unitsOf(subjectId: number) {
-  return (
-    await env.DB.prepare("SELECT number, credits FROM units WHERE subject_id = ? ORDER BY number")
-      .bind(subjectId)
-      .all<{ number: number; credits: number }>()
-  ).results;
-}
-
 describe("the semestre filtro simulation (admin template)", () => {
   it("draws 3 × 31 questions in the default edition's split (21 mc + 10 gap), by unit weight, no legacy, no repeats", async () => {
     const response = await call("POST", "/api/admin/simulations", {
