@@ -107,3 +107,20 @@ test("the completamento sheet: the edition's 16 boxes in block capitals, countin
   // A topic quiz is no full paper: no grade out of 30.
   await expect(page.getByTestId("summary-grade")).toHaveCount(0);
 });
+
+test("the Edizioni tab shows the completamento boxes of an edition and refuses 0 before saving anything", async ({
+  page,
+}) => {
+  await login(page, "admin@example.com");
+  await page.goto("/admin/edizioni");
+  await expect(page.getByTestId("edition-2026/27")).toContainText("16 caselle");
+  await page.getByRole("button", { name: "Modifica Semestre filtro 2026/27" }).click();
+  const form = page.getByRole("form", { name: "Modifica Semestre filtro 2026/27" });
+  const boxes = form.getByLabel("Caselle del completamento");
+  await expect(boxes).toHaveValue("16");
+  await boxes.fill("0");
+  await form.getByRole("button", { name: "Salva edizione" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Caselle del completamento: almeno 1.");
+  await form.getByRole("button", { name: "Annulla" }).click();
+  await expect(page.getByTestId("edition-2026/27")).toContainText("16 caselle");
+});
