@@ -25,7 +25,9 @@ const syllabusPath = existsSync(join(dir, "SYLLABUS.md"))
   : join("seed", "bank", "SYLLABUS.md");
 const syllabusText = readFileSync(syllabusPath, "utf8");
 const syllabus = parseSyllabus(syllabusText);
-const issues = checkBank(files, { syllabus, idRanges: true });
+// Every key's sheet form must fit the boxes of every edition (the smallest count; 16 in both seeded editions).
+const gapBoxes = Math.min(...SEED_EDITIONS.map((e) => e.format.gapBoxes));
+const issues = checkBank(files, { syllabus, idRanges: true, gapBoxes });
 problems.push(...issues.map((i) => i.message));
 
 // Issue 30: the 2026/27 syllabus of SYLLABUS.md is the seed edition's (seed/editions.ts), every core question has
@@ -53,6 +55,7 @@ problems.push(...coverageIssues(coverage2627).map((i) => i.message));
 console.log(bankTable(files));
 console.log(coverageTable("2025/26 (15 + 16)", coverage2526));
 console.log(coverageTable("2026/27 (21 + 10)", coverage2627));
+console.log(`\ncaselle del completamento: ${gapBoxes} (la più piccola delle edizioni)`);
 console.log(`\n${files.reduce((n, f) => n + (f.questions?.length ?? 0), 0)} domande in ${files.length} file.`);
 const paperCount = (name: string) => coverage2627.find((c) => c.name.startsWith(name))?.papers ?? 0;
 console.log(

@@ -2,7 +2,7 @@
 // seed/bank/*.json and POST /api/admin/import runs them on the bank an import would leave behind.
 // Pure TypeScript with erasable syntax only (Node runs it directly in scripts/bank-check.ts).
 // Every message is Italian: the admin reads them in the import's refusal.
-import { gradeGapAnswer, isNumberWord, parseGapNumber, readsAsNumber } from "./gap-answer.ts";
+import { gradeGapAnswer, isNumberWord, parseGapNumber, readsAsNumber, sheetFormOf } from "./gap-answer.ts";
 import { nearMisses, numericKeyForm } from "./gap-spellings.ts";
 
 export type BankUnit = { number: number; title: string; credits: number };
@@ -34,7 +34,7 @@ export type BankFile = {
 /** The semestre filtro subjects (their questions carry a syllabus unit): Biologia, Chimica, Fisica. */
 export const UNIT_SUBJECT_IDS: readonly number[] = [1, 2, 4];
 export const MC_OPTIONS = 5;
-/** The real answer sheet has 16 boxes. */
+/** The real answer sheet has 16 boxes (2025 rules): what a check without the editions' own count assumes. */
 export const GAP_MAX_CHARS = 16;
 export const MIN_PER_TOPIC = 6;
 export const MIN_PER_UNIT = 6;
@@ -55,6 +55,8 @@ export type CheckOptions = {
   syllabus?: Map<number, BankUnit[]>;
   /** Ids in the ranges of FORMAT.md (subjectId*100+n, subjectId*1000+n): the seed files, not imports. */
   idRanges?: boolean;
+  /** The completamento boxes of the sheet (the smallest of the editions' `gapBoxes`); GAP_MAX_CHARS by default. */
+  gapBoxes?: number;
 };
 
 /** Stems compared after normalising: case, accents, punctuation and spacing ignored. */
@@ -79,7 +81,7 @@ const ARTICLE_BEFORE_BLANK =
   /(?:^|[\s(«"])(?:il|lo|la|i|gli|le|un|uno|una)\s+____|(?:^|[\s(«"])(?:l|un|dell|all|nell|sull)['’]\s*____/i;
 
 /** The problems of one question on its own (row rules): schema, options, accepted forms, explanation. */
-export function questionIssues(question: BankQuestion, subjectId: number): BankIssue[] {
+export function questionIssues(question: BankQuestion, subjectId: number, gapBoxes = GAP_MAX_CHARS): BankIssue[] {
   const out: BankIssue[] = [];
   const add = (code: string, message: string) =>
     out.push({
@@ -120,11 +122,15 @@ export function questionIssues(question: BankQuestion, subjectId: number): BankI
     if (!Array.isArray(accepted) || !accepted.length || accepted.some((a) => typeof a !== "string" || !a.trim())) {
       add("accepted", "mancano le risposte accettate");
     } else {
-      const long = accepted.filter((a) => a.trim().length > GAP_MAX_CHARS);
+      // Every accepted form must fit the sheet's boxes, first of all the one the summary says to write on it.
+      const sheet = sheetFormOf(accepted).trim();
+      const long = accepted.filter((a) => a.trim().length > gapBoxes);
       if (long.length)
         add(
           "accepted-length",
-          `risposta accettata più lunga di ${GAP_MAX_CHARS} caratteri: ${long.map((a) => `"${a}"`).join(", ")}`,
+          long.some((a) => a.trim() === sheet)
+            ? `la risposta da scrivere sul foglio "${sheet}" non entra nelle ${gapBoxes} caselle`
+            : `risposta accettata più lunga delle ${gapBoxes} caselle del foglio: ${long.map((a) => `"${a}"`).join(", ")}`,
         );
       const words = accepted.filter((a) => isNumberWord(a));
       if (words.length)
@@ -276,7 +282,7 @@ export function checkBank(files: readonly BankFile[], options: CheckOptions = {}
     const positions = [0, 0, 0, 0, 0];
     let mcCount = 0;
     for (const question of file.questions ?? []) {
-      out.push(...questionIssues(question, sid));
+      out.push(...questionIssues(question, sid, options.gapBoxes));
       if (questionIds.has(question.id)) add(`id-dup:${question.id}`, `${q(question.id)}: id ripetuto`, question.id);
       questionIds.set(question.id, sid);
       if (options.idRanges && (Math.floor(question.id / 1000) !== sid || question.id % 1000 === 0)) {

@@ -1,6 +1,7 @@
 // Class results of a finished simulation: pure helpers (averages per subject on the 0-31 scale, the
 // distribution of total scores, the CSV export), shared by the server and the teacher's screen.
 import { toCsv } from "./csv";
+import type { SubjectGrade } from "./simulation-day.ts";
 
 export type SubjectScore = { id: number; name: string; score31: number };
 
@@ -56,7 +57,10 @@ export type ClassResult = {
     score: number;
     perc: number;
     timeSec: number;
-    subjects: { subjectId: number; name: string; score31: number }[];
+    /** `grade`: out of 30 in the simulation's edition (a template simulation, issue 29); absent otherwise. */
+    subjects: { subjectId: number; name: string; score31: number; grade?: SubjectGrade }[];
+    /** Exams passed (grade 18 or more) in an edition's simulation; absent otherwise. */
+    passed?: number;
   }[];
   subjectAverages: { subjectId: number; name: string; average: number; count: number }[];
   distribution: { label: string; count: number }[];
@@ -66,6 +70,7 @@ export type ClassResult = {
 /** One CSV row per pupil of the class: the ranked ones first, then the absentees. */
 export function classResultsCsv(result: ClassResult): string {
   const subjects = result.subjectAverages.map((s) => ({ id: s.subjectId, name: s.name }));
+  const graded = result.ranking.some((r) => r.subjects.some((s) => s.grade));
   type Row = Record<string, string | number | null>;
   const rows: Row[] = [
     ...result.ranking.map((r) => ({
@@ -78,6 +83,9 @@ export function classResultsCsv(result: ClassResult): string {
       timeSec: r.timeSec,
       ...Object.fromEntries(
         subjects.map((s) => [`s${s.id}`, r.subjects.find((x) => x.subjectId === s.id)?.score31 ?? null]),
+      ),
+      ...Object.fromEntries(
+        subjects.map((s) => [`g${s.id}`, r.subjects.find((x) => x.subjectId === s.id)?.grade?.label ?? null]),
       ),
     })),
     ...result.absent.map((a) => ({
@@ -99,5 +107,7 @@ export function classResultsCsv(result: ClassResult): string {
     { key: "perc", label: "Corrette %" },
     { key: "timeSec", label: "Tempo (s)" },
     ...subjects.map((s) => ({ key: `s${s.id}`, label: `${s.name} (0-31)` })),
+    // Grades out of 30 only for a simulation of an exam edition (its template).
+    ...(graded ? subjects.map((s) => ({ key: `g${s.id}`, label: `${s.name} (voto /30)` })) : []),
   ]);
 }

@@ -24,8 +24,13 @@ export const PAGE_SIZE = 10;
 /** An attempt without a timer counts as abandoned after this long without a submission. */
 export const UNTIMED_ABANDON_MS = 3 * 60 * 60 * 1000;
 
-export const GAP_BOXES_QUIZ = 50;
-export const GAP_BOXES_SIMULATION = 20;
+/**
+ * The longest completamento answer the server stores and grades (older answers and imports were typed into 50
+ * boxes). What a student sees is the edition's sheet: its `gapBoxes` (16 on the 2025 sheet), see lib/edition.ts.
+ */
+export const GAP_ANSWER_MAX_CHARS = 50;
+/** The real answer sheet's boxes (2025 rules): what an edition without its own count, and bank:check, assume. */
+export const SHEET_GAP_BOXES = 16;
 export const SIMULATION_POLL_MS = 5000;
 export const SIMULATION_GRACE_MS = 2000;
 export const RANKING_TOP = 5;

@@ -4,7 +4,7 @@
 // Persistence: app/server/editions.server.ts (one read per isolate and version).
 import { TZDate } from "@date-fns/tz";
 import { z } from "zod";
-import { TIME_ZONE } from "./constants.ts";
+import { GAP_ANSWER_MAX_CHARS, SHEET_GAP_BOXES, TIME_ZONE } from "./constants.ts";
 
 export const EDITION_STATUSES = ["provvisorio", "confermato"] as const;
 export type EditionStatus = (typeof EDITION_STATUSES)[number];
@@ -67,6 +67,11 @@ export const editionFormatSchema = z
     questionTotal: int("Domande per esame", 1, 100),
     subjects: z.array(editionSubjectSchema).min(1, "Serve almeno una materia.").max(5, "Al massimo 5 materie."),
     breakMin: int("Pausa tra gli esami (minuti)", 0, 240),
+    /**
+     * Boxes of a completamento answer on the sheet, one character each (16 in the 2025 rules). A format stored
+     * before the field existed reads as the 2025 sheet; the migration writes it into the seeded editions.
+     */
+    gapBoxes: int("Caselle del completamento", 1, GAP_ANSWER_MAX_CHARS).default(SHEET_GAP_BOXES),
     scoring: z.object({
       right: z.number().min(0).max(10),
       blank: z.number().min(-10).max(10),
@@ -123,6 +128,11 @@ export type ExamEdition = EditionInput & {
 };
 
 /** The edition's subject row for a subject, or undefined (a subject the edition does not examine). */
+/** The completamento boxes of an edition's sheet (the 2025 sheet's 16 when there is no edition). */
+export function editionGapBoxes(edition: Pick<ExamEdition, "format"> | null | undefined): number {
+  return edition?.format.gapBoxes ?? SHEET_GAP_BOXES;
+}
+
 export function editionSubject(edition: Pick<ExamEdition, "format">, subjectId: number): EditionSubject | undefined {
   return edition.format.subjects.find((s) => s.subjectId === subjectId);
 }
@@ -172,6 +182,19 @@ export function examGrade(edition: Pick<ExamEdition, "format">, raw: number, que
   const lode = rounded >= f.lode;
   const grade = lode ? f.lode : Math.min(rounded, f.maxGrade);
   return { grade, passed: true, lode, label: lode ? `${f.maxGrade} e lode` : `${grade}/${f.maxGrade}` };
+}
+
+/**
+ * The grade of a practice attempt that is a full paper of the edition (as many questions as the exam: the
+ * edition's split of one subject), or null for a shorter quiz, which is no exam and has no grade.
+ */
+export function fullPaperGrade(
+  edition: Pick<ExamEdition, "format">,
+  counts: { correct: number; wrong: number; total: number },
+): ExamGrade | null {
+  if (counts.total !== edition.format.questionTotal) return null;
+  const blank = Math.max(0, counts.total - counts.correct - counts.wrong);
+  return examGrade(edition, rawScore(edition, { right: counts.correct, wrong: counts.wrong, blank }));
 }
 
 function formatGrade(value: number): string {

@@ -8,7 +8,7 @@
 //   and the reverse: a decimal with at least three decimals, truncated or rounded), the question's
 //   tolerance, and one trailing unit read as a factor (gap-units.ts: the question's `measure` with any SI
 //   prefix, '%' for a percentage key, '°' for angles); absurd values (1e999) are never a number.
-import { GAP_BOXES_QUIZ } from "./constants.ts";
+import { GAP_ANSWER_MAX_CHARS } from "./constants.ts";
 import { type UnitSpelling, unitFactor, unitSpellings } from "./gap-units.ts";
 
 /** What grading needs from a gap question (the bank's `accepted`, `measure`, `tolerance`). */
@@ -73,13 +73,19 @@ export function gapComparisonKey(text: string): string {
     .replace(/\p{M}/gu, "");
 }
 
+/** Longer than the server stores (GAP_ANSWER_MAX_CHARS, not the sheet's boxes: older answers stay gradable). */
 export function gapAnswerTooLong(text: string): boolean {
-  return normaliseGapAnswer(text).length > GAP_BOXES_QUIZ;
+  return normaliseGapAnswer(text).length > GAP_ANSWER_MAX_CHARS;
 }
 
-/** Pasting into the boxes strips every whitespace character (spec section 5). */
-export function pastedGapText(text: string): string {
-  return text.replace(/\s+/g, "").toLowerCase().slice(0, GAP_BOXES_QUIZ);
+/** Pasting into the boxes strips every whitespace character (spec section 5) and keeps what fits `boxes`. */
+export function pastedGapText(text: string, boxes: number = GAP_ANSWER_MAX_CHARS): string {
+  return text.replace(/\s+/g, "").toLowerCase().slice(0, boxes);
+}
+
+/** The boxes left on the sheet for a typed answer (never below 0): the input's count-down. */
+export function gapBoxesLeft(text: string, boxes: number): number {
+  return Math.max(0, boxes - text.replace(/\s+$/, "").length);
 }
 
 // --- Numbers ---
@@ -310,7 +316,7 @@ export function gradeGapAnswer(text: string, key: GapKey): GapGrade {
 }
 
 /** The first accepted form that the real sheet takes as written (the bank lists it first). */
-function sheetFormOf(accepted: readonly string[]): string {
+export function sheetFormOf(accepted: readonly string[]): string {
   return accepted.find((a) => isSheetNumberForm(a)) ?? accepted[0] ?? "";
 }
 

@@ -19,8 +19,15 @@ export type MySimulation = {
   stage: SimulationStage;
   /** The start fixed by Avvia (epoch ms), or null while the teacher has not started it. */
   startTime: number | null;
-  /** When the last subject closes, once the start is known. */
+  /** When the last subject closes for everybody (the sitting's end), once the start is known. */
   endsAt: number | null;
+  /**
+   * When the student's own last subject closes: the sitting's end, later by their extra time (accommodation,
+   * fixed at the start). What says how long THEY still have, and when the simulation is over for them.
+   */
+  myEndsAt: number | null;
+  /** The student's extra time in this simulation (%), 0 without one. */
+  extraTimePct: number;
   /** The student's stored result (past simulations they sat), else null. */
   result: MySimulationResult | null;
 };

@@ -136,7 +136,14 @@ export function roomDeadlines(
 // --- Grades of an edition's exam day ---
 
 /** A subject's grade out of 30 in the edition's rule: "24/30", "30 e lode", "17,8/30 — non superato". */
-export type SubjectGrade = { label: string; passed: boolean; lode: boolean; text: string };
+export type SubjectGrade = {
+  /** The grade as recorded (31 = 30 e lode; unrounded below the pass mark): what "best" compares. */
+  value: number;
+  label: string;
+  passed: boolean;
+  lode: boolean;
+  text: string;
+};
 
 export function subjectGrade(
   edition: Pick<ExamEdition, "format">,
@@ -145,7 +152,13 @@ export function subjectGrade(
   const blank = Math.max(0, subject.total - subject.correct - subject.wrong);
   const raw = rawScore(edition, { right: subject.correct, wrong: subject.wrong, blank });
   const g = examGrade(edition, raw, subject.total);
-  return { label: g.label, passed: g.passed, lode: g.lode, text: g.passed ? g.label : `${g.label} — non superato` };
+  return {
+    value: g.grade,
+    label: g.label,
+    passed: g.passed,
+    lode: g.lode,
+    text: g.passed ? g.label : `${g.label} — non superato`,
+  };
 }
 
 /** The result with each subject's grade (an edition's simulation); the scores stay as they are. */
@@ -155,4 +168,40 @@ export function withGrades<R extends { subjects: { correct: number; wrong: numbe
 ): R & { subjects: (R["subjects"][number] & { grade?: SubjectGrade })[] } {
   if (!edition) return result;
   return { ...result, subjects: result.subjects.map((s) => ({ ...s, grade: subjectGrade(edition, s) })) };
+}
+
+/**
+ * One exam subject's grade over an edition's official-format simulations (issue 29, point 5): as across the two
+ * real sittings, the best PASSING grade counts; with none passed, the best grade so far (not valid).
+ */
+export type BestGrade = {
+  subjectId: number;
+  name: string;
+  /** The grade that counts (passed), or the best failed one; null: no simulation of this subject yet. */
+  grade: SubjectGrade | null;
+  /** How many graded simulations had this subject. */
+  sat: number;
+};
+
+export function bestGrades(
+  edition: Pick<ExamEdition, "format">,
+  attempts: readonly {
+    subjects: readonly { id: number; name: string; correct: number; wrong: number; total: number }[];
+  }[],
+): BestGrade[] {
+  return edition.format.subjects.map((subject) => {
+    let best: SubjectGrade | null = null;
+    let name = subject.name ?? "";
+    let sat = 0;
+    for (const attempt of attempts) {
+      const s = attempt.subjects.find((x) => x.id === subject.subjectId);
+      if (!s || s.total <= 0) continue;
+      sat++;
+      name = s.name || name;
+      const g = subjectGrade(edition, s);
+      // A passed grade beats any failed one; among equals, the higher value.
+      if (!best || (g.passed && !best.passed) || (g.passed === best.passed && g.value > best.value)) best = g;
+    }
+    return { subjectId: subject.subjectId, name, grade: best, sat };
+  });
 }

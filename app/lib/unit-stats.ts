@@ -11,6 +11,22 @@ export type UnitStat = TopicStat & { unit: number; credits: number; weakestTopic
 
 export const unitLabel = (u: { number: number; title: string }) => `U${u.number} · ${u.title}`;
 
+/**
+ * Each topic's unit in an exam edition (issue 29: unit statistics read the default edition): the unit most of the
+ * topic's questions belong to in that edition (question_edition_units; ties to the lower unit). A topic with no
+ * question in the edition's syllabus has none. Statistics are kept per topic, so this is the finest fair mapping.
+ */
+export function editionTopicUnits(rows: readonly { topicId: number | null; unit: number; n: number }[]) {
+  const best = new Map<number, { unit: number; n: number }>();
+  for (const r of rows) {
+    if (r.topicId == null) continue;
+    const n = Number(r.n);
+    const cur = best.get(r.topicId);
+    if (!cur || n > cur.n || (n === cur.n && r.unit < cur.unit)) best.set(r.topicId, { unit: r.unit, n });
+  }
+  return new Map([...best].map(([topicId, b]) => [topicId, b.unit]));
+}
+
 /** Sums topic counts per unit; topics outside every unit (legacy) are left out. */
 export function sumByUnit(
   topicCounts: Record<string, TopicCounts | undefined>,

@@ -4,13 +4,16 @@
 import { candidateExtraPct } from "~/server/accommodations.server";
 import { api } from "~/server/api.server";
 import { simulationIdParam } from "~/server/simulation-schemas.server";
-import { publicSimulation, requireSimulationFor } from "~/server/simulations.server";
+import { publicSimulation, requireSimulationFor, simulationGapBoxes } from "~/server/simulations.server";
 
 export const loader = api({
   access: "user",
   async handler({ params, db, user }) {
     const config = await requireSimulationFor(db, simulationIdParam(params.id), user);
-    const extraPct = await candidateExtraPct(db, config.id, user.id, config.started);
-    return publicSimulation(config, Date.now(), { userId: user.id, extraPct });
+    const [extraPct, gapBoxes] = await Promise.all([
+      candidateExtraPct(db, config.id, user.id, config.started),
+      simulationGapBoxes(db, config.editionId),
+    ]);
+    return publicSimulation(config, Date.now(), { userId: user.id, extraPct }, { gapBoxes });
   },
 });

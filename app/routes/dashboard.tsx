@@ -3,6 +3,7 @@ import { Await, useLoaderData } from "react-router";
 import { ANALYTICS_CACHE_KEY, Dashboard, type FriendSummary } from "~/components/dashboard/Dashboard";
 import { AssignmentsDue } from "~/components/dashboard/AssignmentsDue";
 import { type Happening, HappeningCards } from "~/components/dashboard/HappeningCards";
+import { BestGrades } from "~/components/simulations/BestGrades";
 import { LearningCards } from "~/components/learning/LearningCards";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { nextSimulation } from "~/lib/my-simulations";
@@ -14,6 +15,7 @@ import { dueCount, scoreForecast } from "~/server/learning-advice.server";
 import { requirePageUser } from "~/server/page-guard.server";
 import { EDITION_TEXT, nextSitting, nextSittingText } from "~/lib/edition";
 import { defaultEdition } from "~/server/editions.server";
+import { bestSimulationGrades } from "~/server/grades.server";
 import { rushHeadsUp } from "~/server/rush.server";
 import { mySimulations } from "~/server/simulations.server";
 // The charts arrive in a later chunk, but their frames are in the first HTML: their styles come with the page.
@@ -61,6 +63,11 @@ export async function loader(args: Route.LoaderArgs) {
       return null;
     },
   );
+  // The best grade per exam over the default edition's official-format simulations (issue 29), streamed apart.
+  const grades = bestSimulationGrades(db, user.id).catch((error: unknown) => {
+    console.error("dashboard best grades failed", error);
+    return null;
+  });
   // The exam the student prepares for (issue 29): the next sitting of the default edition, and whether its format
   // is provisional.
   const edition = await defaultEdition(db).catch(() => null);
@@ -76,6 +83,7 @@ export async function loader(args: Route.LoaderArgs) {
     data,
     happening,
     assignmentsDue,
+    grades,
   };
 }
 
@@ -109,7 +117,7 @@ function CachedFallback() {
 }
 
 export default function DashboardScreen() {
-  const { name, exam, data, happening, assignmentsDue } = useLoaderData<typeof loader>();
+  const { name, exam, data, happening, assignmentsDue, grades } = useLoaderData<typeof loader>();
   return (
     <section className="page dash">
       <h1 className="page__title">Ciao, {name}</h1>
@@ -126,6 +134,9 @@ export default function DashboardScreen() {
         <Await resolve={assignmentsDue}>
           {(loaded) => (loaded ? <AssignmentsDue items={loaded.items} now={loaded.now} /> : null)}
         </Await>
+      </Suspense>
+      <Suspense fallback={null}>
+        <Await resolve={grades}>{(loaded) => (loaded ? <BestGrades grades={loaded} /> : null)}</Await>
       </Suspense>
       <Suspense
         fallback={

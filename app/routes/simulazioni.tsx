@@ -3,6 +3,7 @@
 import { useEffect } from "react";
 import { Link, useLoaderData, useRevalidator } from "react-router";
 import { MY_SIM_TEXT as T } from "~/components/simulations/texts";
+import { SittingEnd } from "~/components/simulations/SittingEnd";
 import { TimeLeft } from "~/components/simulations/TimeLeft";
 import { SCORE_SCALE } from "~/lib/constants";
 import { formatDecimal } from "~/lib/format";
@@ -36,7 +37,8 @@ export default function Simulazioni() {
   // A start or an end passing while the page is open moves a simulation to its next list: ask the server again.
   const boundary = Math.min(
     ...upcoming.flatMap((s) => (s.startTime != null ? [s.startTime] : [])),
-    ...live.flatMap((s) => (s.endsAt != null ? [s.endsAt] : [])),
+    // A live simulation is over for the student at THEIR end (later with extra time).
+    ...live.flatMap((s) => (s.myEndsAt != null ? [s.myEndsAt] : [])),
   );
   const crossed = now >= boundary;
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per loader answer (data.now changes with each), not per revalidator state
@@ -129,7 +131,7 @@ function SimulationItem({ sim, now }: { sim: MySimulation; now: number }) {
             {sim.endsAt != null ? (
               <>
                 {" · "}
-                <TimeLeft target={sim.endsAt} now={now} label={T.endsIn} />
+                <SittingEnd sim={sim} now={now} />
               </>
             ) : null}
           </p>
@@ -144,10 +146,15 @@ function SimulationItem({ sim, now }: { sim: MySimulation; now: number }) {
         <div className="my-sim__body">
           <h3 className="my-sim__title">{sim.title}</h3>
           {sim.startTime != null ? (
-            <p className="small muted">
-              {T.startsAt}: {formatRomeDateTime(sim.startTime)} {T.romeTime} ·{" "}
-              <TimeLeft target={sim.startTime} now={now} label={T.startsIn} />
-            </p>
+            <>
+              <p className="small muted">
+                {T.startsAt}: {formatRomeDateTime(sim.startTime)} {T.romeTime} ·{" "}
+                <TimeLeft target={sim.startTime} now={now} label={T.startsIn} />
+              </p>
+              <p className="small muted">
+                <SittingEnd sim={sim} now={now} />
+              </p>
+            </>
           ) : (
             <p className="small muted">
               {T.waitingTeacher}. {T.waitingHint}

@@ -104,6 +104,14 @@ function Summary({ summary }: { summary: AttemptSummary }) {
           </span>
           <span className="stat__label">Punteggio</span>
         </div>
+        {summary.grade ? (
+          <div className="stat" data-testid="summary-grade" data-passed={summary.grade.passed}>
+            <span className="stat__value">{summary.grade.label}</span>
+            <span className="stat__label">
+              {T.summaryGrade} ({summary.grade.passed ? T.summaryGradePassed : T.summaryGradeFailed})
+            </span>
+          </div>
+        ) : null}
         <div className="stat">
           <span className="stat__value" data-testid="summary-percent">
             {summary.percentCorrect}%
@@ -123,6 +131,12 @@ function Summary({ summary }: { summary: AttemptSummary }) {
         <p className="alert" role="status" data-testid="summary-partial">
           <strong>{summary.partial === "simulation" ? T.partialBySimulation : T.partialByRush}</strong>:{" "}
           {partialDetail(summary.hidden)}
+        </p>
+      ) : null}
+      {summary.edition ? (
+        <p className="muted small" data-testid="summary-edition" style={{ margin: 0 }}>
+          {T.summaryEdition(summary.edition.label)}
+          {summary.grade ? ` · ${T.summaryFullPaper}` : ""}
         </p>
       ) : null}
       <p className="muted" data-testid="summary-counts" style={{ margin: 0 }}>

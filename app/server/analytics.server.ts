@@ -7,11 +7,14 @@ import { fullHistogram, histogramMean, histogramPercentile, improvementLastMonth
 import type { StudentAnalytics, StudentAttempt, SubjectAnalytics, TopicCounts } from "~/lib/analytics-types";
 import { ANALYTICS_TREND_DAYS } from "~/lib/constants";
 import { addDays, italianDay } from "~/lib/days";
-import { sumByUnit } from "~/lib/unit-stats";
+import { editionTopicUnits, sumByUnit } from "~/lib/unit-stats";
+import { defaultEdition } from "./editions.server";
 import type { Db } from "./db/client.server";
 import {
   attemptAnswers,
   attempts,
+  examEditions,
+  questionEditionUnits,
   questions,
   statDailyScores,
   statScoreHistogram,
@@ -39,10 +42,24 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
   const completedOf = and(eq(attempts.userId, userId), eq(attempts.status, "completed"));
   const [
     sealed,
-    [userRows, subjectRows, topicRows, attemptRows, answerRows, histogramRows, topicStatRows, dailyRows, unitRows],
+    edition,
+    [
+      userRows,
+      subjectRows,
+      topicRows,
+      attemptRows,
+      answerRows,
+      histogramRows,
+      topicStatRows,
+      dailyRows,
+      unitRows,
+      editionUnitRows,
+    ],
   ] = await Promise.all([
     // Answers to sealed questions count nowhere (sealed.server.ts): with the rest known, a count would give their verdict.
     readSealedHistory(db, userId, now),
+    // Units are the default edition's (issue 29): its syllabus, and each topic's unit in it.
+    defaultEdition(db).catch(() => null),
     db.batch([
       db.select({ firstName: users.firstName, name: users.name }).from(users).where(eq(users.id, userId)),
       db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)),
@@ -88,8 +105,19 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
       db.select().from(statTopicAccuracy),
       db.select().from(statDailyScores).where(gte(statDailyScores.day, since)).orderBy(asc(statDailyScores.day)),
       db.select().from(units).orderBy(asc(units.subjectId), asc(units.number)),
+      db
+        .select({ topicId: questions.topicId, unit: questionEditionUnits.unit, n: sql<number>`count(*)` })
+        .from(questionEditionUnits)
+        .innerJoin(
+          examEditions,
+          and(eq(examEditions.id, questionEditionUnits.editionId), eq(examEditions.isDefault, true)),
+        )
+        .innerJoin(questions, eq(questions.id, questionEditionUnits.questionId))
+        .groupBy(questions.topicId, questionEditionUnits.unit),
     ]),
   ]);
+  // The default edition's units and topic → unit map; the units table (2025/26) only without an edition.
+  const byEdition = edition && editionUnitRows.length ? editionTopicUnits(editionUnitRows) : null;
 
   const user = userRows[0];
   if (!user) throw new HttpError(404, "Studente non trovato.");
@@ -144,11 +172,11 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
         topicAccuracy[row.topicId] = Math.round((row.correct / row.answered) * 1000) / 1000;
     }
     // By syllabus unit: topics are its sub-topics (legacy topics belong to none).
-    const subjectUnits = unitRows
+    const subjectUnits = (byEdition ? edition!.format.units : unitRows)
       .filter((u) => u.subjectId === subject.id)
       .map((u) => ({ number: u.number, title: u.title, credits: u.credits }));
     const topicUnits: Record<string, number | null> = Object.fromEntries(
-      subjectTopics.map((t) => [String(t.id), t.legacy ? null : t.unit]),
+      subjectTopics.map((t) => [String(t.id), t.legacy ? null : byEdition ? (byEdition.get(t.id) ?? null) : t.unit]),
     );
     const unitAccuracy: Record<string, number> = {};
     const siteByUnit = sumByUnit(

@@ -2,6 +2,8 @@
 // past-attempts list, and the clean-up that marks expired drawn quizzes as abandoned before a list is read.
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { ATTEMPT_LIST_LIMIT } from "~/lib/constants";
+import { type ExamGrade, fullPaperGrade } from "~/lib/edition";
+import { editionOrDefault } from "./editions.server";
 import { gradeGapAnswer, wrongAnswerHint } from "~/lib/gap-answer";
 import { listScore, percentCorrect, summaryScore } from "~/lib/scoring";
 import { attemptDeadlineSql } from "~/lib/timer";
@@ -65,6 +67,10 @@ export type AttemptSummary = {
   partial: SealReason | null;
   totalTimeSec: number;
   avgTimeSec: number;
+  /** The exam edition the attempt was drawn in (a whole-subject draw of a semestre filtro subject), else null. */
+  edition: { id: number; label: string; academicYear: string; provisional: boolean } | null;
+  /** A full paper of its edition: the exam's grade out of 30 (issue 29); null otherwise or while partial. */
+  grade: ExamGrade | null;
   questions: SummaryQuestion[];
 };
 
@@ -90,7 +96,7 @@ export async function attemptSummary(
   const visible = attempt && canReadAttempt(viewer, attempt.userId);
   // Answers and explanations exist only for a submitted attempt.
   if (!attempt || !visible || attempt.status !== "completed") throw new HttpError(404, ATTEMPT_NOT_FOUND);
-  const [rows, subject, seal] = await Promise.all([
+  const [rows, subject, seal, edition] = await Promise.all([
     db
       .select({ answer: attemptAnswers, question: questions, topicName: topics.name, peer: statQuestionAccuracy })
       .from(attemptAnswers)
@@ -102,6 +108,7 @@ export async function attemptSummary(
       .all(),
     attempt.subjectId != null ? db.select().from(subjects).where(eq(subjects.id, attempt.subjectId)).get() : undefined,
     readSeal(db, viewer.id, now),
+    attempt.editionId != null ? editionOrDefault(db, attempt.editionId).catch(() => null) : null,
   ]);
   const view = { served: servedAttempt(attempt), seal };
   const list = rows.map(({ answer, question, topicName, peer }, index): SummaryQuestion => {
@@ -162,6 +169,15 @@ export async function attemptSummary(
     partial: totals.partial,
     totalTimeSec,
     avgTimeSec: questionCount > 0 ? Math.round((totalTimeSec / questionCount) * 10) / 10 : 0,
+    edition: edition
+      ? {
+          id: edition.id,
+          label: edition.label,
+          academicYear: edition.academicYear,
+          provisional: edition.status === "provvisorio",
+        }
+      : null,
+    grade: edition && !totals.partial ? fullPaperGrade(edition, totals) : null,
     questions: list,
   };
 }

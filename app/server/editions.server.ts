@@ -109,8 +109,18 @@ export async function updateEdition(db: Db, actor: SessionUser, id: number, inpu
       { type: "exam_edition", id },
       {
         academicYear: input.academicYear,
-        before: { status: before.status, subjects: before.format.subjects, breakMin: before.format.breakMin },
-        after: { status: input.status, subjects: input.format.subjects, breakMin: input.format.breakMin },
+        before: {
+          status: before.status,
+          subjects: before.format.subjects,
+          breakMin: before.format.breakMin,
+          gapBoxes: before.format.gapBoxes,
+        },
+        after: {
+          status: input.status,
+          subjects: input.format.subjects,
+          breakMin: input.format.breakMin,
+          gapBoxes: input.format.gapBoxes,
+        },
       },
     ),
   ]);

@@ -20,7 +20,7 @@ import {
   type Question,
 } from "./db/schema";
 import { HttpError } from "./errors.server";
-import { editionSubject, paperSplit } from "~/lib/edition";
+import { editionGapBoxes, editionSubject, paperSplit } from "~/lib/edition";
 import { drawForSubject } from "./draws.server";
 import { editionOrDefault } from "./editions.server";
 import { peerDifficulty, targetedQuestionIds } from "./learning-advice.server";
@@ -57,6 +57,8 @@ export type DrawnQuiz = {
   elapsedSec: number;
   status: "in_progress" | "completed" | "abandoned";
   attemptId: number | null;
+  /** The completamento boxes of the quiz's edition (the default edition's when it follows none). */
+  gapBoxes: number;
   questions: PublicQuestion[];
 };
 
@@ -325,7 +327,7 @@ export async function drawRequested(db: Db, userId: number, q: NewQuizRequest): 
 export async function getQuiz(db: Db, userId: number, quizId: number, now = Date.now()): Promise<DrawnQuiz> {
   const quiz = await db.select().from(quizzes).where(eq(quizzes.id, quizId)).get();
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
-  const [rows, attempt, subject] = await Promise.all([
+  const [rows, attempt, subject, edition] = await Promise.all([
     db
       .select({
         question: questions,
@@ -346,6 +348,7 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
       .where(eq(attempts.quizId, quizId))
       .get(),
     quiz.subjectId != null ? db.select().from(subjects).where(eq(subjects.id, quiz.subjectId)).get() : undefined,
+    editionOrDefault(db, quiz.editionId ?? null).catch(() => null),
   ]);
   const startedAt = attempt?.startedAt ?? quiz.createdAt;
   const remainingSec =
@@ -363,6 +366,7 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
     elapsedSec: Math.max(0, Math.round((now - startedAt.getTime()) / 1000)),
     status: attempt?.status ?? "abandoned",
     attemptId: attempt?.id ?? null,
+    gapBoxes: editionGapBoxes(edition),
     questions: rows.map((r) => publicQuestion(r.question, r.topicName, r)),
   };
 }

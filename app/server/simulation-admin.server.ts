@@ -26,7 +26,15 @@ import { snapshotAccommodations } from "./accommodations.server";
 import { HttpError } from "./errors.server";
 import type { SessionUser } from "./session.server";
 import { checkTeacherSimulation } from "./simulation-policy.server";
-import { SIM_TEXT, type SimulationConfig, loadSimulation, simulationAudience, roomFor } from "./simulations.server";
+import {
+  SIM_TEXT,
+  type SimulationConfig,
+  loadSimulation,
+  simulationAudience,
+  roomFor,
+  simulationEdition,
+} from "./simulations.server";
+import { subjectGrade } from "~/lib/simulation-day";
 import { chunk } from "~/lib/chunk";
 
 // --- Admin and teacher ---
@@ -404,6 +412,8 @@ export async function adminAttempts(db: Db, simulationId: string, user: Manager)
 export async function classResults(db: Db, simulationId: string, user: Manager) {
   const sim = await requireManagedSimulation(db, user, simulationId);
   if (!sim.gradedAt) throw new HttpError(409, SIM_TEXT.notFinished);
+  // A template simulation follows its exam edition: each pupil's exams get their grade out of 30 (issue 29).
+  const edition = await simulationEdition(db, sim.editionId ?? null);
   const linked = await db
     .select({ id: classes.id, name: classes.name, ownerId: classes.ownerId })
     .from(simulationAllowedClasses)
@@ -441,7 +451,13 @@ export async function classResults(db: Db, simulationId: string, user: Manager) 
         score: r.score,
         perc: r.row.a.perc,
         timeSec: r.timeSec,
-        subjects: r.row.a.subjectsResult.map((s) => ({ subjectId: s.id, name: s.name, score31: s.score31 })),
+        subjects: r.row.a.subjectsResult.map((s) => ({
+          subjectId: s.id,
+          name: s.name,
+          score31: s.score31,
+          ...(edition ? { grade: subjectGrade(edition, s) } : {}),
+        })),
+        ...(edition ? { passed: r.row.a.subjectsResult.filter((s) => subjectGrade(edition, s).passed).length } : {}),
       })),
       subjectAverages: subjectAverages(present.map((r) => r.a.subjectsResult)),
       distribution: scoreDistribution(present.map((r) => r.a.score)),
@@ -450,5 +466,10 @@ export async function classResults(db: Db, simulationId: string, user: Manager) 
         .map((r) => ({ userId: r.userId, name: r.name || r.email, email: r.email })),
     });
   }
-  return { id: sim.id, title: sim.title, classes: out };
+  return {
+    id: sim.id,
+    title: sim.title,
+    edition: edition ? { id: edition.id, label: edition.label, academicYear: edition.academicYear } : null,
+    classes: out,
+  };
 }

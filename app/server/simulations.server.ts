@@ -2,7 +2,8 @@
 // answer key before grading), attempts and ranking, the room of a student. The live part (start, clock,
 // autosave, deadlines, grading) is the SimulationRoom Durable Object (workers/simulation-room.ts).
 // Staff side (create, start, live summary, results): simulation-admin.server.ts; the grading write: simulation-grading.server.ts.
-import { nextSitting } from "~/lib/edition";
+import { editionGapBoxes, nextSitting } from "~/lib/edition";
+import { SHEET_GAP_BOXES } from "~/lib/constants";
 import { defaultEdition } from "./editions.server";
 import { and, asc, count, eq, gt, inArray, isNotNull, lt, or } from "drizzle-orm";
 import { chunk } from "~/lib/chunk";
@@ -22,12 +23,20 @@ import {
   type SimulationResult,
 } from "~/lib/simulation";
 import { roomName, shardOf } from "~/lib/simulation-protocol";
-import { candidateOptions, candidateQuestions, candidateSeed, studentWindows, withGrades } from "~/lib/simulation-day";
+import {
+  candidateOptions,
+  candidateQuestions,
+  candidateSeed,
+  studentFlow,
+  studentWindows,
+  withGrades,
+} from "~/lib/simulation-day";
 import { editionOrDefault } from "./editions.server";
 import type { Db } from "./db/client.server";
 import {
   classMembers,
   questions,
+  simulationAccommodations,
   simulationAllowedClasses,
   simulationAllowedUsers,
   simulationAttempts,
@@ -187,11 +196,17 @@ export async function mySimulations(
       attemptId: simulationAttempts.id,
       score: simulationAttempts.score,
       timeSec: simulationAttempts.timeSec,
+      extraPct: simulationAccommodations.extraTimePct,
     })
     .from(simulations)
     .leftJoin(
       simulationAttempts,
       and(eq(simulationAttempts.simulationId, simulations.id), eq(simulationAttempts.userId, userId)),
+    )
+    // The student's extra time, fixed at the start (accommodations.server.ts): their own end is later.
+    .leftJoin(
+      simulationAccommodations,
+      and(eq(simulationAccommodations.simulationId, simulations.id), eq(simulationAccommodations.userId, userId)),
     )
     .where(or(isNotNull(simulationAttempts.id), inArray(simulations.id, direct), inArray(simulations.id, viaClasses)))
     .orderBy(asc(simulations.createdAt), asc(simulations.id))
@@ -220,11 +235,16 @@ export async function mySimulations(
   const attempts = new Map<string, { id: number; score: number; timeSec: number }>();
   const items = rows.map((r): MySimulation => {
     const startTime = r.started && r.startTime ? r.startTime.getTime() : null;
-    const endsAt = startTime != null ? flowEnd(flows.get(r.id) ?? [], startTime) : null;
+    const flow = flows.get(r.id) ?? [];
+    const extraTimePct = r.extraPct ?? 0;
+    // The sitting's end (everybody's) and the student's own (later by their accommodation).
+    const endsAt = startTime != null ? flowEnd(flow, startTime) : null;
+    const myEndsAt = startTime != null ? flowEnd(studentFlow(flow, extraTimePct), startTime) : null;
     if (r.attemptId != null) attempts.set(r.id, { id: r.attemptId, score: r.score ?? 0, timeSec: r.timeSec ?? 0 });
     const attempted = r.attemptId != null;
-    const stage = simulationStage({ started: r.started, startTime, endsAt, attempted }, now);
-    return { id: r.id, title: r.title, stage, startTime, endsAt, result: null };
+    // Live until the student's own end: an accommodated candidate is still writing after the others.
+    const stage = simulationStage({ started: r.started, startTime, endsAt: myEndsAt, attempted }, now);
+    return { id: r.id, title: r.title, stage, startTime, endsAt, myEndsAt, extraTimePct, result: null };
   });
 
   const lists = groupSimulations(items);
@@ -353,6 +373,7 @@ export function publicSimulation(
   config: SimulationConfig,
   now: number,
   candidate: { userId: number; extraPct: number },
+  sheet: { gapBoxes: number } = { gapBoxes: SHEET_GAP_BOXES },
 ) {
   const windows = config.startTime != null ? studentWindows(config.subjects, config.startTime, candidate.extraPct) : [];
   const seed = candidateSeed(config.id, candidate.userId);
@@ -387,6 +408,8 @@ export function publicSimulation(
     serverTime: now,
     /** This candidate's accommodation (extra time, %): their deadlines follow studentWindows. */
     extraTimePct: candidate.extraPct,
+    /** The completamento boxes of the simulation's edition (the default edition's for one made by hand). */
+    gapBoxes: sheet.gapBoxes,
     flow,
     subjects: flow,
   };
@@ -448,12 +471,25 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
     .from(simulations)
     .where(eq(simulations.id, simulationId))
     .get();
+  const edition = await simulationEdition(db, sim?.editionId ?? null);
   return {
-    ...withGrades(resultOf(row), await simulationEdition(db, sim?.editionId ?? null)),
+    ...withGrades(resultOf(row), edition),
+    edition: editionRef(edition),
     title: sim?.title ?? simulationId,
     userId: row.userId,
     ranking: await rankingFor(db, simulationId, row.userId),
   };
+}
+
+/** What a result page says of the edition a simulation followed (its summary shows it), or null. */
+function editionRef(edition: { label: string; academicYear: string } | null) {
+  return edition ? { label: edition.label, academicYear: edition.academicYear } : null;
+}
+
+/** The sheet's completamento boxes of a simulation: its edition's, else the default edition's. */
+export async function simulationGapBoxes(db: Db, editionId: number | null): Promise<number> {
+  const edition = (await simulationEdition(db, editionId)) ?? (await defaultEdition(db).catch(() => null));
+  return editionGapBoxes(edition);
 }
 
 /** The edition a simulation follows (for its grades), or null (made by hand, or the edition is gone). */
@@ -490,5 +526,6 @@ export async function submitSimulationAttempt(
   const outcome = await room.submitAttempt(user.id, body.answers, body.timeTaken);
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   if (outcome.pending) return outcome;
-  return { ...outcome, result: withGrades(outcome.result, await simulationEdition(db, config.editionId)) };
+  const edition = await simulationEdition(db, config.editionId);
+  return { ...outcome, result: { ...withGrades(outcome.result, edition), edition: editionRef(edition) } };
 }

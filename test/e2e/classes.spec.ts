@@ -142,7 +142,7 @@ test.describe("classes and teachers", () => {
     if (await options.count()) {
       await options.locator("label").first().click();
     } else {
-      await student.getByLabel("Lettera 1", { exact: true }).click();
+      await student.getByLabel("Casella 1 di 16", { exact: true }).click();
       await student.keyboard.type("ATP");
     }
     await expect(student.getByTestId("sim-save-state")).toHaveText("Salvata");

@@ -40,11 +40,11 @@ test.describe("practice loop", () => {
     // Answer with the keyboard: option A (or 1) for multiple choice, a word in the boxes for gaps.
     for (let i = 0; i < 10; i++) {
       await expect(page.getByTestId("question-position")).toHaveText(`Domanda ${i + 1}/10`);
-      const boxes = page.getByRole("textbox", { name: /^Lettera 1 di 50$/ });
+      const boxes = page.getByRole("textbox", { name: /^Casella 1 di 16$/ });
       if (await boxes.count()) {
         await boxes.click();
         await page.keyboard.type("acqua");
-        await expect(page.getByRole("textbox", { name: "Lettera 5 di 50" })).toHaveValue("a");
+        await expect(page.getByRole("textbox", { name: "Casella 5 di 16" })).toHaveValue("A");
         if (i < 9) await page.getByRole("button", { name: "Domanda successiva" }).click();
       } else {
         await page.keyboard.press(i % 2 ? "1" : "a");

@@ -142,6 +142,16 @@ test.describe("the exam day", () => {
       timeSec: number;
     }[];
     expect(attempts.map((a) => a.userId).sort()).toEqual([userA.id, userB.id].sort());
+    // The result names the edition; the teacher's class results carry the grades out of 30 too.
+    await expect(pageA.getByTestId("sim-edition")).toContainText("Semestre filtro 2026/27");
+    const byClass = (await (await teacher.request.get(`/api/admin/simulations/${simId}/classes`)).json()) as {
+      classes: { ranking: { userId: number; subjects: { grade?: { text: string } }[] }[] }[];
+    };
+    const gradesOf = (userId: number) =>
+      byClass.classes
+        .flatMap((c) => c.ranking.filter((r) => r.userId === userId))
+        .flatMap((r) => r.subjects.map((x) => x.grade?.text));
+    expect(gradesOf(userA.id)).toEqual(["1/30 — non superato", "0/30 — non superato", "0/30 — non superato"]);
     for (const page of [admin, teacher, pageA, pageB]) await page.context().close();
   });
 });

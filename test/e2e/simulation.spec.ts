@@ -95,12 +95,15 @@ test.describe("live simulation", () => {
     await expect(pageA.getByTestId("sim-save-state")).toHaveText("Salvata");
     await pageA.getByRole("button", { name: `Domanda ${gapA}`, exact: true }).click();
     await expect(pageA.getByText("Scrivi solo la parola o il numero (senza unità di misura)")).toBeVisible();
-    await pageA.getByLabel("Lettera 1", { exact: true }).click();
-    await pageA.keyboard.type("NEUTRONX");
-    await pageA.keyboard.press("Backspace"); // on the empty 9th box: moves back to the 8th
-    await pageA.keyboard.press("Backspace"); // clears the 'x'
+    // The sheet's 16 boxes (the simulation's edition), in block capitals, counting down.
+    await expect(pageA.getByRole("textbox", { name: /^Casella \d+ di 16$/ })).toHaveCount(16);
+    await pageA.getByLabel("Casella 1 di 16", { exact: true }).click();
+    await pageA.keyboard.type("neutronx");
+    await expect(pageA.getByTestId("gap-boxes-left")).toHaveText("Caselle libere: 8 su 16");
+    await pageA.keyboard.press("Backspace"); // on the empty 9th box: clears the 'X' and moves back to it
+    await expect(pageA.getByTestId("gap-boxes-left")).toHaveText("Caselle libere: 9 su 16");
     await pageA.keyboard.type("i");
-    await expect(pageA.getByLabel("Lettera 8", { exact: true })).toHaveValue("i");
+    await expect(pageA.getByLabel("Casella 8 di 16", { exact: true })).toHaveValue("I");
     await expect(pageA.getByTestId("sim-save-state")).toHaveText("Salvata");
     await expect(pageA.getByTestId("sim-save-summary")).toHaveText("Tutte le risposte sono salvate");
 
@@ -116,8 +119,8 @@ test.describe("live simulation", () => {
     await pageA.getByRole("button", { name: `Domanda ${mcA}, risposta data` }).click();
     await expect(pageA.getByRole("radiogroup").getByRole("radio", { name: chosen })).toBeChecked();
     await pageA.getByRole("button", { name: `Domanda ${gapA}, risposta data` }).click();
-    await expect(pageA.getByLabel("Lettera 1", { exact: true })).toHaveValue("n");
-    await expect(pageA.getByLabel("Lettera 8", { exact: true })).toHaveValue("i");
+    await expect(pageA.getByLabel("Casella 1 di 16", { exact: true })).toHaveValue("N");
+    await expect(pageA.getByLabel("Casella 8 di 16", { exact: true })).toHaveValue("I");
 
     const axe = await new AxeBuilder({ page: pageA }).analyze();
     expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(

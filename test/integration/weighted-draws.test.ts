@@ -3,6 +3,9 @@
 // question twice; a short unit is reported to the admin; the older format keeps legacy questions.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { editionTopicUnits } from "~/lib/unit-stats";
+import { getDb } from "~/server/db/client.server";
+import { listEditions } from "~/server/editions.server";
 import { call, json, login, seed, answeredBefore } from "./helpers";
 
 let admin: string;
@@ -46,14 +49,6 @@ async function editionUnitOfQuestions(year: string, ids: number[]): Promise<Map<
     .bind(year, ...ids)
     .all<{ id: number; unit: number }>();
   return new Map(rows.results.map((r) => [r.id, r.unit]));
-}
-
-async function unitsOf(subjectId: number) {
-  return (
-    await env.DB.prepare("SELECT number, credits FROM units WHERE subject_id = ? ORDER BY number")
-      .bind(subjectId)
-      .all<{ number: number; credits: number }>()
-  ).results;
 }
 
 describe("the semestre filtro simulation (admin template)", () => {
@@ -214,16 +209,28 @@ describe("statistics by unit", () => {
         siteAggregate: { unitAccuracy?: Record<string, number> };
       }[];
     }>(response);
+    // The units are the default edition's (issue 29): its syllabus, each topic in the unit most of its
+    // questions have in that edition (question_edition_units).
+    const edition = (await listEditions(getDb(env.DB))).find((e) => e.isDefault)!;
     for (const subjectId of [1, 2, 4]) {
       const s = body.subjects.find((x) => x.id === subjectId)!;
-      const units = await unitsOf(subjectId);
+      const units = edition.format.units.filter((u) => u.subjectId === subjectId);
       expect(s.units?.map((u) => u.number)).toEqual(units.map((u) => u.number));
       const topics = (
         await env.DB.prepare("SELECT id, unit, legacy FROM topics WHERE subject_id = ?")
           .bind(subjectId)
           .all<{ id: number; unit: number | null; legacy: number }>()
       ).results;
-      for (const t of topics) expect(s.topicUnits?.[t.id]).toBe(t.legacy ? null : t.unit);
+      const inEdition = (
+        await env.DB.prepare(
+          `SELECT q.topic_id AS topicId, u.unit AS unit, count(*) AS n FROM question_edition_units u
+           JOIN questions q ON q.id = u.question_id WHERE u.edition_id = ? AND q.subject_id = ? GROUP BY q.topic_id, u.unit`,
+        )
+          .bind(edition.id, subjectId)
+          .all<{ topicId: number; unit: number; n: number }>()
+      ).results;
+      const expected = editionTopicUnits(inEdition);
+      for (const t of topics) expect(s.topicUnits?.[t.id]).toBe(t.legacy ? null : (expected.get(t.id) ?? null));
       // The seeded history answered questions of every subject: every accuracy is a share.
       for (const value of Object.values(s.siteAggregate.unitAccuracy ?? {})) {
         expect(value).toBeGreaterThanOrEqual(0);

@@ -22,6 +22,23 @@ describe("bank rules", () => {
     expect(checkBank(BANK, { syllabus, idRanges: true }).map((i) => i.message)).toEqual([]);
   });
 
+  it("a key whose sheet form does not fit the editions' boxes fails, with the boxes it was checked against", () => {
+    const bank = clone();
+    const q = chimica(bank).questions.find((x) => x.type === "gap" && !x.legacy)!;
+    q.accepted = ["ciclopentanoperidrofenantrene"];
+    const at = (gapBoxes?: number) =>
+      checkBank(bank, { syllabus, idRanges: true, gapBoxes })
+        .filter((i) => i.key === `accepted-length:${q.id}`)
+        .map((i) => i.message);
+    expect(at()).toEqual([
+      `domanda ${q.id}: la risposta da scrivere sul foglio "ciclopentanoperidrofenantrene" non entra nelle 16 caselle`,
+    ]);
+    expect(at(29)).toEqual([]);
+    q.accepted = ["fosfatidilserina"];
+    expect(at(16)).toEqual([]);
+    expect(at(15)).toHaveLength(1);
+  });
+
   type Case = [name: string, mutate: (bank: BankFile[]) => void, key: RegExp];
   const firstOf = (bank: BankFile[], type: "mc" | "gap") =>
     chimica(bank).questions.find((q) => q.type === type && !q.legacy)!;

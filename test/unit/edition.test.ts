@@ -1,7 +1,17 @@
 // Exam editions' pure rules (issue 29): the shape an admin may save, the grade out of 30 with the edition's
 // rounding (exam-format.md), the next sitting in Rome's calendar.
 import { describe, expect, it } from "vitest";
-import { dayTemplate, editionFormatSchema, examGrade, nextSitting, nextSittingText, paperSplit } from "~/lib/edition";
+import {
+  dayTemplate,
+  editionFormatSchema,
+  editionGapBoxes,
+  examGrade,
+  fullPaperGrade,
+  nextSitting,
+  nextSittingText,
+  paperSplit,
+} from "~/lib/edition";
+import { bestGrades } from "~/lib/simulation-day";
 import { SEED_EDITIONS } from "../../seed/editions";
 
 const [e2025, e2026] = SEED_EDITIONS as [(typeof SEED_EDITIONS)[number], (typeof SEED_EDITIONS)[number]];
@@ -18,6 +28,24 @@ describe("the seed editions", () => {
       { subjectId: 4, timeMin: 50, questionCount: 31, breakAfterMin: 30 },
       { subjectId: 1, timeMin: 50, questionCount: 31, breakAfterMin: 0 },
     ]);
+  });
+});
+
+describe("the sheet's completamento boxes (issue 29, point 4)", () => {
+  it("are edition data: 16 in both seeded editions, 16 for a format stored before the field, an admin's count else", () => {
+    expect(SEED_EDITIONS.map((e) => editionGapBoxes(e))).toEqual([16, 16]);
+    const { gapBoxes: _dropped, ...older } = e2026.format;
+    expect(editionFormatSchema.parse(older).gapBoxes).toBe(16);
+    expect(editionGapBoxes({ format: editionFormatSchema.parse({ ...e2026.format, gapBoxes: 20 }) })).toBe(20);
+    expect(editionGapBoxes(null)).toBe(16);
+  });
+  it("are refused below 1, above the 50 characters the server stores, or not whole", () => {
+    const issues = (gapBoxes: unknown) =>
+      editionFormatSchema.safeParse({ ...e2026.format, gapBoxes }).error?.issues.map((i) => i.message) ?? [];
+    expect(issues(0)).toContain("Caselle del completamento: almeno 1.");
+    expect(issues(51)).toContain("Caselle del completamento: al massimo 50.");
+    expect(issues(15.5)).toContain("Caselle del completamento: serve un numero intero.");
+    expect(issues("16")).toContain("Caselle del completamento: serve un numero intero.");
   });
 });
 
@@ -77,5 +105,34 @@ describe("the next sitting", () => {
       "Secondo appello: 11 gennaio, oggi",
     );
     expect(nextSitting(e2026, Date.UTC(2027, 0, 11, 10, 0))).toBeNull();
+  });
+});
+
+describe("grades of practice papers and the best passing grade (issue 29, point 5)", () => {
+  it("a full paper (31 questions) has the exam's grade; a shorter quiz has none", () => {
+    expect(fullPaperGrade(e2026, { correct: 20, wrong: 5, total: 31 })).toMatchObject({ label: "20/30", passed: true });
+    expect(fullPaperGrade(e2026, { correct: 18, wrong: 1, total: 31 })).toMatchObject({
+      label: "17,9/30",
+      passed: false,
+    });
+    expect(fullPaperGrade(e2026, { correct: 31, wrong: 0, total: 31 })?.label).toBe("30 e lode");
+    expect(fullPaperGrade(e2026, { correct: 10, wrong: 0, total: 10 })).toBeNull();
+  });
+
+  const sat = (chimica: [number, number], fisica?: [number, number]) => ({
+    subjects: [
+      { id: 2, name: "Chimica", correct: chimica[0], wrong: chimica[1], total: 31 },
+      ...(fisica ? [{ id: 4, name: "Fisica", correct: fisica[0], wrong: fisica[1], total: 31 }] : []),
+    ],
+  });
+  it("counts the best passing grade per exam; a pass beats a higher-looking fail; none passed shows the best so far", () => {
+    const best = bestGrades(e2026, [sat([19, 0], [17, 0]), sat([30, 10], [17, 2]), sat([17, 0])]);
+    expect(best.map((b) => [b.name, b.grade?.label, b.grade?.passed, b.sat])).toEqual([
+      ["Chimica", "29/30", true, 3],
+      ["Fisica", "17/30", false, 2],
+      ["Biologia", undefined, undefined, 0],
+    ]);
+    // 18 passed in one sitting, 17,9 failed in the other: the 18 counts.
+    expect(bestGrades(e2026, [sat([18, 0]), sat([18, 1])])[0]!.grade).toMatchObject({ label: "18/30", passed: true });
   });
 });

@@ -38,6 +38,8 @@ describe("groupSimulations and nextSimulation", () => {
     stage,
     startTime,
     endsAt: startTime == null ? null : startTime + MIN,
+    myEndsAt: startTime == null ? null : startTime + MIN,
+    extraTimePct: 0,
     result: null,
   });
 
@@ -92,6 +94,34 @@ describe("HappeningCards (server render from the loader's now)", () => {
     expect(text).toContain("Tutte le simulazioni");
   });
 
+  it("a live simulation tells the sitting's common end and the student's own deadline apart (+30 %)", () => {
+    // The day: 09:00 to 11:40 for everybody (three 50′ exams and two 30′ breaks); with +30 % the student ends at 12:25.
+    const live = (extraTimePct: number, myEndsAt: number): MySimulation => ({
+      ...sim0(),
+      stage: "live",
+      startTime: T0,
+      endsAt: T0 + 220 * MIN,
+      myEndsAt,
+      extraTimePct,
+    });
+    const plain = render({ now: T0 + 10 * MIN, simulation: live(0, T0 + 220 * MIN), rush: null });
+    expect(plain).toContain("Fine della prova: 22/11/2026, 12:40 (ora di Roma)");
+    expect(plain).toContain("Termina tra 0 g 03:30:00");
+    const extra = render({ now: T0 + 10 * MIN, simulation: live(30, T0 + 265 * MIN), rush: null });
+    expect(extra).toContain("Fine della prova: 22/11/2026, 12:40 (ora di Roma)");
+    expect(extra).toContain("Il tuo tempo (+30 %) termina tra 0 g 04:15:00");
+  });
+
+  it("an upcoming started simulation shows the sitting's end, and the student's later one with extra time", () => {
+    const text = render({
+      now: T0 - 5 * MIN,
+      simulation: { ...sim0(), startTime: T0, endsAt: T0 + 220 * MIN, myEndsAt: T0 + 265 * MIN, extraTimePct: 30 },
+      rush: null,
+    });
+    expect(text).toContain("Fine della prova: 22/11/2026, 12:40 (ora di Roma)");
+    expect(text).toContain("Il tuo tempo (+30 %) termina: 22/11/2026, 13:25");
+  });
+
   it("says a simulation not yet started waits for the teacher", () => {
     const text = render({ now: T0, simulation: sim0(), rush: null });
     expect(text).toContain("In attesa dell'avvio del docente");
@@ -120,6 +150,15 @@ describe("HappeningCards (server render from the loader's now)", () => {
   });
 
   function sim0(): MySimulation {
-    return { id: "demo-5b", title: "Simulazione 5ªB", stage: "upcoming", startTime: null, endsAt: null, result: null };
+    return {
+      id: "demo-5b",
+      title: "Simulazione 5ªB",
+      stage: "upcoming",
+      startTime: null,
+      endsAt: null,
+      myEndsAt: null,
+      extraTimePct: 0,
+      result: null,
+    };
   }
 });

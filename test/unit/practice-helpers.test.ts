@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REVIEW_COOLDOWN_MS, UNTIMED_ABANDON_MS } from "~/lib/constants";
-import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer, pastedGapText } from "~/lib/gap-answer";
+import { gapAnswerMatches, gapAnswerTooLong, gapBoxesLeft, normaliseGapAnswer, pastedGapText } from "~/lib/gap-answer";
 import { filterAttempts } from "~/lib/attempt-filters";
 import { normaliseReportStatus, REPORT_STATUS_LABELS } from "~/lib/report-status";
 import { formatCountdown, isReviewPaused, reviewReadyAt, sample } from "~/lib/review";
@@ -23,6 +23,20 @@ describe("gap answers", () => {
     expect(gapAnswerMatches("perche", ["perché"])).toBe(true);
     expect(gapAnswerMatches("sodo", ["Na", "sodio"])).toBe(false);
     expect(gapAnswerMatches("   ", [""])).toBe(false);
+  });
+  it("counts down the sheet's boxes; a paste keeps what fits from the focused box to the last one", () => {
+    expect(gapBoxesLeft("", 16)).toBe(16);
+    expect(gapBoxesLeft("mitocondrio", 16)).toBe(5);
+    expect(gapBoxesLeft("2-metilbut-2-ene", 16)).toBe(0);
+    // A blank box inside the word still takes its box; trailing blanks do not.
+    expect(gapBoxesLeft("ab c  ", 16)).toBe(12);
+    expect(gapBoxesLeft("a".repeat(20), 16)).toBe(0);
+    expect(pastedGapText("fosfatidil serina e altro", 16)).toBe("fosfatidilserina");
+  });
+  it("stores and grades up to 50 characters (older answers, typed into 50 boxes), whatever the sheet's boxes", () => {
+    const old = "acidodesossiribonucleicoacidodesossiribonucleico"; // 48 characters, from before the 16-box sheet
+    expect(gapAnswerTooLong(old)).toBe(false);
+    expect(gapAnswerMatches(old, [old])).toBe(true);
   });
   it("limits to 50 characters after normalisation; pasting strips whitespace", () => {
     expect(gapAnswerTooLong("a".repeat(50))).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SubjectAnalytics } from "~/lib/analytics-types";
-import { sumByUnit, unitStats, weakestUnits } from "~/lib/unit-stats";
+import { editionTopicUnits, sumByUnit, unitStats, weakestUnits } from "~/lib/unit-stats";
 
 const subject: SubjectAnalytics = {
   id: 2,
@@ -43,5 +43,23 @@ describe("statistics by syllabus unit", () => {
   });
   it("is empty for a subject without units", () => {
     expect(unitStats({ ...subject, units: [] })).toEqual([]);
+  });
+});
+
+describe("editionTopicUnits (units of the default edition, issue 29)", () => {
+  it("puts each topic in the unit most of its questions belong to in the edition; ties go to the lower unit", () => {
+    const map = editionTopicUnits([
+      { topicId: 201, unit: 1, n: 5 },
+      { topicId: 202, unit: 1, n: 2 },
+      { topicId: 202, unit: 2, n: 3 },
+      { topicId: 203, unit: 4, n: 2 },
+      { topicId: 203, unit: 3, n: 2 },
+      { topicId: null, unit: 7, n: 9 },
+    ]);
+    expect([...map].sort((a, b) => a[0] - b[0])).toEqual([
+      [201, 1],
+      [202, 2],
+      [203, 3],
+    ]);
   });
 });

@@ -39,6 +39,8 @@ export function ClassResultsDialog({
 
 function ClassBlock({ result, title }: { result: ClassResult; title: string }) {
   const max = Math.max(1, ...result.distribution.map((d) => d.count));
+  // Grades out of 30 for a simulation of an exam edition (its template), issue 29.
+  const graded = result.ranking.some((r) => r.subjects.some((s) => s.grade));
   return (
     <section className="adm-classes__dialog" aria-label={result.name} data-testid={`class-results-${result.classId}`}>
       <h3>{result.name}</h3>
@@ -62,6 +64,7 @@ function ClassBlock({ result, title }: { result: ClassResult; title: string }) {
               <th scope="col">{T.colScore}</th>
               <th scope="col">{T.colPerc}</th>
               <th scope="col">{T.colTime}</th>
+              {graded ? <th scope="col">{T.colGrades}</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -72,6 +75,14 @@ function ClassBlock({ result, title }: { result: ClassResult; title: string }) {
                 <td>{formatNumber(r.score)}/31</td>
                 <td>{r.perc}%</td>
                 <td>{formatSeconds(r.timeSec)}</td>
+                {graded ? (
+                  <td data-testid="class-grades">
+                    {r.subjects.map((s) => `${s.name} ${s.grade?.text ?? "—"}`).join(" · ")}
+                    {r.passed != null ? (
+                      <span className="muted"> ({T.passedOf(r.passed, r.subjects.length)})</span>
+                    ) : null}
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,6 @@
 /**
  * Admin console tab 'Edizioni' (issue 29): the exam editions as data. An admin corrects an edition's split,
- * minutes, break, status, source, sittings and unit credits in minutes, checked by the server's own schema
+ * minutes, break, completamento boxes, status, source, sittings and unit credits in minutes, checked by the server's own schema
  * (app/lib/edition.ts: counts add up to the question total, minutes > 0, credits per subject sum to 6), and
  * makes one the default. Every save is in the audit log; the next draw follows it.
  */
@@ -28,6 +28,7 @@ const TEXT = {
   status: "Stato",
   source: "Fonte",
   breakMin: "Pausa tra gli esami (minuti)",
+  gapBoxes: "Caselle del completamento",
   subjects: "Materie, nell'ordine della giornata",
   mc: "Scelta multipla",
   gap: "Completamento",
@@ -89,7 +90,7 @@ export function EdizioniTab({ editions, subjects }: { editions: ExamEdition[]; s
                     {e.format.subjects
                       .map((s) => `${nameOf(s.subjectId)} ${s.mc} + ${s.gap}, ${s.minutes}′`)
                       .join(" · ")}{" "}
-                    · pausa {e.format.breakMin}′
+                    · pausa {e.format.breakMin}′ · {e.format.gapBoxes} caselle
                   </td>
                   <td>{e.format.sittings.map((s) => `${s.label} ${s.date} ${s.time}`).join(" · ")}</td>
                   <td className="adm-actions">
@@ -195,6 +196,14 @@ function EditionForm({
             min={0}
             value={Number.isNaN(format.breakMin) ? "" : format.breakMin}
             onChange={(e) => setFormat({ breakMin: num(e.target.value) })}
+          />
+        </Field>
+        <Field label={TEXT.gapBoxes}>
+          <input
+            type="number"
+            min={1}
+            value={Number.isNaN(format.gapBoxes) ? "" : format.gapBoxes}
+            onChange={(e) => setFormat({ gapBoxes: num(e.target.value) })}
           />
         </Field>
         <Field label={TEXT.source} wide>

@@ -89,6 +89,8 @@ export const CLASS_UI = {
   colScore: "Punteggio",
   colPerc: "Corrette",
   colTime: "Tempo",
+  colGrades: "Voti (/30)",
+  passedOf: (passed: number, of: number) => `${passed} ${passed === 1 ? "esame superato" : "esami superati"} su ${of}`,
   colSubject: "Materia",
   colAverage: "Media",
   colBand: "Fascia",

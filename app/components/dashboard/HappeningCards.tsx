@@ -2,6 +2,7 @@
 // Rush event that is live or opens within 24 hours. Nothing is rendered when there is neither.
 import { Link } from "react-router";
 import { MY_SIM_TEXT as T } from "~/components/simulations/texts";
+import { SittingEnd } from "~/components/simulations/SittingEnd";
 import { TimeLeft } from "~/components/simulations/TimeLeft";
 import { type MySimulation, simulationHref } from "~/lib/my-simulations";
 import { formatRomeDateTime } from "~/lib/rush";
@@ -37,13 +38,20 @@ function SimulationCard({ sim, now }: { sim: MySimulation; now: number }) {
         <p className="small muted">{T.waitingTeacher}</p>
       ) : live ? (
         <p className="small muted">
-          {T.startedAt} {formatRomeDateTime(sim.startTime)} {T.romeTime}
+          {T.startedAt} {formatRomeDateTime(sim.startTime)} {T.romeTime} · <SittingEnd sim={sim} now={now} />
         </p>
       ) : (
-        <p className="small muted">
-          {T.startsAt}: {formatRomeDateTime(sim.startTime)} {T.romeTime} ·{" "}
-          <TimeLeft target={sim.startTime} now={now} label={T.startsIn} />
-        </p>
+        <>
+          <p className="small muted">
+            {T.startsAt}: {formatRomeDateTime(sim.startTime)} {T.romeTime} ·{" "}
+            <TimeLeft target={sim.startTime} now={now} label={T.startsIn} />
+          </p>
+          {sim.endsAt != null ? (
+            <p className="small muted">
+              <SittingEnd sim={sim} now={now} />
+            </p>
+          ) : null}
+        </>
       )}
       <div className="happening__actions">
         <Link className="btn btn--primary" to={simulationHref(sim.id)}>

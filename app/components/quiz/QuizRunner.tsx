@@ -256,6 +256,7 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
             <GapInput
               key={question.id}
               questionNumber={index + 1}
+              boxes={quiz.gapBoxes}
               value={answer?.text ?? ""}
               disabled={submitting}
               onChange={(text) => setAnswer({ optionId: null, text })}

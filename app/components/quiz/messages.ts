@@ -55,6 +55,16 @@ export const T = {
   reportFailedPrefix: "Errore: ",
   reportFailedDefault: "Invio fallito",
   gapHint: "Scrivi solo la parola o il numero (senza unità di misura)",
+  summaryGrade: "Voto dell'esame",
+  summaryGradePassed: "superato",
+  summaryGradeFailed: "non superato",
+  summaryEdition: (label: string) => `Formato: ${label}`,
+  summaryFullPaper:
+    "Prova completa: il voto segue le regole dell'esame (da 18 si arrotonda all'unità, 31 è 30 e lode).",
+  gapSheetRule: "Come sul foglio d'esame: stampatello, un carattere per casella.",
+  gapBoxLabel: (i: number, boxes: number) => `Casella ${i} di ${boxes}`,
+  gapBoxesLeft: (left: number, boxes: number) =>
+    left === 0 ? `Nessuna casella libera (${boxes} su ${boxes})` : `Caselle libere: ${left} su ${boxes}`,
   navigator: "Naviga",
   summaryTitle: "Riepilogo tentativo",
   notFound: "Tentativo non trovato",

@@ -20,6 +20,8 @@ export type StoredResult = {
   totale: number;
   percTot: number;
   subjects: (SubjectResult & { grade?: SubjectGrade })[];
+  /** The exam edition the simulation followed (a template simulation), shown with its grades. */
+  edition?: { label: string; academicYear: string } | null;
 };
 
 function rankBadge(rank: RankState): string {
@@ -39,6 +41,11 @@ export function ResultView({ result, rank, alert }: { result: StoredResult; rank
         <div>
           <h1>{T.resultTitle}</h1>
           <p className="muted">{T.resultSubtitle}</p>
+          {result.edition ? (
+            <p className="muted small" data-testid="sim-edition">
+              {T.editionOf(result.edition.label)}
+            </p>
+          ) : null}
           <Link to="/dashboard">{T.backToDashboard}</Link>
         </div>
         <span className="sim-rank" data-testid="sim-rank" role="group" aria-label="Posizione in classifica">

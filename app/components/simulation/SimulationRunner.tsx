@@ -4,7 +4,7 @@
 // once it opens, the attempt once at the end, the ranking. It polls only while the socket is down.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, apiFetch } from "~/lib/api-client";
-import { SIMULATION_POLL_MS } from "~/lib/constants";
+import { SHEET_GAP_BOXES, SIMULATION_POLL_MS } from "~/lib/constants";
 import { formError } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
 import { reportSessionProblem } from "~/lib/session-events";
@@ -36,6 +36,8 @@ type SimView = {
   serverTime: number;
   /** The candidate's accommodation (extra time, %): every deadline of theirs follows studentFlow. */
   extraTimePct?: number;
+  /** The completamento boxes of the simulation's edition. */
+  gapBoxes?: number;
   flow: FlowItem[];
 };
 const resultKey = (id: string) => `simResult_${id}`;
@@ -436,6 +438,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
               <GapInput
                 key={question.id}
                 questionId={question.id}
+                boxes={view.gapBoxes ?? SHEET_GAP_BOXES}
                 value={mine[String(question.id)] ?? ""}
                 onChange={(v) => setAnswer(subject.id, question.id, v)}
               />

@@ -23,6 +23,7 @@ export const T = {
   badge: { done: "completata", current: "in corso", waiting: "in attesa" },
   resultTitle: "Risultato simulazione",
   resultSubtitle: "Scheda riassuntiva",
+  editionOf: (label: string) => `Formato: ${label} (voti in trentesimi, 18 per superare)`,
   backToDashboard: "Torna alla dashboard",
   total: "Totale",
   percentile: "Percentile",

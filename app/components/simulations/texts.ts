@@ -16,6 +16,10 @@ export const MY_SIM_TEXT = {
   waitingTeacher: "In attesa dell'avvio del docente",
   waitingHint: "Entra nella sala d'attesa: la prova parte per tutti nello stesso istante.",
   endsIn: "Termina tra",
+  // The sitting's end (the same for everybody) and the student's own deadline (later with extra time).
+  sittingEnds: "Fine della prova",
+  yourTimeEndsIn: (pct: number) => `Il tuo tempo (+${pct} %) termina tra`,
+  yourTimeEnds: (pct: number) => `Il tuo tempo (+${pct} %) termina`,
   score: "Punteggio",
   position: "Posizione",
   positionOf: (position: number, participants: number) => `#${position} su ${participants}`,
@@ -35,4 +39,13 @@ export const MY_SIM_TEXT = {
   rushOpen: "Materie ancora da fare",
   rushGo: "Vai a Quiz Rush",
   romeTime: "(ora di Roma)",
+  // Best grades of the official-format simulations (issue 29)
+  bestTitle: (year: string) => `Miglior voto valido per esame · simulazioni ${year}`,
+  bestIntro:
+    "Come tra i due appelli dell'esame vero, per ogni esame conta il voto migliore da 18 in su delle tue simulazioni in formato ufficiale.",
+  bestPassed: "superato",
+  bestNone: "nessun voto valido",
+  bestSoFar: (label: string) => `finora al massimo ${label}`,
+  bestNotSat: "nessuna simulazione",
+  bestCount: (n: number) => (n === 1 ? "1 simulazione" : `${n} simulazioni`),
 } as const;

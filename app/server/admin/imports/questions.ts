@@ -1,5 +1,6 @@
 // Question rows: the schema (JSON and CSV), checks against subjects/topics and the bank rules, the inserts.
 import { checkBank, type BankFile, type BankQuestion } from "~/lib/bank-rules";
+import { listEditions } from "../../editions.server";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client.server";
@@ -237,9 +238,12 @@ export async function bankRuleErrors(
       },
     });
   });
-  const before = new Set(checkBank(bankOf(current)).map((i) => i.key));
+  // Keys must fit the sheet's boxes of every edition (issue 29), 16 when there is none.
+  const boxes = (await listEditions(db)).map((e) => e.format.gapBoxes);
+  const options = boxes.length ? { gapBoxes: Math.min(...boxes) } : {};
+  const before = new Set(checkBank(bankOf(current), options).map((i) => i.key));
   const errors: RowError[] = [];
-  for (const issue of checkBank(bankOf(merged))) {
+  for (const issue of checkBank(bankOf(merged), options)) {
     const row = issue.questionId !== undefined ? labelOf.get(issue.questionId) : undefined;
     if (row !== undefined) errors.push({ row, message: issue.message });
     else if (!before.has(issue.key)) errors.push({ row: "banca", message: `dopo l'importazione: ${issue.message}` });
