@@ -1,11 +1,13 @@
 // A national day (issue 31): a student's calls cost the same D1 rows whatever the audience (10 or 2,000), the
 // ranking answers by pages with today's numbers (10,000 rows), and stays small (6,000 participants).
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RANKING_AROUND, RANKING_PAGE_TOP } from "~/lib/constants";
 import { percentileWithin, rankScores } from "~/lib/simulation";
 import { getDb } from "~/server/db/client.server";
-import { rankingFor } from "~/server/simulations.server";
+import { loadSimulation, rankingFor } from "~/server/simulations.server";
+import type { SimulationRoom } from "../../workers/simulation-room";
 import { countingD1 } from "./d1-counter";
 import { call, json, login, seed } from "./helpers";
 
@@ -243,3 +245,175 @@ describe("the ranking by pages", () => {
     expect(body.around).toHaveLength(11);
   });
 });
+
+const roomOf = (id: string, shard: number) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:${shard}`));
+
+async function connect(simId: string, token: string) {
+  const response = await exports.default.fetch(`http://localhost/api/simulations/${simId}/ws`, {
+    headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` },
+  });
+  expect(response.status).toBe(101);
+  const ws = response.webSocket!;
+  ws.accept();
+  const messages: { type: string }[] = [];
+  const closes: number[] = [];
+  ws.addEventListener("message", (event) => {
+    messages.push(JSON.parse(event.data as string));
+  });
+  ws.addEventListener("close", (event) => {
+    closes.push(event.code);
+  });
+  const next = async (type: string) => {
+    await expect.poll(() => messages.some((m) => m.type === type), { timeout: 8000 }).toBe(true);
+  };
+  return { ws, closes, next };
+}
+
+const seatsOf = async (sim: string) =>
+  new Map(
+    (
+      await env.DB.prepare("SELECT user_id, shard FROM simulation_seats WHERE simulation_id = ?")
+        .bind(sim)
+        .all<{ user_id: number; shard: number }>()
+    ).results.map((r) => [r.user_id, r.shard]),
+  );
+
+describe("rooms for the whole audience", () => {
+  it("seats class members and listed users at save, evenly; a pupil learns their room before the start; Avvia moves nobody", async () => {
+    // 1,500 pupils of a class and 600 listed users: 2,100 → 3 rooms of 700. `pupil` is in the class.
+    const cls = await makeClass("nd-seats", [ids.pupil!, ...crowd.slice(0, 1499)]);
+    await save("nd-seats", crowd.slice(1500, 2100), [cls]);
+    const seats = await seatsOf("nd-seats");
+    expect(seats.size).toBe(2100);
+    const perRoom = [0, 1, 2].map((room) => [...seats.values()].filter((s) => s === room).length);
+    expect(perRoom).toEqual([700, 700, 700]);
+    expect(seats.has(ids.pupil!)).toBe(true);
+
+    // Before the start the page data gives the pupil their room, and their socket waits in it.
+    const view = await json<{ room: number; rooms: number }>(
+      await call("GET", "/api/simulations/nd-seats", { token: tokens.pupil! }),
+    );
+    expect(view).toMatchObject({ room: seats.get(ids.pupil!), rooms: 3 });
+    const early = await connect("nd-seats", tokens.pupil!);
+    await early.next("hello");
+    expect(
+      await runInDurableObject(roomOf("nd-seats", view.room), (r: SimulationRoom) => r.connectedUserIds()),
+    ).toContain(ids.pupil);
+
+    // `listed` joins the class after the save: no seat yet, they wait in shardOf's room and are seated there at Avvia.
+    await env.DB.prepare("INSERT INTO class_members (class_id, user_id) VALUES (?, ?)").bind(cls, ids.listed!).run();
+    const late = await json<{ room: number }>(
+      await call("GET", "/api/simulations/nd-seats", { token: tokens.listed! }),
+    );
+    expect(late.room).toBe(ids.listed! % 3);
+    const lateSocket = await connect("nd-seats", tokens.listed!);
+    await lateSocket.next("hello");
+
+    const started = await call("POST", "/api/admin/simulations/nd-seats/start", { token: admin });
+    expect(await json(started)).toMatchObject({ shards: 3 });
+    await early.next("simulation-start");
+    await lateSocket.next("simulation-start");
+    const after = await seatsOf("nd-seats");
+    for (const [userId, seat] of seats) expect(after.get(userId)).toBe(seat);
+    expect(after.get(ids.listed!)).toBe(late.room);
+    // Nobody was told to change room: both sockets are still open in their rooms.
+    expect(early.closes).toEqual([]);
+    expect(lateSocket.closes).toEqual([]);
+    expect(
+      await runInDurableObject(roomOf("nd-seats", late.room), (r: SimulationRoom) => r.connectedUserIds()),
+    ).toContain(ids.listed);
+    early.ws.close(1000, "bye");
+    lateSocket.ws.close(1000, "bye");
+  });
+});
+
+describe("the admin tab's list", () => {
+  it("costs the same D1 queries before and after 300 more simulations and lists the same data", async () => {
+    const countList = async () => {
+      const counter = countingD1();
+      const response = await call("GET", "/api/admin/simulations", { token: admin, env: { DB: counter.db } });
+      expect(response.status).toBe(200);
+      return {
+        statements: counter.statements().length,
+        trips: counter.roundTrips(),
+        list: await json<AdminRow[]>(response),
+      };
+    };
+    const before = await countList();
+    // 300 more, each with 3 subjects of 31 questions, 20 listed users and a class (as a national day's many sittings).
+    const cls = await makeClass("nd-list", crowd.slice(0, 30));
+    const statements: D1PreparedStatement[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = `nd-list-${i}`;
+      statements.push(
+        env.DB.prepare("INSERT INTO simulations (id, title, created_by, created_at) VALUES (?, ?, 1, ?)").bind(
+          id,
+          `Lista ${i}`,
+          1000 + i,
+        ),
+        env.DB.prepare(
+          `INSERT INTO simulation_subjects (simulation_id, position, subject_id, time_min, question_count, break_after_min)
+           VALUES (?1, 0, 1, 45, 31, 15), (?1, 1, 2, 45, 31, 15), (?1, 2, 3, 45, 31, 0)`,
+        ).bind(id),
+        env.DB.prepare(
+          `INSERT INTO simulation_questions (simulation_id, subject_position, position, question_id)
+           SELECT ?1, s.pos, q.rn - 1, q.id FROM (SELECT 0 AS pos, 1 AS subject UNION ALL SELECT 1, 2 UNION ALL SELECT 2, 3) s
+           JOIN (SELECT id, subject_id, row_number() OVER (PARTITION BY subject_id ORDER BY id) AS rn FROM questions) q
+             ON q.subject_id = s.subject AND q.rn <= 31`,
+        ).bind(id),
+        env.DB.prepare(
+          "INSERT INTO simulation_allowed_users (simulation_id, user_id) SELECT ?, value FROM json_each(?)",
+        ).bind(id, JSON.stringify(crowd.slice(i, i + 20))),
+        env.DB.prepare("INSERT INTO simulation_allowed_classes (simulation_id, class_id) VALUES (?, ?)").bind(id, cls),
+      );
+    }
+    for (let i = 0; i < statements.length; i += 200) await env.DB.batch(statements.slice(i, i + 200));
+    const after = await countList();
+    expect(after.list.length).toBeGreaterThanOrEqual(before.list.length + 300);
+    expect(after.statements).toBe(before.statements);
+    expect(after.trips).toBe(before.trips);
+    console.log(
+      `admin list: ${after.list.length} simulations, ${after.statements} statements in ${after.trips} round trips`,
+    );
+
+    // The same data the list gave before issue 31 (one loadSimulation per simulation, then names).
+    const db = getDb(env.DB);
+    for (const row of after.list.filter((r) => /^nd-list-(0|7|299)$|^nd-seats$|^nd-2000$/.test(r.id))) {
+      const config = (await loadSimulation(db, row.id))!;
+      const names = new Map(
+        (
+          await env.DB.prepare("SELECT id, name, email FROM users WHERE id IN (SELECT value FROM json_each(?))")
+            .bind(JSON.stringify(config.allowedUsers))
+            .all<{ id: number; name: string | null; email: string }>()
+        ).results.map((u) => [u.id, u.name ? `${u.name} (${u.email})` : u.email]),
+      );
+      expect(row).toEqual({
+        id: config.id,
+        title: config.title,
+        started: config.started,
+        startTime: config.startTime,
+        graded: config.gradedAt != null,
+        createdBy: config.createdBy,
+        subjects: config.subjects.map((s) => ({
+          subjectId: s.id,
+          name: s.name,
+          timeMin: s.timeMin,
+          breakAfterMin: s.breakAfterMin,
+          questionCount: s.questions.length,
+          questions: s.questions.map((q) => q.id),
+        })),
+        allowedUsers: config.allowedUsers,
+        allowedClasses: config.allowedClasses,
+        allowedUserLabels: config.allowedUsers.map((id) => ({ id, label: names.get(id) })),
+        allowedClassLabels: config.allowedClasses.map((id) => ({ id, label: expect.any(String) })),
+      });
+    }
+    // The tab's page renders from the same list.
+    const page = await call("GET", "/admin/simulazioni", { token: admin });
+    expect(page.status).toBe(200);
+    const data = await json<{ simulations: AdminRow[] }>(page);
+    expect(data.simulations.map((s) => s.id)).toEqual(after.list.map((s) => s.id));
+  });
+});
+
+type AdminRow = { id: string } & Record<string, unknown>;
