@@ -187,6 +187,8 @@ export async function mySimulations(
       attemptId: simulationAttempts.id,
       score: simulationAttempts.score,
       timeSec: simulationAttempts.timeSec,
+      rankPos: simulationAttempts.rankPos,
+      rankedCount: simulations.rankedCount,
     })
     .from(simulations)
     .leftJoin(
@@ -217,11 +219,21 @@ export async function mySimulations(
       flows.set(simulationId, [...(flows.get(simulationId) ?? []), { ...subject, name: "" }]);
     }
   }
-  const attempts = new Map<string, { id: number; score: number; timeSec: number }>();
+  const attempts = new Map<
+    string,
+    { id: number; score: number; timeSec: number; ranked: { pos: number; participants: number } | null }
+  >();
   const items = rows.map((r): MySimulation => {
     const startTime = r.started && r.startTime ? r.startTime.getTime() : null;
     const endsAt = startTime != null ? flowEnd(flows.get(r.id) ?? [], startTime) : null;
-    if (r.attemptId != null) attempts.set(r.id, { id: r.attemptId, score: r.score ?? 0, timeSec: r.timeSec ?? 0 });
+    if (r.attemptId != null)
+      attempts.set(r.id, {
+        id: r.attemptId,
+        score: r.score ?? 0,
+        timeSec: r.timeSec ?? 0,
+        // The final ranking, once written (issue 31): no count needed.
+        ranked: r.rankPos != null && r.rankedCount != null ? { pos: r.rankPos, participants: r.rankedCount } : null,
+      });
     const attempted = r.attemptId != null;
     const stage = simulationStage({ started: r.started, startTime, endsAt, attempted }, now);
     return { id: r.id, title: r.title, stage, startTime, endsAt, result: null };
@@ -232,6 +244,11 @@ export async function mySimulations(
   const past = lists.past.slice(0, MY_PAST_SIMULATIONS_LIMIT);
   const sat = past.flatMap((p) => {
     const attempt = attempts.get(p.id);
+    if (attempt?.ranked) {
+      const { pos: position, participants } = attempt.ranked;
+      p.result = { attemptId: attempt.id, score: attempt.score, position, participants };
+      return [];
+    }
     return attempt ? [{ sim: p, attempt }] : [];
   });
   if (sat.length) {

@@ -175,18 +175,18 @@ describe("sharded simulation", () => {
     for (const shard of [0, 1])
       await runInDurableObject(roomOf("naz-grade", shard), (r: SimulationRoom) => r.shiftStartForTest(past));
 
-    await runDurableObjectAlarm(roomOf("naz-grade", 1));
+    await runDurableObjectAlarm(roomOf("naz-grade", 0));
     expect(await count("simulation_attempts", "simulation_id = 'naz-grade'")).toBe(1);
     expect(
       (await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = 'naz-grade'").first<{
         graded_at: number | null;
       }>())!.graded_at,
     ).toBeNull();
-    expect(await b.next("simulation-end")).toMatchObject({ id: "naz-grade" });
-    expect(a.messages.some((m) => m.type === "simulation-end")).toBe(false);
+    expect(await a.next("simulation-end")).toMatchObject({ id: "naz-grade" });
+    expect(b.messages.some((m) => m.type === "simulation-end")).toBe(false);
 
-    await runDurableObjectAlarm(roomOf("naz-grade", 0));
-    await runInDurableObject(roomOf("naz-grade", 0), (r: SimulationRoom) => r.alarm());
+    await runDurableObjectAlarm(roomOf("naz-grade", 1));
+    await runInDurableObject(roomOf("naz-grade", 1), (r: SimulationRoom) => r.alarm());
     expect(await count("simulation_attempts", "simulation_id = 'naz-grade'")).toBe(2);
     expect(await count("simulation_rooms", "simulation_id = 'naz-grade'")).toBe(2);
     expect(
@@ -194,7 +194,7 @@ describe("sharded simulation", () => {
         graded_at: number | null;
       }>())!.graded_at,
     ).toBeGreaterThan(0);
-    await a.next("simulation-end");
+    await b.next("simulation-end");
 
     const ranking = await json<{ participants: number; ranking: { userId: number; pos: number }[] }>(
       await call("GET", "/api/simulations/naz-grade/ranking", { token: student }),
