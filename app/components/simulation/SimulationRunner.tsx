@@ -214,7 +214,16 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
 
   useEffect(() => setQIndex(0), [currentIndex]);
 
+  /** The latest ranking request: an older loop (a second call, an unmounted page) stops asking again. */
+  const rankingRun = useRef(0);
+  useEffect(
+    () => () => {
+      rankingRun.current += 1;
+    },
+    [],
+  );
   const fetchRanking = useCallback(async () => {
+    const run = ++rankingRun.current;
     setRank({ status: "loading" });
     // Until every room has graded the ranking is not final: ask again a little later (spread, so that a whole
     // sitting does not ask in the same instant), a bounded number of times.
@@ -250,13 +259,14 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
           final: body.final,
           me: body.userId,
         });
-        if (body.final !== false || tries >= RANKING_RETRIES) return;
+        if (body.final !== false || tries >= RANKING_RETRIES || run !== rankingRun.current) return;
       } catch {
         setRankAlert(T.rankingThrew);
         setRank({ status: "error" });
         return;
       }
       await sleep(RANKING_RETRY_MS + Math.random() * RANKING_RETRY_MS);
+      if (run !== rankingRun.current) return;
     }
   }, [simulationId]);
 
