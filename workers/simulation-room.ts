@@ -16,7 +16,6 @@ import {
   MAX_ANSWER_CHARS,
   parseFrame,
   ROOM_MOVED_CODE,
-  shardOf,
   type AnswerMessage,
   type SavedAnswers,
   type ServerMessage,
@@ -335,17 +334,24 @@ export class SimulationRoom extends DurableObject<Env> {
    * exam, schedules the deadlines, tells its students. `startTime` is the one absolute instant of the
    * whole sitting, so a room that hears late still starts on time (clients count on their own offset).
    */
-  async start(simulationId: string, shard = 0, startTime?: number, shards = 1): Promise<{ startTime: number } | null> {
+  async start(
+    simulationId: string,
+    shard = 0,
+    startTime?: number,
+    _shards = 1,
+    leaving: readonly number[] = [],
+  ): Promise<{ startTime: number } | null> {
     this.setMeta("simulationId", simulationId);
     this.setMeta("shard", String(shard));
     const plan = await this.ensurePlan({ simulationId, shard, startTime });
     if (!plan) return null;
     this.broadcast({ type: "simulation-start", id: simulationId, startTime: plan.config.startTime });
-    // If the number of rooms changed at the start, whoever waited here but belongs elsewhere is moved:
-    // the client reconnects at once and the socket route sends it to its own room.
+    // Avvia moves nobody who was seated (issue 31): only a member seated now, whose waiting room was full, is told to
+    // reconnect; the socket route sends them to their seat.
+    const moving = new Set(leaving);
     for (const ws of this.ctx.getWebSockets()) {
       const { userId } = ws.deserializeAttachment() as SocketData;
-      if (shardOf(userId, shards) === shard) continue;
+      if (!moving.has(userId)) continue;
       try {
         ws.close(ROOM_MOVED_CODE, "Cambio stanza");
       } catch {

@@ -34,6 +34,11 @@ export const SHEET_GAP_BOXES = 16;
 export const SIMULATION_POLL_MS = 5000;
 export const SIMULATION_GRACE_MS = 2000;
 export const RANKING_TOP = 5;
+/** The ranking answer of a simulation (issue 31): the top this many, and this many around the participant (half above, half below). */
+export const RANKING_PAGE_TOP = 50;
+export const RANKING_AROUND = 10;
+/** Rows per page of a simulation's full ranking for staff (and per read of its CSV). */
+export const RANKING_STAFF_PAGE = 100;
 
 export const WEAK_TOPIC_THRESHOLD = 0.6;
 export const HIGH_PREPARATION = 0.8;

@@ -1,6 +1,6 @@
 // /admin/simulazioni: the console's Simulazioni tab (teachers and admins). Its loader reads the user's simulations,
 // the subjects and classes the form offers, and the dialog the URL opens (?tentativi=ID: the attempts;
-// ?risultati=ID: the results per class). The tab's writes post here (JSON with an intent), through the same services,
+// ?risultati=ID: the results per class; ?pagina=N: the attempts' page). The tab's writes post here (JSON with an intent), through the same services,
 // schema and ownership rules as /api/admin/simulations*: a teacher manages only the simulations they created.
 import { z } from "zod";
 import { SimulazioniTab } from "~/components/admin/SimulazioniTab";
@@ -36,13 +36,18 @@ export async function loader(args: Route.LoaderArgs) {
   // A dialog for a simulation that is not the user's (or not finished, for the results) opens nothing.
   const owned = (key: string) => simulations.find((s) => s.id === params.get(key));
   const attemptsOf = owned("tentativi");
+  // The Tentativi dialog shows one page of the ranking (?pagina=N); a bad number is page 1.
+  const asked = Number(params.get("pagina") ?? 1);
+  const attemptsPage = Number.isInteger(asked) && asked >= 1 && asked <= 100_000 ? asked : 1;
   const resultsOf = owned("risultati");
   return {
     simulations,
     subjects,
     classes,
     template: dayTemplate(edition),
-    attempts: attemptsOf ? { id: attemptsOf.id, rows: await adminAttempts(db, attemptsOf.id, user) } : null,
+    attempts: attemptsOf
+      ? { id: attemptsOf.id, ...(await adminAttempts(db, attemptsOf.id, user, attemptsPage)) }
+      : null,
     results: resultsOf?.graded ? await classResults(db, resultsOf.id, user) : null,
   };
 }

@@ -1,4 +1,5 @@
-// GET /api/simulations/{id}/ranking: pos (and position), percentile, ranking[] of {userId, pos, score}.
+// GET /api/simulations/{id}/ranking: pos (and position), percentile, score, participants, ranking[] of
+// {userId, pos, score} (the top 50), around[] (the 10 around the caller), final (false until every room has graded).
 import { api } from "~/server/api.server";
 import { simulationIdParam } from "~/server/simulation-schemas.server";
 import { rankingFor, requireSimulationFor } from "~/server/simulations.server";
@@ -6,8 +7,7 @@ import { rankingFor, requireSimulationFor } from "~/server/simulations.server";
 export const loader = api({
   access: "user",
   async handler({ params, db, user }) {
-    const id = simulationIdParam(params.id);
-    await requireSimulationFor(db, id, user);
-    return rankingFor(db, id, user.id);
+    const sim = await requireSimulationFor(db, simulationIdParam(params.id), user);
+    return rankingFor(db, sim.id, user.id, sim);
   },
 });

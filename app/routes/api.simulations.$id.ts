@@ -1,19 +1,32 @@
-// GET /api/simulations/{id}: the flow (subjects, durations, breaks), started, startTime, serverTime, and the caller's
-// extra time (accommodation). Questions of subjects not yet open for the caller are withheld; the rest come in the
-// caller's own order (questions and options); answer keys are never included.
+// GET /api/simulations/{id}: the flow (subjects, durations, breaks), started, startTime, serverTime, the caller's
+// extra time (accommodation) and room. Questions of subjects not yet open for the caller are withheld; the rest come
+// in the caller's own order (questions and options); answer keys are never included. O(1) in the audience: one point
+// lookup for the door and the room, the plan once per isolate after the start (issue 31).
 import { candidateExtraPct } from "~/server/accommodations.server";
 import { api } from "~/server/api.server";
 import { simulationIdParam } from "~/server/simulation-schemas.server";
-import { publicSimulation, requireSimulationFor, simulationGapBoxes } from "~/server/simulations.server";
+import {
+  publicSimulation,
+  requireSimulationAccess,
+  simulationGapBoxes,
+  simulationPlan,
+} from "~/server/simulations.server";
 
 export const loader = api({
   access: "user",
   async handler({ params, db, user }) {
-    const config = await requireSimulationFor(db, simulationIdParam(params.id), user);
-    const [extraPct, gapBoxes] = await Promise.all([
-      candidateExtraPct(db, config.id, user.id, config.started),
-      simulationGapBoxes(db, config.editionId),
+    const { sim, shard, shards } = await requireSimulationAccess(db, simulationIdParam(params.id), user);
+    const [subjects, extraPct, gapBoxes] = await Promise.all([
+      simulationPlan(db, sim),
+      candidateExtraPct(db, sim.id, user.id, sim.started),
+      simulationGapBoxes(db, sim.editionId),
     ]);
-    return publicSimulation(config, Date.now(), { userId: user.id, extraPct }, { gapBoxes });
+    return publicSimulation(
+      { ...sim, subjects },
+      Date.now(),
+      { userId: user.id, extraPct },
+      { gapBoxes },
+      { shard, shards },
+    );
   },
 });

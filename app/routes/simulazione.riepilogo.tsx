@@ -26,6 +26,18 @@ export default function Screen() {
   }
   const r = result.ranking;
   return (
-    <ResultView result={result} rank={{ status: "ok", pos: r.pos, percentile: r.percentile, ranking: r.ranking }} />
+    <ResultView
+      result={result}
+      userId={result.userId}
+      rank={{
+        status: "ok",
+        pos: r.pos,
+        percentile: r.percentile,
+        ranking: r.ranking,
+        around: r.around,
+        participants: r.participants,
+        final: r.final,
+      }}
+    />
   );
 }

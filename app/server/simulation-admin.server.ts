@@ -1,11 +1,12 @@
 // Live group simulations, the staff side (admins and teachers): list, save, delete, start (rooms follow the
 // audience), the live summary, attempts and the results per class. Teachers manage only their own simulations.
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { SIMULATION_START_LEAD_MS } from "~/lib/constants";
+import { RANKING_STAFF_PAGE, SIMULATION_START_LEAD_MS } from "~/lib/constants";
 import { paperSplit } from "~/lib/edition";
 import { scoreDistribution, subjectAverages } from "~/lib/class-results";
-import { flowEnd, rankScores } from "~/lib/simulation";
-import { shardCount, shardOf } from "~/lib/simulation-protocol";
+import { flowEnd, percentileWithin, rankScores } from "~/lib/simulation";
+import { toCsv } from "~/lib/csv";
+import { seatsAtSave, seatsAtStart } from "~/lib/room-seats";
 import type { Db } from "./db/client.server";
 import {
   classes,
@@ -14,6 +15,7 @@ import {
   simulationAllowedClasses,
   simulationAllowedUsers,
   simulationAttempts,
+  simulationSeats,
   simulationQuestions,
   simulations,
   simulationSubjects,
@@ -30,6 +32,7 @@ import {
   SIM_TEXT,
   type SimulationConfig,
   loadSimulation,
+  rankingPage,
   simulationAudience,
   roomFor,
   simulationEdition,
@@ -54,58 +57,109 @@ export async function requireManagedSimulation(db: Db, user: Manager, id: string
   return sim;
 }
 
+/**
+ * The Simulazioni tab's list (issue 31): one D1 batch of five statements, whatever the number of simulations and
+ * the size of their audiences: the rows, their subjects, their question ids, their listed users with names and their
+ * classes with names.
+ */
 export async function listSimulations(db: Db, user: Manager) {
-  const rows = await db
-    .select()
-    .from(simulations)
-    .where(user.effectiveRole === "admin" ? undefined : eq(simulations.createdBy, user.id))
-    .orderBy(asc(simulations.createdAt))
-    .all();
-  const configs = (await Promise.all(rows.map((r) => loadSimulation(db, r.id)))).filter(
-    (c): c is SimulationConfig => c !== null,
-  );
-  // Names for the picker's chips: nobody should have to read an id.
-  const userIds = [...new Set(configs.flatMap((c) => c.allowedUsers))];
-  const classIds = [...new Set(configs.flatMap((c) => c.allowedClasses))];
-  const people = new Map<number, string>();
-  for (const part of chunk(userIds, 90)) {
-    for (const u of await db
-      .select({ id: users.id, name: users.name, email: users.email })
-      .from(users)
-      .where(inArray(users.id, part))
-      .all()) {
-      people.set(u.id, u.name ? `${u.name} (${u.email})` : u.email);
+  const mine = user.effectiveRole === "admin" ? undefined : eq(simulations.createdBy, user.id);
+  const ids = db.select({ id: simulations.id }).from(simulations).where(mine);
+  const [rows, subs, qs, people, classRows] = await db.batch([
+    db.select().from(simulations).where(mine).orderBy(asc(simulations.createdAt)),
+    db
+      .select({
+        simulationId: simulationSubjects.simulationId,
+        position: simulationSubjects.position,
+        subjectId: simulationSubjects.subjectId,
+        name: subjects.name,
+        timeMin: simulationSubjects.timeMin,
+        breakAfterMin: simulationSubjects.breakAfterMin,
+      })
+      .from(simulationSubjects)
+      .innerJoin(subjects, eq(subjects.id, simulationSubjects.subjectId))
+      .where(inArray(simulationSubjects.simulationId, ids))
+      .orderBy(asc(simulationSubjects.simulationId), asc(simulationSubjects.position)),
+    db
+      .select({
+        simulationId: simulationQuestions.simulationId,
+        subjectPosition: simulationQuestions.subjectPosition,
+        questionId: simulationQuestions.questionId,
+      })
+      .from(simulationQuestions)
+      .where(inArray(simulationQuestions.simulationId, ids))
+      .orderBy(
+        asc(simulationQuestions.simulationId),
+        asc(simulationQuestions.subjectPosition),
+        asc(simulationQuestions.position),
+      ),
+    db
+      .select({
+        simulationId: simulationAllowedUsers.simulationId,
+        id: simulationAllowedUsers.userId,
+        name: users.name,
+        email: users.email,
+      })
+      .from(simulationAllowedUsers)
+      .leftJoin(users, eq(users.id, simulationAllowedUsers.userId))
+      .where(inArray(simulationAllowedUsers.simulationId, ids))
+      .orderBy(asc(simulationAllowedUsers.simulationId), asc(simulationAllowedUsers.userId)),
+    db
+      .select({
+        simulationId: simulationAllowedClasses.simulationId,
+        id: simulationAllowedClasses.classId,
+        name: classes.name,
+      })
+      .from(simulationAllowedClasses)
+      .leftJoin(classes, eq(classes.id, simulationAllowedClasses.classId))
+      .where(inArray(simulationAllowedClasses.simulationId, ids))
+      .orderBy(asc(simulationAllowedClasses.simulationId), asc(simulationAllowedClasses.classId)),
+  ]);
+  const bySim = <T extends { simulationId: string }>(list: T[]) => {
+    const out = new Map<string, T[]>();
+    for (const item of list) {
+      const group = out.get(item.simulationId);
+      if (group) group.push(item);
+      else out.set(item.simulationId, [item]);
     }
-  }
-  const classNames = new Map<number, string>();
-  for (const part of chunk(classIds, 90)) {
-    for (const c of await db
-      .select({ id: classes.id, name: classes.name })
-      .from(classes)
-      .where(inArray(classes.id, part))
-      .all())
-      classNames.set(c.id, c.name);
-  }
-  return configs.map((c) => ({
-    id: c.id,
-    title: c.title,
-    started: c.started,
-    startTime: c.startTime,
-    graded: c.gradedAt != null,
-    createdBy: c.createdBy,
-    subjects: c.subjects.map((s) => ({
-      subjectId: s.id,
-      name: s.name,
-      timeMin: s.timeMin,
-      breakAfterMin: s.breakAfterMin,
-      questionCount: s.questions.length,
-      questions: s.questions.map((q) => q.id),
-    })),
-    allowedUsers: c.allowedUsers,
-    allowedClasses: c.allowedClasses,
-    allowedUserLabels: c.allowedUsers.map((id) => ({ id, label: people.get(id) ?? `Utente ${id}` })),
-    allowedClassLabels: c.allowedClasses.map((id) => ({ id, label: classNames.get(id) ?? `Classe ${id}` })),
-  }));
+    return out;
+  };
+  const subsOf = bySim(subs);
+  const questionsOf = bySim(qs);
+  const peopleOf = bySim(people);
+  const classesOf = bySim(classRows);
+  return rows.map((c) => {
+    const simQuestions = questionsOf.get(c.id) ?? [];
+    // Names for the picker's chips: nobody should have to read an id.
+    const allowed = peopleOf.get(c.id) ?? [];
+    const allowedClasses = classesOf.get(c.id) ?? [];
+    return {
+      id: c.id,
+      title: c.title,
+      started: c.started,
+      startTime: c.startTime ? c.startTime.getTime() : null,
+      graded: c.gradedAt != null,
+      createdBy: c.createdBy ?? null,
+      subjects: (subsOf.get(c.id) ?? []).map((s) => {
+        const ids = simQuestions.filter((q) => q.subjectPosition === s.position).map((q) => q.questionId);
+        return {
+          subjectId: s.subjectId,
+          name: s.name,
+          timeMin: s.timeMin,
+          breakAfterMin: s.breakAfterMin,
+          questionCount: ids.length,
+          questions: ids,
+        };
+      }),
+      allowedUsers: allowed.map((u) => u.id),
+      allowedClasses: allowedClasses.map((k) => k.id),
+      allowedUserLabels: allowed.map((u) => ({
+        id: u.id,
+        label: u.email ? (u.name ? `${u.name} (${u.email})` : u.email) : `Utente ${u.id}`,
+      })),
+      allowedClassLabels: allowedClasses.map((k) => ({ id: k.id, label: k.name ?? `Classe ${k.id}` })),
+    };
+  });
 }
 
 export type SimulationInput = {
@@ -225,9 +279,18 @@ export async function saveSimulation(
   // The rows are the default edition's exam day (its subjects in its order, each a drawn full paper; minutes may be
   // shortened): the simulation follows that edition, and its result shows the edition's grades out of 30.
   const editionId = isEditionDay(edition, input.subjects) ? edition.id : null;
-  // Rooms are chosen now already, so that students waiting before the start sit in their own room;
-  // Avvia chooses again (the allowed set may have grown) and moves whoever must change room.
-  const shards = shardCount(allowedIds.length);
+  // Rooms are chosen now already for the whole audience (listed users and the members of its classes), so that
+  // students waiting before the start sit in their own room; Avvia seats only whoever joined since (room-seats.ts).
+  const members: number[] = [];
+  for (const part of chunk(classIds, 90)) {
+    for (const m of await db
+      .select({ userId: classMembers.userId })
+      .from(classMembers)
+      .where(inArray(classMembers.classId, part))
+      .all())
+      members.push(m.userId);
+  }
+  const { shards, seats } = seatsAtSave([...allowedIds, ...members]);
   await db.batch([
     existing
       ? db.update(simulations).set({ title: input.title, shards, editionId }).where(eq(simulations.id, id))
@@ -236,6 +299,7 @@ export async function saveSimulation(
     db.delete(simulationSubjects).where(eq(simulationSubjects.simulationId, id)),
     db.delete(simulationAllowedUsers).where(eq(simulationAllowedUsers.simulationId, id)),
     db.delete(simulationAllowedClasses).where(eq(simulationAllowedClasses.simulationId, id)),
+    db.delete(simulationSeats).where(eq(simulationSeats.simulationId, id)),
     ...rows.map((r, position) =>
       db.insert(simulationSubjects).values({
         simulationId: id,
@@ -254,9 +318,13 @@ export async function saveSimulation(
       24,
     ).map((part) => db.insert(simulationQuestions).values(part)),
     ...chunk(
-      allowedIds.map((userId) => ({ simulationId: id, userId, shard: shardOf(userId, shards) })),
-      30,
+      allowedIds.map((userId) => ({ simulationId: id, userId })),
+      45,
     ).map((part) => db.insert(simulationAllowedUsers).values(part)),
+    ...chunk(
+      [...seats].map(([userId, shard]) => ({ simulationId: id, userId, shard })),
+      30,
+    ).map((part) => db.insert(simulationSeats).values(part)),
     ...chunk(
       classIds.map((classId) => ({ simulationId: id, classId })),
       45,
@@ -299,8 +367,8 @@ export async function allowedAtStart(db: Db, id: string): Promise<number[]> {
 }
 
 /**
- * Avvia: fixes one absolute start a few seconds ahead (once), chooses ceil(allowed / 1,000) rooms,
- * stores every allowed student's room, then tells all rooms in parallel. Each room broadcasts the same
+ * Avvia: fixes one absolute start a few seconds ahead (once), keeps the rooms chosen at save (more only if the
+ * audience outgrew them), seats whoever joined since, then tells all rooms in parallel. Each room broadcasts the same
  * startTime to its students; a room that hears late still starts on time (clients count on their offset),
  * and a room that missed the call reads the start from D1 at its next connection.
  */
@@ -324,7 +392,20 @@ export async function startSimulation(
     const subjects = config.subjects.map((s) => ({ timeMin: s.timeMin, questionCount: s.questions.length }));
     await checkTeacherSimulation(db, user, { subjects, allowedUsers: config.allowedUsers });
   }
-  const shards = shardCount((await allowedAtStart(db, id)).length);
+  // Everybody seated at save keeps their room (no reconnect at Avvia); whoever joined a class since is seated now.
+  const [audience, seatRows] = await Promise.all([
+    allowedAtStart(db, id),
+    db
+      .select({ userId: simulationSeats.userId, shard: simulationSeats.shard })
+      .from(simulationSeats)
+      .where(eq(simulationSeats.simulationId, id))
+      .all(),
+  ]);
+  const { shards, added, moved } = seatsAtStart(
+    audience,
+    new Map(seatRows.map((r) => [r.userId, r.shard])),
+    config.shards,
+  );
   const startTime = now + SIMULATION_START_LEAD_MS;
   const updated = await db
     .update(simulations)
@@ -334,17 +415,17 @@ export async function startSimulation(
   if (!updated.length) throw new HttpError(409, "La simulazione è già stata avviata.");
   // Accommodations are fixed now, before any room loads its plan: every door reads the same deadlines.
   await snapshotAccommodations(db, id);
-  // One statement whatever the size: shardOf(userId, shards) is userId % shards.
-  await db
-    .update(simulationAllowedUsers)
-    .set({ shard: shards <= 1 ? 0 : sql`${simulationAllowedUsers.userId} % ${shards}` })
-    .where(eq(simulationAllowedUsers.simulationId, id));
+  const newSeats = chunk(
+    [...added].map(([userId, shard]) => ({ simulationId: id, userId, shard })),
+    30,
+  ).map((part) => db.insert(simulationSeats).values(part).onConflictDoNothing());
+  if (newSeats.length) await db.batch(newSeats as unknown as Parameters<Db["batch"]>[0]);
   const tell = async (shard: number) => {
     const delay = options.delayShard?.(shard) ?? 0;
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     for (let attempt = 0; ; attempt++) {
       try {
-        return await roomFor(env, id, shard).start(id, shard, startTime, shards);
+        return await roomFor(env, id, shard).start(id, shard, startTime, shards, moved.get(shard) ?? []);
       } catch (error) {
         if (attempt >= 2) throw error;
       }
@@ -383,25 +464,74 @@ export async function liveSummary(db: Db, env: Env, id: string) {
   };
 }
 
-export async function adminAttempts(db: Db, simulationId: string, user: Manager) {
-  await requireManagedSimulation(db, user, simulationId);
+/**
+ * One page of a simulation's attempts with their ranking positions (the Tentativi dialog, GET
+ * /api/admin/simulations/{id}/attempts?page=N, and its CSV read page by page): once the simulation is graded, an
+ * index range of its stored ranking (rankingPage); before (rooms still grading), the attempts so far ranked in memory.
+ */
+export async function adminAttempts(db: Db, simulationId: string, user: Manager, page = 1) {
+  const sim = await requireManagedSimulation(db, user, simulationId);
+  const offset = (Math.max(1, page) - 1) * RANKING_STAFF_PAGE;
+  const ranked = await rankingPage(
+    db,
+    { id: sim.id, gradedAt: sim.gradedAt?.getTime() ?? null, rankedCount: sim.rankedCount ?? null },
+    offset,
+  );
+  if (ranked) return { total: ranked.total, page, pageSize: RANKING_STAFF_PAGE, rows: ranked.rows };
   const rows = await db
     .select({ a: simulationAttempts, userName: users.name, email: users.email })
     .from(simulationAttempts)
     .innerJoin(users, eq(users.id, simulationAttempts.userId))
     .where(eq(simulationAttempts.simulationId, simulationId))
     .all();
-  const ranked = rankScores(rows.map((r) => ({ userId: r.a.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })));
-  return ranked.map((r) => ({
-    id: r.row.a.id,
-    userId: r.userId,
-    userName: r.row.userName || r.row.email,
-    score: r.score,
-    perc: r.row.a.perc,
-    timeSec: r.timeSec,
-    date: r.row.a.createdAt.getTime(),
-    pos: r.pos,
-  }));
+  const all = rows.map((r) => r.a.score);
+  const ranking = rankScores(rows.map((r) => ({ userId: r.a.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })));
+  return {
+    total: rows.length,
+    page,
+    pageSize: RANKING_STAFF_PAGE,
+    rows: ranking.slice(offset, offset + RANKING_STAFF_PAGE).map((r) => ({
+      id: r.row.a.id,
+      userId: r.userId,
+      userName: r.row.userName || r.row.email,
+      score: r.score,
+      perc: r.row.a.perc,
+      timeSec: r.timeSec,
+      date: r.row.a.createdAt.getTime(),
+      pos: r.pos,
+      percentile: percentileWithin(r.score, all),
+    })),
+  };
+}
+
+export type AdminAttemptRow = Awaited<ReturnType<typeof adminAttempts>>["rows"][number];
+
+const RANKING_CSV_COLUMNS: { key: keyof AdminAttemptRow & string; label: string }[] = [
+  { key: "pos", label: "Posizione" },
+  { key: "userId", label: "ID utente" },
+  { key: "userName", label: "Utente" },
+  { key: "score", label: "Punteggio" },
+  { key: "perc", label: "Corrette (%)" },
+  { key: "percentile", label: "Percentile" },
+  { key: "timeSec", label: "Tempo (s)" },
+];
+
+/** The whole ranking as CSV, read and sent one page at a time (a national sitting's 60,000 rows never sit in memory). */
+export async function rankingCsv(db: Db, simulationId: string, user: Manager): Promise<ReadableStream<Uint8Array>> {
+  const first = await adminAttempts(db, simulationId, user, 1);
+  const pages = Math.max(1, Math.ceil(first.total / first.pageSize));
+  const encoder = new TextEncoder();
+  let page = 1;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const current = page === 1 ? first : await adminAttempts(db, simulationId, user, page);
+      const text = toCsv(current.rows, RANKING_CSV_COLUMNS);
+      // Only the first page carries the BOM and the header row.
+      controller.enqueue(encoder.encode(page === 1 ? text : text.slice(text.indexOf("\r\n") + 2)));
+      page += 1;
+      if (page > pages) controller.close();
+    },
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ const STUDENTS_PER_BATCH = 24;
  * (simulation, user) index makes a rerun or a retry after a crash skip what already landed, so nobody
  * is graded twice. With the answer keys, each participant's question memories are updated in the same
  * batch, guarded so that a rerun (which inserts no attempt) changes none. The room's row in
- * simulation_rooms is written last; the simulation counts as graded once every room has one.
+ * simulation_rooms is written last; the simulation counts as graded once every room has one, and that batch ranks it.
  */
 export async function writeGradedAttempts(
   d1: D1Database,
@@ -66,5 +66,27 @@ export async function writeGradedAttempts(
          AND (SELECT count(*) FROM simulation_rooms WHERE simulation_id = ?) >= shards`,
       )
       .bind(now, simulationId, simulationId),
+    // The last room's batch (the simulation is now graded) writes the final ranking once, in the same transaction.
+    ...rankingStatements(d1, simulationId),
   ]);
+}
+
+/**
+ * The final ranking of a graded simulation, written once in SQL (issue 31): rankScores' order and ties (score desc,
+ * time asc; user id breaks the order, not the position) as rank_row/rank_pos, and rank_below (how many scored less:
+ * percentileWithin's numerator). Runs only once the simulation is graded (every room wrote its attempts); idempotent.
+ * The grading write puts them in every room's last batch; only the last room's finds the simulation graded.
+ */
+export const RANK_ATTEMPTS_SQL = `UPDATE simulation_attempts SET rank_row = r.rn, rank_pos = r.pos, rank_below = r.below
+  FROM (SELECT id, row_number() OVER (ORDER BY score DESC, time_sec ASC, user_id ASC) AS rn,
+      rank() OVER (ORDER BY score DESC, time_sec ASC) AS pos, rank() OVER (ORDER BY score ASC) - 1 AS below
+    FROM simulation_attempts WHERE simulation_id = ?1
+      AND EXISTS (SELECT 1 FROM simulations WHERE id = ?1 AND graded_at IS NOT NULL AND ranked_count IS NULL)) AS r
+  WHERE simulation_attempts.id = r.id`;
+export const RANKED_COUNT_SQL = `UPDATE simulations SET ranked_count = (SELECT count(*) FROM simulation_attempts WHERE simulation_id = ?1)
+  WHERE id = ?1 AND graded_at IS NOT NULL AND ranked_count IS NULL`;
+
+/** The ranking statements of one simulation, for a D1 batch; they do nothing before it is graded or once ranked. */
+export function rankingStatements(d1: D1Database, simulationId: string): D1PreparedStatement[] {
+  return [d1.prepare(RANK_ATTEMPTS_SQL).bind(simulationId), d1.prepare(RANKED_COUNT_SQL).bind(simulationId)];
 }

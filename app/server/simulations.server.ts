@@ -2,10 +2,10 @@
 // answer key before grading), attempts and ranking, the room of a student. The live part (start, clock,
 // autosave, deadlines, grading) is the SimulationRoom Durable Object (workers/simulation-room.ts).
 // Staff side (create, start, live summary, results): simulation-admin.server.ts; the grading write: simulation-grading.server.ts.
+import { RANKING_AROUND, RANKING_PAGE_TOP, RANKING_STAFF_PAGE, SHEET_GAP_BOXES } from "~/lib/constants";
 import { editionGapBoxes, nextSitting } from "~/lib/edition";
-import { SHEET_GAP_BOXES } from "~/lib/constants";
 import { defaultEdition } from "./editions.server";
-import { and, asc, count, eq, gt, inArray, isNotNull, lt, or } from "drizzle-orm";
+import { and, asc, between, count, eq, gt, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import { chunk } from "~/lib/chunk";
 import {
   groupSimulations,
@@ -14,14 +14,7 @@ import {
   type MySimulations,
   type OfficialSitting,
 } from "~/lib/my-simulations";
-import {
-  flowEnd,
-  percentileWithin,
-  rankScores,
-  type AnswerKey,
-  type FlowSubject,
-  type SimulationResult,
-} from "~/lib/simulation";
+import { flowEnd, type AnswerKey, type FlowSubject, type SimulationResult } from "~/lib/simulation";
 import { roomName, shardOf } from "~/lib/simulation-protocol";
 import {
   candidateOptions,
@@ -37,6 +30,7 @@ import {
   classMembers,
   questions,
   simulationAccommodations,
+  users,
   simulationAllowedClasses,
   simulationAllowedUsers,
   simulationAttempts,
@@ -47,6 +41,7 @@ import {
   type Question,
 } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { RANK_ATTEMPTS_SQL, RANKED_COUNT_SQL } from "./simulation-grading.server";
 import type { SessionUser } from "./session.server";
 
 export const SIM_TEXT = {
@@ -60,6 +55,9 @@ export const SIM_TEXT = {
   notFinished: "La simulazione non è ancora conclusa: i risultati per classe arrivano alla fine.",
 } as const;
 
+/** One subject of a simulation's plan; `questions` is empty until the simulation has started (simulationPlan). */
+export type PlanSubject = FlowSubject & { position: number; questionCount: number; questions: Question[] };
+
 export type SimulationConfig = {
   id: string;
   title: string;
@@ -70,7 +68,7 @@ export type SimulationConfig = {
   shards: number;
   /** The exam edition a template simulation follows (its grades out of 30); null when made by hand. */
   editionId: number | null;
-  subjects: (FlowSubject & { position: number; questions: Question[] })[];
+  subjects: PlanSubject[];
   /** The explicit lists; who may enter is their union, read by simulationAudience when asked. */
   allowedUsers: number[];
   allowedClasses: number[];
@@ -127,6 +125,7 @@ export async function loadSimulation(
       position: s.position,
       timeMin: s.timeMin,
       breakAfterMin: s.breakAfterMin,
+      questionCount: s.questionCount,
       questions: qs.filter((q) => q.pos === s.position).map((q) => q.q),
     })),
     allowedUsers: allowed.map((a) => a.userId),
@@ -197,6 +196,8 @@ export async function mySimulations(
       score: simulationAttempts.score,
       timeSec: simulationAttempts.timeSec,
       extraPct: simulationAccommodations.extraTimePct,
+      rankPos: simulationAttempts.rankPos,
+      rankedCount: simulations.rankedCount,
     })
     .from(simulations)
     .leftJoin(
@@ -232,7 +233,10 @@ export async function mySimulations(
       flows.set(simulationId, [...(flows.get(simulationId) ?? []), { ...subject, name: "" }]);
     }
   }
-  const attempts = new Map<string, { id: number; score: number; timeSec: number }>();
+  const attempts = new Map<
+    string,
+    { id: number; score: number; timeSec: number; ranked: { pos: number; participants: number } | null }
+  >();
   const items = rows.map((r): MySimulation => {
     const startTime = r.started && r.startTime ? r.startTime.getTime() : null;
     const flow = flows.get(r.id) ?? [];
@@ -240,7 +244,14 @@ export async function mySimulations(
     // The sitting's end (everybody's) and the student's own (later by their accommodation).
     const endsAt = startTime != null ? flowEnd(flow, startTime) : null;
     const myEndsAt = startTime != null ? flowEnd(studentFlow(flow, extraTimePct), startTime) : null;
-    if (r.attemptId != null) attempts.set(r.id, { id: r.attemptId, score: r.score ?? 0, timeSec: r.timeSec ?? 0 });
+    if (r.attemptId != null)
+      attempts.set(r.id, {
+        id: r.attemptId,
+        score: r.score ?? 0,
+        timeSec: r.timeSec ?? 0,
+        // The final ranking, once written (issue 31): no count needed.
+        ranked: r.rankPos != null && r.rankedCount != null ? { pos: r.rankPos, participants: r.rankedCount } : null,
+      });
     const attempted = r.attemptId != null;
     // Live until the student's own end: an accommodated candidate is still writing after the others.
     const stage = simulationStage({ started: r.started, startTime, endsAt: myEndsAt, attempted }, now);
@@ -252,6 +263,11 @@ export async function mySimulations(
   const past = lists.past.slice(0, MY_PAST_SIMULATIONS_LIMIT);
   const sat = past.flatMap((p) => {
     const attempt = attempts.get(p.id);
+    if (attempt?.ranked) {
+      const { pos: position, participants } = attempt.ranked;
+      p.result = { attemptId: attempt.id, score: attempt.score, position, participants };
+      return [];
+    }
     return attempt ? [{ sim: p, attempt }] : [];
   });
   if (sat.length) {
@@ -303,36 +319,124 @@ export async function canEnterSimulation(
   return (await simulationAudience(db, simulationId, user.id)).length > 0;
 }
 
-export async function requireSimulationFor(db: Db, id: string, user: SessionUser): Promise<SimulationConfig> {
-  const config = await loadSimulation(db, id);
-  if (!config) throw new HttpError(404, SIM_TEXT.notFound);
-  if (!(await canEnterSimulation(db, id, user))) throw new HttpError(403, SIM_TEXT.notAllowed);
-  return config;
-}
+/** A simulation's own row, what every student call needs besides its plan. */
+export type SimulationHead = {
+  id: string;
+  title: string;
+  started: boolean;
+  startTime: number | null;
+  gradedAt: number | null;
+  createdBy: number | null;
+  shards: number;
+  editionId: number | null;
+  /** How many attempts its final ranking holds; null until ranked (rankSimulation). */
+  rankedCount: number | null;
+};
+
+/** A student's door into a simulation: its row, whether they are in its audience, and their room. */
+export type SimulationAccess = { sim: SimulationHead; shard: number; shards: number };
 
 /**
- * The same check as requireSimulationFor, with point lookups in one round trip (the socket path runs it per
- * connection), and the user's room: the shard stored at start, or for someone without a stored shard (an admin,
- * a pupil let in through a class, or a student admitted after the start) the same deterministic shardOf.
+ * ONE statement, point lookups only, whatever the audience (issue 31): the simulation's row, the user's seat
+ * (simulation_seats) and whether they are in the audience (the allowed list's primary key, or their own class
+ * memberships against the allowed classes). Unknown → 404; outside the audience (not an admin) → 403. A member
+ * without a seat (joined a class since Avvia, or an admin) sits in the deterministic shardOf room.
  */
 export async function requireSimulationAccess(
   db: Db,
   id: string,
-  user: SessionUser,
-): Promise<{ shard: number; shards: number }> {
-  const [sim, allowed, audience] = await db.batch([
-    db.select({ id: simulations.id, shards: simulations.shards }).from(simulations).where(eq(simulations.id, id)),
-    db
-      .select({ userId: simulationAllowedUsers.userId, shard: simulationAllowedUsers.shard })
-      .from(simulationAllowedUsers)
-      .where(and(eq(simulationAllowedUsers.simulationId, id), eq(simulationAllowedUsers.userId, user.id))),
-    simulationAudience(db, id, user.id),
-  ]);
-  if (!sim.length) throw new HttpError(404, SIM_TEXT.notFound);
-  if (user.effectiveRole !== "admin" && !audience.length) throw new HttpError(403, SIM_TEXT.notAllowed);
-  const shards = sim[0]!.shards;
-  const stored = allowed[0]?.shard;
-  return { shards, shard: stored != null && stored < shards ? stored : shardOf(user.id, shards) };
+  user: Pick<SessionUser, "id" | "effectiveRole">,
+): Promise<SimulationAccess> {
+  const row = await db.get<{
+    id: string;
+    title: string;
+    started: number;
+    startTime: number | null;
+    gradedAt: number | null;
+    createdBy: number | null;
+    shards: number;
+    editionId: number | null;
+    rankedCount: number | null;
+    seat: number | null;
+    member: number;
+  } | null>(sql`SELECT s.id, s.title, s.started, s.start_time AS startTime, s.graded_at AS gradedAt,
+      s.created_by AS createdBy, s.shards, s.edition_id AS editionId, s.ranked_count AS rankedCount,
+      (SELECT shard FROM simulation_seats WHERE simulation_id = s.id AND user_id = ${user.id}) AS seat,
+      (EXISTS (SELECT 1 FROM simulation_allowed_users WHERE simulation_id = s.id AND user_id = ${user.id})
+        OR EXISTS (SELECT 1 FROM class_members cm
+          JOIN simulation_allowed_classes sac ON sac.simulation_id = s.id AND sac.class_id = cm.class_id
+          WHERE cm.user_id = ${user.id})) AS member
+    FROM simulations s WHERE s.id = ${id}`);
+  if (!row) throw new HttpError(404, SIM_TEXT.notFound);
+  if (user.effectiveRole !== "admin" && !row.member) throw new HttpError(403, SIM_TEXT.notAllowed);
+  const shards = row.shards;
+  const sim: SimulationHead = {
+    id: row.id,
+    title: row.title,
+    started: Boolean(row.started),
+    startTime: row.startTime,
+    gradedAt: row.gradedAt,
+    createdBy: row.createdBy,
+    shards,
+    editionId: row.editionId,
+    rankedCount: row.rankedCount,
+  };
+  const seat = row.seat;
+  return { sim, shards, shard: seat != null && seat < shards ? seat : shardOf(user.id, shards) };
+}
+
+/** The same door as requireSimulationAccess, for the JSON calls: the simulation's row (404/403 as there). */
+export async function requireSimulationFor(db: Db, id: string, user: SessionUser): Promise<SimulationHead> {
+  return (await requireSimulationAccess(db, id, user)).sim;
+}
+
+/** Plans of started simulations, per isolate: fixed at Avvia, so the start instant is their version. */
+const startedPlans = new Map<string, { version: number; subjects: PlanSubject[] }>();
+const STARTED_PLANS_KEPT = 32;
+
+/**
+ * A simulation's plan for the student view. Before the start: its subjects and their question counts (no question is
+ * shown yet). Once started the plan cannot change (saveSimulation refuses), so it is read once per isolate and kept
+ * with the start instant as its version (a simulation deleted and made again under the same id starts anew).
+ */
+export async function simulationPlan(db: Db, sim: SimulationHead): Promise<PlanSubject[]> {
+  const version = sim.started ? sim.startTime : null;
+  if (version != null) {
+    const cached = startedPlans.get(sim.id);
+    if (cached?.version === version) return cached.subjects;
+  }
+  const subs = await db
+    .select({ s: simulationSubjects, name: subjects.name })
+    .from(simulationSubjects)
+    .innerJoin(subjects, eq(subjects.id, simulationSubjects.subjectId))
+    .where(eq(simulationSubjects.simulationId, sim.id))
+    .orderBy(asc(simulationSubjects.position))
+    .all();
+  const qs =
+    version == null
+      ? []
+      : await db
+          .select({ pos: simulationQuestions.subjectPosition, q: questions })
+          .from(simulationQuestions)
+          .innerJoin(questions, eq(questions.id, simulationQuestions.questionId))
+          .where(eq(simulationQuestions.simulationId, sim.id))
+          .orderBy(asc(simulationQuestions.subjectPosition), asc(simulationQuestions.position))
+          .all();
+  const plan = subs.map(({ s, name }) => ({
+    id: s.subjectId,
+    name,
+    position: s.position,
+    timeMin: s.timeMin,
+    breakAfterMin: s.breakAfterMin,
+    questionCount: s.questionCount,
+    questions: qs.filter((q) => q.pos === s.position).map((q) => q.q),
+  }));
+  if (version != null) {
+    startedPlans.delete(sim.id);
+    startedPlans.set(sim.id, { version, subjects: plan });
+    if (startedPlans.size > STARTED_PLANS_KEPT) startedPlans.delete(startedPlans.keys().next().value!);
+  }
+  return plan;
 }
 
 export function answerKeysOf(config: SimulationConfig) {
@@ -370,10 +474,11 @@ export type PublicQuestion = {
  * and never an answer key or explanation. Answers name questions by id and options by text, so grading ignores it.
  */
 export function publicSimulation(
-  config: SimulationConfig,
+  config: Pick<SimulationHead, "id" | "title" | "started" | "startTime"> & { subjects: PlanSubject[] },
   now: number,
   candidate: { userId: number; extraPct: number },
   sheet: { gapBoxes: number } = { gapBoxes: SHEET_GAP_BOXES },
+  room?: { shard: number; shards: number },
 ) {
   const windows = config.startTime != null ? studentWindows(config.subjects, config.startTime, candidate.extraPct) : [];
   const seed = candidateSeed(config.id, candidate.userId);
@@ -385,7 +490,7 @@ export function publicSimulation(
       name: s.name,
       timeMin: s.timeMin,
       breakAfterMin: s.breakAfterMin,
-      questionCount: s.questions.length,
+      questionCount: s.questionCount,
       questions: open
         ? candidateQuestions(s.questions, seed, i).map(
             (q): PublicQuestion => ({
@@ -410,6 +515,8 @@ export function publicSimulation(
     extraTimePct: candidate.extraPct,
     /** The completamento boxes of the simulation's edition (the default edition's for one made by hand). */
     gapBoxes: sheet.gapBoxes,
+    /** The candidate's room (issue 31): known before the start, and Avvia does not move a seated candidate. */
+    ...(room ? { room: room.shard, rooms: room.shards } : {}),
     flow,
     subjects: flow,
   };
@@ -419,30 +526,148 @@ export function publicSimulation(
 
 export type StoredAttempt = typeof simulationAttempts.$inferSelect;
 
-export async function rankingFor(db: Db, simulationId: string, userId: number) {
-  const rows = await db
+export type RankingEntry = { userId: number; pos: number; score: number };
+
+/** Ranks a graded simulation that has no stored ranking yet (graded before issue 31); returns its size. */
+async function ensureRanked(db: Db, sim: Pick<SimulationHead, "id" | "gradedAt" | "rankedCount">) {
+  if (sim.rankedCount != null || sim.gradedAt == null) return sim.rankedCount;
+  // The grading write's own statements, with the id bound where they name ?1.
+  const bound = (text: string) =>
+    sql.join(
+      text.split("?1").map((part) => sql.raw(part)),
+      sql`${sim.id}`,
+    );
+  await db.run(bound(RANK_ATTEMPTS_SQL));
+  await db.run(bound(RANKED_COUNT_SQL));
+  const row = await db.select({ n: simulations.rankedCount }).from(simulations).where(eq(simulations.id, sim.id)).get();
+  return row?.n ?? null;
+}
+
+/** The percentile of the spec (percentileWithin) from the stored count of those below. */
+export function percentileOf(below: number, participants: number): number {
+  if (participants <= 1) return 100;
+  return Math.round((below / (participants - 1)) * 100);
+}
+
+/**
+ * A participant's ranking (GET /api/simulations/{id}/ranking), O(1) in the audience (issue 31): their own position,
+ * score and percentile, the top RANKING_PAGE_TOP and the RANKING_AROUND around them, out of `participants`; index
+ * range reads of the stored ranking. `ranking` (the spec's field) is the top. Until every room has graded there is no
+ * final ranking: `final: false` with null positions (the runner asks again).
+ */
+export async function rankingFor(
+  db: Db,
+  simulationId: string,
+  userId: number,
+  known?: Pick<SimulationHead, "id" | "gradedAt" | "rankedCount">,
+) {
+  const sim =
+    known ??
+    (await db
+      .select({ id: simulations.id, gradedAt: simulations.gradedAt, rankedCount: simulations.rankedCount })
+      .from(simulations)
+      .where(eq(simulations.id, simulationId))
+      .get()
+      .then((r) => (r ? { ...r, gradedAt: r.gradedAt?.getTime() ?? null } : null)));
+  const participants = sim ? await ensureRanked(db, sim) : null;
+  if (participants == null) {
+    return {
+      final: false,
+      userId,
+      pos: null,
+      position: null,
+      percentile: null,
+      score: null,
+      participants: null,
+      ranking: [] as RankingEntry[],
+      around: [] as RankingEntry[],
+    };
+  }
+  const entry = {
+    userId: simulationAttempts.userId,
+    pos: simulationAttempts.rankPos,
+    score: simulationAttempts.score,
+  };
+  const mine = await db
     .select({
-      id: simulationAttempts.id,
-      userId: simulationAttempts.userId,
+      row: simulationAttempts.rankRow,
+      pos: simulationAttempts.rankPos,
+      below: simulationAttempts.rankBelow,
       score: simulationAttempts.score,
-      timeSec: simulationAttempts.timeSec,
     })
     .from(simulationAttempts)
-    .where(eq(simulationAttempts.simulationId, simulationId))
-    .all();
-  const ranked = rankScores(rows);
-  const mine = ranked.find((r) => r.userId === userId) ?? null;
+    .where(and(eq(simulationAttempts.simulationId, simulationId), eq(simulationAttempts.userId, userId)))
+    .get();
+  const half = RANKING_AROUND / 2;
+  const [top, around] = await Promise.all([
+    db
+      .select(entry)
+      .from(simulationAttempts)
+      .where(and(eq(simulationAttempts.simulationId, simulationId), lte(simulationAttempts.rankRow, RANKING_PAGE_TOP)))
+      .orderBy(asc(simulationAttempts.rankRow))
+      .all(),
+    mine?.row != null
+      ? db
+          .select(entry)
+          .from(simulationAttempts)
+          .where(
+            and(
+              eq(simulationAttempts.simulationId, simulationId),
+              between(simulationAttempts.rankRow, mine.row - half, mine.row + half),
+            ),
+          )
+          .orderBy(asc(simulationAttempts.rankRow))
+          .all()
+      : Promise.resolve([]),
+  ]);
+  const pos = mine?.pos ?? null;
   return {
-    pos: mine?.pos ?? null,
-    position: mine?.pos ?? null,
-    percentile: mine
-      ? percentileWithin(
-          mine.score,
-          rows.map((r) => r.score),
-        )
-      : null,
-    participants: rows.length,
-    ranking: ranked.map((r) => ({ userId: r.userId, pos: r.pos, score: r.score })),
+    final: true,
+    userId,
+    pos,
+    position: pos,
+    percentile: mine?.below != null ? percentileOf(mine.below, participants) : null,
+    score: mine?.score ?? null,
+    participants,
+    ranking: top as RankingEntry[],
+    around: around as RankingEntry[],
+  };
+}
+
+/**
+ * One page of a simulation's full ranking for staff (and the CSV, read page by page): rows `offset + 1` to
+ * `offset + limit` of the stored order, with names, and the total. Null when the simulation has no final ranking yet.
+ */
+export async function rankingPage(
+  db: Db,
+  sim: Pick<SimulationHead, "id" | "gradedAt" | "rankedCount">,
+  offset: number,
+  limit = RANKING_STAFF_PAGE,
+) {
+  const total = await ensureRanked(db, sim);
+  if (total == null) return null;
+  const rows = await db
+    .select({ a: simulationAttempts, userName: users.name, email: users.email })
+    .from(simulationAttempts)
+    .innerJoin(users, eq(users.id, simulationAttempts.userId))
+    .where(
+      and(eq(simulationAttempts.simulationId, sim.id), between(simulationAttempts.rankRow, offset + 1, offset + limit)),
+    )
+    .orderBy(asc(simulationAttempts.rankRow))
+    .all();
+  return {
+    total,
+    rows: rows.map((r) => ({
+      id: r.a.id,
+      userId: r.a.userId,
+      userName: r.userName || r.email,
+      score: r.a.score,
+      perc: r.a.perc,
+      timeSec: r.a.timeSec,
+      date: r.a.createdAt.getTime(),
+      pos: r.a.rankPos ?? 0,
+      percentile: percentileOf(r.a.rankBelow ?? 0, total),
+    })),
   };
 }
 
@@ -467,17 +692,23 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
     .get();
   if (!row || (row.userId !== user.id && user.effectiveRole !== "admin")) return null;
   const sim = await db
-    .select({ title: simulations.title, editionId: simulations.editionId })
+    .select({
+      title: simulations.title,
+      editionId: simulations.editionId,
+      gradedAt: simulations.gradedAt,
+      rankedCount: simulations.rankedCount,
+    })
     .from(simulations)
     .where(eq(simulations.id, simulationId))
-    .get();
+    .get()
+    .then((r) => (r ? { ...r, gradedAt: r.gradedAt?.getTime() ?? null } : undefined));
   const edition = await simulationEdition(db, sim?.editionId ?? null);
   return {
     ...withGrades(resultOf(row), edition),
     edition: editionRef(edition),
     title: sim?.title ?? simulationId,
     userId: row.userId,
-    ranking: await rankingFor(db, simulationId, row.userId),
+    ranking: await rankingFor(db, simulationId, row.userId, sim ? { id: simulationId, ...sim } : undefined),
   };
 }
 
@@ -521,11 +752,11 @@ export async function submitSimulationAttempt(
   user: SessionUser,
   body: { answers: Record<string, Record<string, string>>; timeTaken: number },
 ) {
-  const config = await requireSimulationFor(db, id, user);
-  const room = await roomOfUser(db, env, id, user);
-  const outcome = await room.submitAttempt(user.id, body.answers, body.timeTaken);
+  // One point lookup for the door and the room; the room touches only this student's rows.
+  const { sim, shard } = await requireSimulationAccess(db, id, user);
+  const outcome = await roomFor(env, id, shard).submitAttempt(user.id, body.answers, body.timeTaken);
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   if (outcome.pending) return outcome;
-  const edition = await simulationEdition(db, config.editionId);
+  const edition = await simulationEdition(db, sim.editionId);
   return { ...outcome, result: { ...withGrades(outcome.result, edition), edition: editionRef(edition) } };
 }

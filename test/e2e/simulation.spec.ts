@@ -138,6 +138,7 @@ test.describe("live simulation", () => {
       await expect(page.getByText("Scheda riassuntiva")).toBeVisible();
       await expect(page.getByTestId("sim-rank")).toHaveText(/^#[12]$/);
       await expect(page.getByText(/^Utente [12]$/).first()).toBeVisible();
+      await expect(page.getByTestId("sim-participants")).toHaveText("su 2 partecipanti");
     }
     // A answered the gap right ("neutroni"): at least half the subject correct.
     await expect(pageA.getByText("Percentuale corrette:", { exact: false })).toContainText(/(50|100)%/);
@@ -159,6 +160,19 @@ test.describe("live simulation", () => {
     await expect(pageB.getByTestId("sim-rank")).toHaveText("--");
     await expect(pageB.getByText("Classifica non disponibile", { exact: true })).toBeVisible();
     await pageB.unroute("**/ranking");
+    // Issue 31: a ranking not final yet (other rooms still grading) shows so, and the page asks again by itself.
+    let pending = true;
+    await pageB.route("**/ranking", async (route) => {
+      if (!pending) return route.continue();
+      await route.fulfill({ status: 200, json: { final: false, pos: null, position: null, ranking: [], around: [] } });
+    });
+    await pageB.reload();
+    await expect(pageB.getByRole("status").filter({ hasText: "Classifica in aggiornamento" })).toBeVisible();
+    await expect(pageB.getByTestId("sim-rank")).toHaveText("...");
+    pending = false;
+    await expect(pageB.getByTestId("sim-rank")).toHaveText(/^#[12]$/, { timeout: 15_000 });
+    await expect(pageB.getByTestId("sim-participants")).toHaveText("su 2 partecipanti");
+    await pageB.unroute("**/ranking");
 
     // The stored result page of A's attempt.
     const stored = await pageA.evaluate((id) => JSON.parse(localStorage.getItem(`simResult_${id}`) ?? "null"), simId);
@@ -171,7 +185,9 @@ test.describe("live simulation", () => {
     await expect(pageB.getByText("Risultato non trovato")).toBeVisible();
 
     // The admin sees both attempts with their positions.
-    const attempts = await (await admin.request.get(`/api/admin/simulations/${simId}/attempts`)).json();
+    const attemptsResponse = await admin.request.get(`/api/admin/simulations/${simId}/attempts`);
+    expect(attemptsResponse.headers()["x-total-count"]).toBe("2");
+    const attempts = await attemptsResponse.json();
     expect(attempts).toHaveLength(2);
     await Promise.all([adminContext.close(), contextA.close(), contextB.close()]);
   });

@@ -1,5 +1,5 @@
 // A simulation larger than one room: ceil(allowed / 1,000) rooms "<id>:<shard>", each student's room
-// stored at start and used by every reconnect and by the HTTP attempt; one start instant fanned out to
+// stored at save (simulation_seats, kept at start) and used by every reconnect and by the HTTP attempt; one start instant fanned out to
 // all rooms (a room told 2 s late still starts with the others); per-room grading into one ranking.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
@@ -12,8 +12,8 @@ import { call, count, json, login, seed } from "./helpers";
 type Msg = Record<string, unknown> & { type: string };
 
 let admin: string;
-let student: string; // user 1 → shard 1 of 2
-let friend: string; // user 2 → shard 0 of 2
+let student: string; // user 1 → room 0 of 2 (seats go round the audience sorted by id)
+let friend: string; // user 2 → room 1 of 2
 const crowd: number[] = [];
 
 beforeAll(async () => {
@@ -71,18 +71,18 @@ const option = async () =>
   )[0] as string;
 
 describe("sharded simulation", () => {
-  it("has ceil(allowed / 1,000) rooms; each student's room is stored at start and every reconnect lands in it", async () => {
+  it("has ceil(allowed / 1,000) rooms; each student's room is stored at save, kept at start, and every reconnect lands in it", async () => {
     await createLarge("naz-rooms");
     const started = await json<{ shards: number }>(
       await call("POST", "/api/admin/simulations/naz-rooms/start", { token: admin }),
     );
     expect(started.shards).toBe(2);
     const stored = await env.DB.prepare(
-      "SELECT user_id, shard FROM simulation_allowed_users WHERE simulation_id = 'naz-rooms' AND user_id IN (1, 2)",
+      "SELECT user_id, shard FROM simulation_seats WHERE simulation_id = 'naz-rooms' AND user_id IN (1, 2)",
     ).all<{ user_id: number; shard: number }>();
-    expect(Object.fromEntries(stored.results.map((r) => [r.user_id, r.shard]))).toEqual({ 1: 1, 2: 0 });
+    expect(Object.fromEntries(stored.results.map((r) => [r.user_id, r.shard]))).toEqual({ 1: 0, 2: 1 });
     const perShard = await env.DB.prepare(
-      "SELECT shard, count(*) AS n FROM simulation_allowed_users WHERE simulation_id = 'naz-rooms' GROUP BY shard",
+      "SELECT shard, count(*) AS n FROM simulation_seats WHERE simulation_id = 'naz-rooms' GROUP BY shard",
     ).all<{ shard: number; n: number }>();
     expect(perShard.results.map((r) => r.n)).toEqual([501, 501]);
 
@@ -91,14 +91,14 @@ describe("sharded simulation", () => {
       const b = await connect("naz-rooms", friend);
       await a.next("hello");
       await b.next("hello");
-      expect(await runInDurableObject(roomOf("naz-rooms", 1), (r: SimulationRoom) => r.connectedUserIds())).toContain(
+      expect(await runInDurableObject(roomOf("naz-rooms", 0), (r: SimulationRoom) => r.connectedUserIds())).toContain(
         1,
       );
-      expect(await runInDurableObject(roomOf("naz-rooms", 0), (r: SimulationRoom) => r.connectedUserIds())).toContain(
+      expect(await runInDurableObject(roomOf("naz-rooms", 1), (r: SimulationRoom) => r.connectedUserIds())).toContain(
         2,
       );
       expect(
-        await runInDurableObject(roomOf("naz-rooms", 0), (r: SimulationRoom) => r.connectedUserIds()),
+        await runInDurableObject(roomOf("naz-rooms", 1), (r: SimulationRoom) => r.connectedUserIds()),
       ).not.toContain(1);
       // The admin's live view: one summary over both rooms.
       const live = await json<{
@@ -114,7 +114,7 @@ describe("sharded simulation", () => {
       await expect
         .poll(
           async () =>
-            (await runInDurableObject(roomOf("naz-rooms", 1), (r: SimulationRoom) => r.connectedUserIds())).length,
+            (await runInDurableObject(roomOf("naz-rooms", 0), (r: SimulationRoom) => r.connectedUserIds())).length,
         )
         .toBe(0);
     }
@@ -122,11 +122,11 @@ describe("sharded simulation", () => {
 
   it("fans one startTime out to every room: a room told 2 s late (after the start instant) still starts its clients on the same clock", async () => {
     await createLarge("naz-late");
-    const a = await connect("naz-late", student); // shard 1: the late room
-    const b = await connect("naz-late", friend); // shard 0
+    const a = await connect("naz-late", student); // room 0: the late room
+    const b = await connect("naz-late", friend); // room 1
     await a.next("hello");
     await b.next("hello");
-    // The start instant is 0.5 s away; room 1 hears of it 2 s from now, 1.5 s after it.
+    // The start instant is 0.5 s away; room 0 hears of it 2 s from now, 1.5 s after it.
     const now = Date.now();
     const start = await startSimulation(
       getDb(env.DB),
@@ -134,7 +134,7 @@ describe("sharded simulation", () => {
       "naz-late",
       { id: 1, effectiveRole: "admin" },
       now - 3500,
-      { delayShard: (shard) => (shard === 1 ? 2000 : 0) },
+      { delayShard: (shard) => (shard === 0 ? 2000 : 0) },
     );
     const late = await a.next("simulation-start");
     const onTime = await b.next("simulation-start");
@@ -182,8 +182,8 @@ describe("sharded simulation", () => {
         graded_at: number | null;
       }>())!.graded_at,
     ).toBeNull();
-    expect(await b.next("simulation-end")).toMatchObject({ id: "naz-grade" });
-    expect(a.messages.some((m) => m.type === "simulation-end")).toBe(false);
+    expect(await a.next("simulation-end")).toMatchObject({ id: "naz-grade" });
+    expect(b.messages.some((m) => m.type === "simulation-end")).toBe(false);
 
     await runDurableObjectAlarm(roomOf("naz-grade", 1));
     await runInDurableObject(roomOf("naz-grade", 1), (r: SimulationRoom) => r.alarm());
@@ -194,7 +194,7 @@ describe("sharded simulation", () => {
         graded_at: number | null;
       }>())!.graded_at,
     ).toBeGreaterThan(0);
-    await a.next("simulation-end");
+    await b.next("simulation-end");
 
     const ranking = await json<{ participants: number; ranking: { userId: number; pos: number }[] }>(
       await call("GET", "/api/simulations/naz-grade/ranking", { token: student }),

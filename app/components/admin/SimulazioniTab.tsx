@@ -42,6 +42,7 @@ type AttemptRow = {
   timeSec: number;
   date: number;
   pos: number;
+  percentile?: number;
 };
 
 const TXT = {
@@ -50,6 +51,10 @@ const TXT = {
   started: "Simulazione avviata",
   startError: "Errore avvio simulazione",
   noAttempts: "Nessun tentativo",
+  attemptsRange: (from: number, to: number, total: number) => `Posizioni ${from}–${to} di ${total}`,
+  previous: "Precedenti",
+  next: "Successivi",
+  csv: "Scarica la classifica (CSV)",
   empty: "Nessuna simulazione: creane una con il modulo qui sotto.",
 } as const;
 
@@ -69,7 +74,7 @@ export function SimulazioniTab({
   subjects: { id: number; name: string }[];
   classes: TeacherClass[];
   template: DayTemplate;
-  attempts: { id: string; rows: AttemptRow[] } | null;
+  attempts: { id: string; rows: AttemptRow[]; total: number; page: number; pageSize: number } | null;
   results: { id: string; title: string; classes: ClassResult[] } | null;
 }) {
   const toast = useToast();
@@ -77,8 +82,8 @@ export function SimulazioniTab({
   const [editingId, setEditingId] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
   const [, setParams] = useSearchParams();
-  const openDialog = (key: "tentativi" | "risultati" | null, id = "") =>
-    setParams(key ? { [key]: id } : {}, { preventScrollReset: true });
+  const openDialog = (key: "tentativi" | "risultati" | null, id = "", page = 1) =>
+    setParams(key ? { [key]: id, ...(page > 1 ? { pagina: String(page) } : {}) } : {}, { preventScrollReset: true });
   const editing = list.find((s) => s.id === editingId) ?? null;
 
   const start = async (id: string) => {
@@ -197,6 +202,40 @@ export function SimulazioniTab({
 
       {attempts ? (
         <Modal title={`Tentativi - ${attempts.id}`} onClose={() => openDialog(null)} maxWidth={760}>
+          {attempts.total > 0 ? (
+            <div className="adm-actions" data-testid="attempts-pager">
+              <span className="muted">
+                {TXT.attemptsRange(
+                  Math.min(attempts.total, (attempts.page - 1) * attempts.pageSize + 1),
+                  Math.min(attempts.total, attempts.page * attempts.pageSize),
+                  attempts.total,
+                )}
+              </span>
+              <button
+                type="button"
+                className="btn btn--ghost"
+                disabled={attempts.page <= 1}
+                onClick={() => openDialog("tentativi", attempts.id, attempts.page - 1)}
+              >
+                {TXT.previous}
+              </button>
+              <button
+                type="button"
+                className="btn btn--ghost"
+                disabled={attempts.page * attempts.pageSize >= attempts.total}
+                onClick={() => openDialog("tentativi", attempts.id, attempts.page + 1)}
+              >
+                {TXT.next}
+              </button>
+              <a
+                className="btn"
+                href={`/api/admin/simulations/${encodeURIComponent(attempts.id)}/attempts?format=csv`}
+                download
+              >
+                {TXT.csv}
+              </a>
+            </div>
+          ) : null}
           {attempts.rows.length === 0 ? (
             <p className="muted">{TXT.noAttempts}</p>
           ) : (

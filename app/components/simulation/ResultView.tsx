@@ -12,6 +12,13 @@ export type RankState =
       pos: number | null;
       percentile: number | null;
       ranking: { userId: number; pos: number; score: number }[];
+      /** Issue 31: the participants around this one and how many took part (absent from older answers). */
+      around?: { userId: number; pos: number; score: number }[];
+      participants?: number | null;
+      /** False while other rooms are still grading: positions come once every room has. */
+      final?: boolean;
+      /** The viewer's user id, as the ranking call names it. */
+      me?: number;
     };
 
 /** `grade`: the subject's grade out of 30 (a simulation of an exam edition's day). */
@@ -25,15 +32,29 @@ export type StoredResult = {
 };
 
 function rankBadge(rank: RankState): string {
-  if (rank.status === "loading") return "...";
+  if (rank.status === "loading" || (rank.status === "ok" && rank.final === false)) return "...";
   if (rank.status === "error") return "??";
   if (rank.pos === null) return "--";
   return Number.isFinite(rank.pos) ? `#${rank.pos}` : "??";
 }
 
 /** 'Risultato simulazione': rank badge, Totale and Percentile chips, per-subject rows, Top 5. */
-export function ResultView({ result, rank, alert }: { result: StoredResult; rank: RankState; alert?: string | null }) {
+export function ResultView({
+  result,
+  rank,
+  alert,
+  userId,
+}: {
+  result: StoredResult;
+  rank: RankState;
+  alert?: string | null;
+  /** The viewer (their row is marked in the list around them). */
+  userId?: number;
+}) {
   const top = rank.status === "ok" ? rank.ranking.slice(0, RANKING_TOP) : [];
+  const around = rank.status === "ok" ? (rank.around ?? []) : [];
+  const participants = rank.status === "ok" ? (rank.participants ?? null) : null;
+  const topIds = new Set(top.map((r) => r.userId));
   const graded = result.subjects.some((s) => s.grade);
   return (
     <main className="sim-result">
@@ -64,7 +85,17 @@ export function ResultView({ result, rank, alert }: { result: StoredResult; rank
         <span className="sim-chip">
           {T.percentile}: {rank.status === "ok" && rank.percentile !== null ? `${rank.percentile}%` : "--"}
         </span>
+        {participants ? (
+          <span className="sim-chip" data-testid="sim-participants">
+            {T.participants(participants)}
+          </span>
+        ) : null}
       </div>
+      {rank.status === "ok" && rank.final === false ? (
+        <p className="muted" role="status">
+          {T.rankingPending}
+        </p>
+      ) : null}
       <section className="sim-result__grid">
         <div className="sim-card">
           <p className="sim-result__big" data-testid="sim-total">
@@ -112,6 +143,19 @@ export function ResultView({ result, rank, alert }: { result: StoredResult; rank
               ))}
             </ol>
           )}
+          {around.some((r) => !topIds.has(r.userId)) ? (
+            <>
+              <h3>{T.aroundYou}</h3>
+              <ol className="sim-top" data-testid="sim-around">
+                {around.map((r) => (
+                  <li key={r.userId} aria-current={r.userId === userId ? "true" : undefined}>
+                    <span>#{r.pos}</span> <span>{r.userId === userId ? T.you : T.user(r.userId)}</span>{" "}
+                    <span>{T.points(r.score)}</span>
+                  </li>
+                ))}
+              </ol>
+            </>
+          ) : null}
         </div>
       </section>
       <footer className="muted small sim-footer">© {new Date().getFullYear()} Unicum</footer>

@@ -50,6 +50,10 @@ const SUBMIT_RETRIES = 4;
 /** The action's answer to an attempt: the stored result once the room has graded, or pending. */
 type AttemptReply = { attemptId?: number; result?: StoredResult; pending?: boolean };
 
+/** A ranking that is not final yet (other rooms still grading) is asked again after 2-4 s, at most this many times. */
+const RANKING_RETRY_MS = 2000;
+const RANKING_RETRIES = 30;
+
 /** Without a socket, how often a candidate waiting for the others asks again. */
 const AWAIT_END_RETRY_MS = 15_000;
 
@@ -212,29 +216,59 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
 
   useEffect(() => setQIndex(0), [currentIndex]);
 
+  /** The latest ranking request: an older loop (a second call, an unmounted page) stops asking again. */
+  const rankingRun = useRef(0);
+  useEffect(
+    () => () => {
+      rankingRun.current += 1;
+    },
+    [],
+  );
   const fetchRanking = useCallback(async () => {
+    const run = ++rankingRun.current;
     setRank({ status: "loading" });
-    try {
-      const response = await fetch(`/api/simulations/${encodeURIComponent(simulationId)}/ranking`, {
-        credentials: "same-origin",
-      });
-      if (!response.ok) {
-        setRankAlert(T.rankingNotOk);
+    // Until every room has graded the ranking is not final: ask again a little later (spread, so that a whole
+    // sitting does not ask in the same instant), a bounded number of times.
+    for (let tries = 0; ; tries++) {
+      try {
+        const response = await fetch(`/api/simulations/${encodeURIComponent(simulationId)}/ranking`, {
+          credentials: "same-origin",
+        });
+        if (!response.ok) {
+          setRankAlert(T.rankingNotOk);
+          setRank({ status: "error" });
+          return;
+        }
+        const body = (await response.json()) as {
+          pos?: unknown;
+          position?: unknown;
+          percentile?: number | null;
+          ranking?: { userId: number; pos: number; score: number }[];
+          around?: { userId: number; pos: number; score: number }[];
+          participants?: number | null;
+          final?: boolean;
+          userId?: number;
+        };
+        const raw = body.pos !== undefined ? body.pos : body.position;
+        const pos = raw === null || raw === undefined ? null : typeof raw === "number" ? raw : NaN;
+        setRank({
+          status: "ok",
+          pos,
+          percentile: body.percentile ?? null,
+          ranking: body.ranking ?? [],
+          around: body.around ?? [],
+          participants: body.participants ?? null,
+          final: body.final,
+          me: body.userId,
+        });
+        if (body.final !== false || tries >= RANKING_RETRIES || run !== rankingRun.current) return;
+      } catch {
+        setRankAlert(T.rankingThrew);
         setRank({ status: "error" });
         return;
       }
-      const body = (await response.json()) as {
-        pos?: unknown;
-        position?: unknown;
-        percentile?: number | null;
-        ranking?: { userId: number; pos: number; score: number }[];
-      };
-      const raw = body.pos !== undefined ? body.pos : body.position;
-      const pos = raw === null || raw === undefined ? null : typeof raw === "number" ? raw : NaN;
-      setRank({ status: "ok", pos, percentile: body.percentile ?? null, ranking: body.ranking ?? [] });
-    } catch {
-      setRankAlert(T.rankingThrew);
-      setRank({ status: "error" });
+      await sleep(RANKING_RETRY_MS + Math.random() * RANKING_RETRY_MS);
+      if (run !== rankingRun.current) return;
     }
   }, [simulationId]);
 
@@ -307,7 +341,10 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   if (loadError) return <Centered role="alert">{loadError}</Centered>;
   if (!view) return <Centered>{T.loading}</Centered>;
   if (flow.length === 0) return <Centered>{T.notFound}</Centered>;
-  if (result) return <ResultView result={result} rank={rank} alert={rankAlert} />;
+  if (result)
+    return (
+      <ResultView result={result} rank={rank} alert={rankAlert} userId={rank.status === "ok" ? rank.me : undefined} />
+    );
   if (saveFailed)
     return (
       <Centered role="alert">

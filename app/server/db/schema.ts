@@ -331,6 +331,8 @@ export const simulations = sqliteTable("simulations", {
   /** The exam edition (exam_editions.id) a template simulation follows; null when made by hand. */
   editionId: integer("edition_id"),
   createdAt: createdAt(),
+  /** How many attempts the final ranking holds (issue 31), written with it; null until ranked. */
+  rankedCount: integer("ranked_count"),
 });
 
 export const simulationSubjects = sqliteTable(
@@ -375,10 +377,30 @@ export const simulationAllowedUsers = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** The student's room, stored at start (shardOf in app/lib/simulation-protocol.ts); null before. */
+    /** Unused since issue 31 (rooms live in simulation_seats, for class members too); kept for the additive migration. */
     shard: integer("shard"),
   },
   (t) => [primaryKey({ columns: [t.simulationId, t.userId] }), index("sim_allowed_user_idx").on(t.userId)],
+);
+
+/**
+ * Every audience member's room (issue 31), listed users and class members alike: written at save (spread evenly over
+ * ceil(audience / 1,000) rooms) and completed at Avvia for whoever joined since, never moving anyone already seated.
+ * Membership itself stays live (simulationAudience); this is only where a member sits.
+ */
+export const simulationSeats = sqliteTable(
+  "simulation_seats",
+  {
+    simulationId: text("simulation_id")
+      .notNull()
+      .references(() => simulations.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull(),
+    shard: integer("shard").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.simulationId, t.userId] }),
+    index("sim_seats_shard_idx").on(t.simulationId, t.shard),
+  ],
 );
 
 /** Classes allowed into a simulation: their members are evaluated when a student opens it. */
@@ -505,10 +527,19 @@ export const simulationAttempts = sqliteTable(
     perc: integer("perc").notNull(),
     timeSec: integer("time_sec").notNull().default(0),
     createdAt: createdAt(),
+    /**
+     * The final ranking (issue 31), written once when the last room has graded: `rankRow` is the 1-based place in
+     * rankScores' order (score desc, time asc, user asc), `rankPos` the shared position of ties, `rankBelow` how many
+     * scored strictly less (the percentile's numerator). Null until the simulation is graded.
+     */
+    rankRow: integer("rank_row"),
+    rankPos: integer("rank_pos"),
+    rankBelow: integer("rank_below"),
   },
   (t) => [
     uniqueIndex("sim_attempts_sim_user_unique").on(t.simulationId, t.userId),
     index("sim_attempts_sim_score_idx").on(t.simulationId, t.score),
+    index("sim_attempts_sim_rank_idx").on(t.simulationId, t.rankRow),
   ],
 );
 
