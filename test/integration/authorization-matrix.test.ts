@@ -68,6 +68,8 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/classes/:id/members/:userId": { DELETE: "user", PATCH: "teacher" },
   "api/classes/:id/invitations": { GET: "teacher" },
   "api/classes/:id/code": { POST: "teacher" },
+  // Class progress (issue 32): the class's teacher or an admin (ownership: class-progress.test.ts)
+  "api/classes/:id/progress": { GET: "teacher" },
 
   // Public: consent proof and page views
   "api/consent": { POST: "public" },
