@@ -27,6 +27,7 @@ export default [
       route("classi", "routes/admin.classi.tsx"),
       route("classi/:id/progressi", "routes/admin.classi.$id.progressi.tsx"),
       route("simulazioni", "routes/admin.simulazioni.tsx"),
+      route("simulazioni/:id/diretta", "routes/admin.simulazioni.$id.diretta.tsx"),
       route("rush", "routes/admin.rush.tsx"),
       route("edizioni", "routes/admin.edizioni.tsx"),
     ]),
