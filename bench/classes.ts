@@ -18,12 +18,24 @@ const ANSWERS_PER_DAY = 10;
 const DAY = 86_400_000;
 
 async function post(baseUrl: string, path: string, cookie: string, body: unknown) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: "POST",
-    headers: { cookie, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Record<string, unknown>;
+  let response: Response;
+  let text: string;
+  // The local preview's hop to workerd sometimes answers 500 "fetch failed" (ENGINEERING.md): try again.
+  for (let attempt = 0; ; attempt++) {
+    response = await fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      headers: { cookie, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    text = await response.text();
+    if (response.status !== 500 || !text.includes("fetch failed") || attempt >= 3) break;
+  }
+  let answer: Record<string, unknown>;
+  try {
+    answer = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new Error(`${path}: ${response.status}, not JSON: ${text.slice(0, 200)}`);
+  }
   if (!response.ok) throw new Error(`${path}: ${response.status} ${String(answer.error)}`);
   return answer;
 }
@@ -33,6 +45,17 @@ export async function benchClasses(server: LocalServer) {
   const stamp = Date.now();
   const admin = await devCookie(baseUrl, "admin@example.com");
   const teacher = await devCookie(baseUrl, "docente@example.com");
+  // Issue 32 first: the older figures below stop at the first failed call, and theirs must not hide these.
+  const progress = await benchProgress(baseUrl, admin, teacher, stamp);
+  try {
+    return { ...(await benchMembers(baseUrl, admin, teacher, stamp)), ...progress };
+  } catch (error) {
+    console.error("classes: the invitation and member-list figures failed:", error);
+    return { membersError: String(error), ...progress };
+  }
+}
+
+async function benchMembers(baseUrl: string, admin: string, teacher: string, stamp: number) {
 
   // Students with accounts (the big class's pupils sign in to join it), imported in one call.
   const emails = Array.from(
@@ -81,8 +104,7 @@ export async function benchClasses(server: LocalServer) {
   );
   console.log("\nClasses, server time over loopback (sequential requests):");
   console.table(latencyRows(latency, REQUESTS));
-  const progress = await benchProgress(baseUrl, admin, teacher, stamp);
-  return { inviteClassOf200Ms: createTimes, fillClassOf1000Ms: bigPasteMs, latency, ...progress };
+  return { inviteClassOf200Ms: createTimes, fillClassOf1000Ms: bigPasteMs, latency };
 }
 
 /** The bank's multiple-choice questions of the three exam subjects (ids and correct option), from the seed files. */
@@ -135,16 +157,17 @@ async function benchProgress(baseUrl: string, admin: string, teacher: string, st
     }),
   );
   const importStart = performance.now();
-  for (let i = 0; i < attempts.length; i += 1000) {
-    await post(baseUrl, "/api/admin/import-attempts", admin, { attempts: attempts.slice(i, i + 1000) });
+  // Three calls (the admin's imports are limited to 10 a minute).
+  for (let i = 0; i < attempts.length; i += 4000) {
+    await post(baseUrl, "/api/admin/import-attempts", admin, { attempts: attempts.slice(i, i + 4000) });
   }
   console.log(
     `\nClass progress: ${attempts.length} attempts (${attempts.length * ANSWERS_PER_DAY} answers) of ${PROGRESS_CLASS} pupils over ${HISTORY_DAYS} days imported in ${ms(performance.now() - importStart)}`,
   );
   const cls = await post(baseUrl, "/api/classes", teacher, { name: `Bench progressi ${stamp}` });
-  for (let i = 0; i < pupils.length; i += 25) {
+  for (let i = 0; i < pupils.length; i += 5) {
     await Promise.all(
-      pupils.slice(i, i + 25).map(async (p) => {
+      pupils.slice(i, i + 5).map(async (p) => {
         await post(baseUrl, "/api/classes/join", await devCookie(baseUrl, p.email), { code: cls.code });
       }),
     );

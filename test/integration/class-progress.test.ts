@@ -208,3 +208,12 @@ describe("tracedD1", () => {
     expect(trace.calls).toHaveLength(3);
   });
 });
+
+describe("a class of more than 33 pupils", () => {
+  it("is invited in one paste (each statement stays under D1's 100 bound values)", async () => {
+    const emails = Array.from({ length: 40 }, (_, i) => `incolla-${base}-${i}@example.com`).join("\n");
+    const response = await call("POST", `/api/classes/${classId}/members`, { token: tokens.teacher, json: { emails } });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(await response.json()).toMatchObject({ invited: 40, alreadyMembers: 0, malformed: [] });
+  });
+});
