@@ -5,8 +5,8 @@
 //
 // Cost: two D1 round trips one after the other whatever the class size, the ownership check then one batch of
 // aggregates (GROUP BY in D1, so a class of 200 with months of answers sends back a few thousand rows at most), with
-// the default edition (cached per isolate) read alongside. The forecast's recency weights are summed in SQL from a
-// table of the engine's own weights, so no per-day rows leave the database.
+// the default edition (cached per isolate) read alongside. The forecast's recency weights are summed in SQL with the
+// engine's own weights, so no per-day rows leave the database.
 import { sql, type SQL } from "drizzle-orm";
 import {
   accuracyOf,
@@ -20,7 +20,7 @@ import {
   WEEK_MS,
   weakestUnits,
 } from "~/lib/class-progress";
-import { forecastSubject, recencyWeight, type TopicAnswers } from "~/lib/forecast";
+import { forecastSubject, HALF_LIFE_DAYS, recencyWeight, type TopicAnswers } from "~/lib/forecast";
 import { d1, stmt } from "./admin/imports/common";
 import { requireManagedClass } from "./classes.server";
 import type { Db } from "./db/client.server";
@@ -31,13 +31,14 @@ import type { SessionUser } from "./session.server";
 /** Ages past this many days weigh as this old (the weight is then under 2 · 10⁻⁵ of a fresh answer). */
 const MAX_WEIGHT_AGE_DAYS = 730;
 
-/** The engine's recency weight for every whole day of age, as an SQL table (literals: nothing to bind). */
-const WEIGHTS_SQL = sql.raw(
-  `w(age, weight) AS (VALUES ${Array.from(
-    { length: MAX_WEIGHT_AGE_DAYS + 1 },
-    (_, age) => `(${age}, ${recencyWeight(age)})`,
-  ).join(", ")})`,
-);
+/**
+ * The engine's recency weight 0.5^(age / 45) of a whole number of days `age` (a column), in SQL without math
+ * functions: age = 45·q + r gives 0.5^q (a shift) × 0.5^(r / 45) (one of 45 literals). Exact to the last digit.
+ */
+function recencyWeightSql(age: string): SQL {
+  const fractions = Array.from({ length: HALF_LIFE_DAYS }, (_, r) => `WHEN ${r} THEN ${recencyWeight(r)}`).join(" ");
+  return sql.raw(`((CASE ${age} % ${HALF_LIFE_DAYS} ${fractions} END) / (1 << (${age} / ${HALF_LIFE_DAYS})))`);
+}
 
 /** The default edition's id as a subquery, chosen as defaultEdition() does (the default, else the newest year). */
 const DEFAULT_EDITION_SQL = sql`(SELECT id FROM exam_editions ORDER BY is_default DESC, academic_year DESC, id DESC LIMIT 1)`;
@@ -108,15 +109,14 @@ export async function classProgress(db: Db, user: SessionUser, classId: number, 
           sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END) AS k
         ${answersOfClass(inWindow)}
         GROUP BY a.user_id, week`,
-    sql`WITH ${WEIGHTS_SQL},
-        g AS (SELECT a.user_id, q.subject_id, q.topic_id,
+    sql`WITH g AS (SELECT a.user_id, q.subject_id, q.topic_id,
             min(max(0, CAST((${at} - aa.answered_at) / ${DAY_MS} AS INTEGER)), ${MAX_WEIGHT_AGE_DAYS}) AS age, count(*) AS n,
             sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END) AS k
           ${answersOfClass(sql``)}
           GROUP BY a.user_id, q.subject_id, q.topic_id, age)
         SELECT g.user_id, g.subject_id, coalesce(g.topic_id, 0) AS topic_id, sum(g.n) AS n,
-          sum(g.n * w.weight) AS wn, sum(g.k * w.weight) AS wk
-        FROM g JOIN w ON w.age = g.age
+          sum(g.n * ${recencyWeightSql("g.age")}) AS wn, sum(g.k * ${recencyWeightSql("g.age")}) AS wk
+        FROM g
         GROUP BY g.user_id, g.subject_id, coalesce(g.topic_id, 0)`,
     // The exam's topic mix as the forecast reads it (learning-advice.server.ts): the bank's active questions.
     sql`SELECT subject_id, coalesce(topic_id, 0) AS topic_id, count(*) AS n FROM questions WHERE active = 1
