@@ -35,9 +35,12 @@ const MAX_WEIGHT_AGE_DAYS = 730;
  * The engine's recency weight 0.5^(age / 45) of a whole number of days `age` (a column), in SQL without math
  * functions: age = 45·q + r gives 0.5^q (a shift) × 0.5^(r / 45) (one of 45 literals). Exact to the last digit.
  */
-function recencyWeightSql(age: string): SQL {
-  const fractions = Array.from({ length: HALF_LIFE_DAYS }, (_, r) => `WHEN ${r} THEN ${recencyWeight(r)}`).join(" ");
-  return sql.raw(`((CASE ${age} % ${HALF_LIFE_DAYS} ${fractions} END) / (1 << (${age} / ${HALF_LIFE_DAYS})))`);
+function recencyWeightSql(age: SQL): SQL {
+  const fractions = sql.raw(
+    Array.from({ length: HALF_LIFE_DAYS }, (_, r) => `WHEN ${r} THEN ${recencyWeight(r)}`).join(" "),
+  );
+  const halfLife = sql.raw(String(HALF_LIFE_DAYS));
+  return sql`((CASE (${age}) % ${halfLife} ${fractions} END) / (1 << ((${age}) / ${halfLife})))`;
 }
 
 /** The default edition's id as a subquery, chosen as defaultEdition() does (the default, else the newest year). */
@@ -85,15 +88,20 @@ type Num = number | null;
 export async function classProgress(db: Db, user: SessionUser, classId: number, now = Date.now()) {
   const at = Math.floor(now);
   const since = at - PROGRESS_WEEKS * WEEK_MS;
-  // The completed practice answers of the class's members, none of a question a live simulation seals.
+  // The completed practice answers of the class's members, none of a question a live simulation seals. CROSS JOIN
+  // keeps SQLite starting from the class (else it may start from a unit's questions and read the whole site's answers).
   const answersOfClass = (extra: SQL, join: SQL = sql``) => sql`
     FROM class_members cm
-    JOIN attempts a ON a.user_id = cm.user_id AND a.status = 'completed'
-    JOIN attempt_answers aa ON aa.attempt_id = a.id
+    CROSS JOIN attempts a ON a.user_id = cm.user_id AND a.status = 'completed'
+    CROSS JOIN attempt_answers aa ON aa.attempt_id = a.id
     JOIN questions q ON q.id = aa.question_id
     ${join}
     WHERE cm.class_id = ${classId} AND aa.question_id NOT IN (${liveSimulationQuestionIdsSql(at)}) ${extra}`;
   const inWindow = sql`AND a.started_at >= ${since}`;
+  // Each answer's recency weight from its whole days of age, as forecast.ts counts them.
+  const weight = recencyWeightSql(
+    sql`min(max(0, CAST((${at} - aa.answered_at) / ${DAY_MS} AS INTEGER)), ${MAX_WEIGHT_AGE_DAYS})`,
+  );
   const queries = [
     sql`SELECT u.id AS user_id, u.name, u.email,
           (SELECT max(x.started_at) FROM attempts x WHERE x.user_id = u.id) AS last_at
@@ -109,15 +117,10 @@ export async function classProgress(db: Db, user: SessionUser, classId: number, 
           sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END) AS k
         ${answersOfClass(inWindow)}
         GROUP BY a.user_id, week`,
-    sql`WITH g AS (SELECT a.user_id, q.subject_id, q.topic_id,
-            min(max(0, CAST((${at} - aa.answered_at) / ${DAY_MS} AS INTEGER)), ${MAX_WEIGHT_AGE_DAYS}) AS age, count(*) AS n,
-            sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END) AS k
-          ${answersOfClass(sql``)}
-          GROUP BY a.user_id, q.subject_id, q.topic_id, age)
-        SELECT g.user_id, g.subject_id, coalesce(g.topic_id, 0) AS topic_id, sum(g.n) AS n,
-          sum(g.n * ${recencyWeightSql("g.age")}) AS wn, sum(g.k * ${recencyWeightSql("g.age")}) AS wk
-        FROM g
-        GROUP BY g.user_id, g.subject_id, coalesce(g.topic_id, 0)`,
+    sql`SELECT a.user_id, q.subject_id, coalesce(q.topic_id, 0) AS topic_id, count(*) AS n,
+          sum(${weight}) AS wn, sum(CASE WHEN aa.correct = 1 THEN ${weight} ELSE 0 END) AS wk
+        ${answersOfClass(sql``)}
+        GROUP BY a.user_id, q.subject_id, coalesce(q.topic_id, 0)`,
     // The exam's topic mix as the forecast reads it (learning-advice.server.ts): the bank's active questions.
     sql`SELECT subject_id, coalesce(topic_id, 0) AS topic_id, count(*) AS n FROM questions WHERE active = 1
         GROUP BY subject_id, coalesce(topic_id, 0)`,
