@@ -25,7 +25,9 @@ export default [
       route("segnalazioni", "routes/admin.segnalazioni.tsx"),
       route("database", "routes/admin.database.tsx"),
       route("classi", "routes/admin.classi.tsx"),
+      route("classi/:id/progressi", "routes/admin.classi.$id.progressi.tsx"),
       route("simulazioni", "routes/admin.simulazioni.tsx"),
+      route("simulazioni/:id/diretta", "routes/admin.simulazioni.$id.diretta.tsx"),
       route("rush", "routes/admin.rush.tsx"),
       route("edizioni", "routes/admin.edizioni.tsx"),
       route("compiti", "routes/admin.compiti.tsx"),
@@ -112,6 +114,7 @@ export default [
   route("api/classes/:id/members/:userId", "routes/api.classes.$id.members.$userId.ts"),
   route("api/classes/:id/invitations", "routes/api.classes.$id.invitations.ts"),
   route("api/classes/:id/code", "routes/api.classes.$id.code.ts"),
+  route("api/classes/:id/progress", "routes/api.classes.$id.progress.ts"),
   route("api/admin/simulations/:id/classes", "routes/api.admin.simulations.$id.classes.ts"),
 
   // -- Compiti: a teacher's assignments to a class (issue 32)

@@ -13,6 +13,9 @@ import { gradeSimulation, type SimulationResult } from "../app/lib/simulation";
 import {
   ClientMessage,
   encodeServerMessage,
+  encodeStaffMessage,
+  type LivePupil,
+  type LiveStateMessage,
   MAX_ANSWER_CHARS,
   parseFrame,
   ROOM_MOVED_CODE,
@@ -25,7 +28,10 @@ import { getDb } from "../app/server/db/client.server";
 import { answerKeysOf, attemptOf, loadSimulation, resultOf } from "../app/server/simulations.server";
 import { writeGradedAttempts } from "../app/server/simulation-grading.server";
 
-type SocketData = { userId: number; role: string };
+/** `staff`: the teacher's live view (tag "staff"); a candidate's socket is tagged "user:<id>". */
+type SocketData = { userId: number; role: string; staff?: boolean };
+const STAFF_TAG = "staff";
+const userTag = (userId: number) => `user:${userId}`;
 
 export type AttemptOutcome =
   | { ok: true; attemptId: number; result: SimulationResult; pending?: false }
@@ -195,7 +201,14 @@ export class SimulationRoom extends DurableObject<Env> {
     }
     const plan = await this.ensurePlan();
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server);
+    if (request.headers.get("X-Unicum-Staff") === "1") {
+      // The teacher's live view: the room's state now, then each change (no answers, keys or verdicts).
+      this.ctx.acceptWebSocket(server, [STAFF_TAG]);
+      server.serializeAttachment({ userId, role, staff: true } satisfies SocketData);
+      server.send(encodeStaffMessage(this.liveState()));
+      return new Response(null, { status: 101, webSocket: client });
+    }
+    this.ctx.acceptWebSocket(server, [userTag(userId)]);
     server.serializeAttachment({ userId, role } satisfies SocketData);
     if (role !== "admin") this.ctx.storage.sql.exec(`INSERT OR IGNORE INTO participants (user_id) VALUES (?)`, userId);
     // A late joiner gets the whole state at once: start instant, their own closed subjects and extra time, and
@@ -216,6 +229,7 @@ export class SimulationRoom extends DurableObject<Env> {
         graded: this.graded,
       }),
     );
+    if (role !== "admin") this.tellStaff(userId);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -230,7 +244,11 @@ export class SimulationRoom extends DurableObject<Env> {
       ws.send(encodeServerMessage({ type: "pong", t0: parsed.t0 ?? null, serverTime: Date.now() }));
       return;
     }
-    const { userId } = ws.deserializeAttachment() as SocketData;
+    const { userId, staff } = ws.deserializeAttachment() as SocketData;
+    if (staff) {
+      ws.send(encodeStaffMessage({ type: "error", error: ROOM_TEXT.badMessage }));
+      return;
+    }
     const now = Date.now();
     const plan = this.plan ?? (await this.ensurePlan());
     const outcome = plan ? this.checkAnswer(plan, userId, parsed, now) : ROOM_TEXT.notStarted;
@@ -261,6 +279,7 @@ export class SimulationRoom extends DurableObject<Env> {
         // closed meanwhile: the answer is stored, the client reads it back in its next hello
       }
     }
+    for (const userId of new Set(batch.map((b) => b.userId))) this.tellStaff(userId);
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -269,6 +288,134 @@ export class SimulationRoom extends DurableObject<Env> {
     } catch {
       // already closed
     }
+    const { userId, role, staff } = ws.deserializeAttachment() as SocketData;
+    if (!staff && role !== "admin") this.tellStaff(userId, ws);
+  }
+
+  // --- the teacher's live view (staff sockets) ---
+
+  /** Which flow position each question is in (a subject may appear twice in a hand-made flow). */
+  private answeredBySubject(plan: RoomPlan | null, rows: Iterable<{ question_id: number }>): number[] {
+    const counts = new Array<number>(plan?.config.flow.length ?? 0).fill(0);
+    for (const row of rows) {
+      const index = plan?.questions.get(row.question_id)?.subjectIndex;
+      if (index != null) counts[index]!++;
+    }
+    return counts;
+  }
+
+  private pupilRow(plan: RoomPlan | null, userId: number, now: number, connected: boolean): LivePupil {
+    const answers = this.ctx.storage.sql
+      .exec<{ question_id: number }>(`SELECT question_id FROM answers WHERE user_id = ?`, userId)
+      .toArray();
+    const timeSec = this.ctx.storage.sql
+      .exec<{ time_sec: number | null }>(`SELECT time_sec FROM participants WHERE user_id = ?`, userId)
+      .toArray()[0]?.time_sec;
+    return {
+      userId,
+      connected,
+      submitted: this.graded || timeSec != null,
+      answered: this.answeredBySubject(plan, answers),
+      closedThrough: this.graded
+        ? (plan?.config.flow.length ?? this.closedThrough)
+        : Math.max(this.closedThrough, plan?.closedFor(userId, now) ?? 0),
+    };
+  }
+
+  /** Tells the staff sockets one candidate's row (`closing`: a socket of theirs on its way out). */
+  private tellStaff(userId: number, closing?: WebSocket) {
+    const staff = this.ctx.getWebSockets(STAFF_TAG);
+    if (!staff.length) return;
+    const connected = this.ctx
+      .getWebSockets(userTag(userId))
+      .some((ws) => ws !== closing && ws.readyState === WebSocket.OPEN);
+    const text = encodeStaffMessage({
+      type: "live-pupil",
+      pupil: this.pupilRow(this.currentPlan(), userId, Date.now(), connected),
+    });
+    for (const ws of staff) {
+      try {
+        ws.send(text);
+      } catch {
+        // closing: it gets the whole state when it reconnects
+      }
+    }
+  }
+
+  /** The whole state for the staff: every candidate seen (connected or not) and the scores of closed subjects. */
+  private liveState(): LiveStateMessage {
+    const plan = this.currentPlan();
+    const now = Date.now();
+    const connected = new Set<number>();
+    for (const ws of this.ctx.getWebSockets()) {
+      const data = ws.deserializeAttachment() as SocketData;
+      if (!data.staff && data.role !== "admin" && ws.readyState === WebSocket.OPEN) connected.add(data.userId);
+    }
+    const participants = this.ctx.storage.sql
+      .exec<{ user_id: number; time_sec: number | null }>(`SELECT user_id, time_sec FROM participants`)
+      .toArray();
+    const answers = new Map<number, { subject_id: number; question_id: number; value: string }[]>();
+    for (const row of this.ctx.storage.sql.exec<{
+      user_id: number;
+      subject_id: number;
+      question_id: number;
+      value: string;
+    }>(`SELECT user_id, subject_id, question_id, value FROM answers`)) {
+      answers.set(row.user_id, [...(answers.get(row.user_id) ?? []), row]);
+    }
+    const closed = this.graded ? (plan?.config.flow.length ?? this.closedThrough) : this.closedThrough;
+    const pupils = participants.map((p): LivePupil => {
+      const own = answers.get(p.user_id) ?? [];
+      return {
+        userId: p.user_id,
+        connected: connected.has(p.user_id),
+        submitted: this.graded || p.time_sec != null,
+        answered: this.answeredBySubject(plan, own),
+        closedThrough: this.graded ? closed : Math.max(closed, plan?.closedFor(p.user_id, now) ?? 0),
+      };
+    });
+    // Scores only for subjects closed for everybody: no candidate can still change them.
+    const scores =
+      plan && closed > 0
+        ? participants.map((p) => {
+            const saved: SavedAnswers = {};
+            for (const a of answers.get(p.user_id) ?? [])
+              (saved[String(a.subject_id)] ??= {})[String(a.question_id)] = a.value;
+            const result = gradeSimulation(plan.config.subjects.slice(0, closed), saved);
+            return { userId: p.user_id, scores: result.subjects.map((s) => s.score31) };
+          })
+        : [];
+    return {
+      type: "live-state",
+      shard: this.shard(),
+      serverTime: now,
+      started: plan != null,
+      startTime: plan?.config.startTime ?? null,
+      closedThrough: closed,
+      graded: this.graded,
+      pupils,
+      scores,
+    };
+  }
+
+  /** Sends the whole state to every staff socket (a subject closed, the room graded). */
+  private tellStaffState() {
+    const staff = this.ctx.getWebSockets(STAFF_TAG);
+    if (!staff.length) return;
+    const text = encodeStaffMessage(this.liveState());
+    for (const ws of staff) {
+      try {
+        ws.send(text);
+      } catch {
+        // closing: it gets the whole state when it reconnects
+      }
+    }
+  }
+
+  /** The same state over RPC: the live page's first render (the socket takes over once open). */
+  async live(): Promise<LiveStateMessage> {
+    await this.ensurePlan();
+    return this.liveState();
   }
 
   /**
@@ -393,12 +540,16 @@ export class SimulationRoom extends DurableObject<Env> {
       }
     }
     // Mid-exam this call is the HTTP autosave (no WebSocket): it must not set the time taken.
-    if (now < ownEnd - 10_000) return { ok: true, pending: true, saved };
+    if (now < ownEnd - 10_000) {
+      this.tellStaff(userId);
+      return { ok: true, pending: true, saved };
+    }
     this.ctx.storage.sql.exec(
       `INSERT INTO participants (user_id, time_sec) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET time_sec = excluded.time_sec`,
       userId,
       Math.max(0, Math.round(timeTaken)),
     );
+    this.tellStaff(userId);
     // Close to the room's last deadline (device clocks are estimates): wait out the grace, then grade everybody.
     // Further from it (an accommodated candidate still writes): pending, the result comes at simulation-end.
     now = Date.now();
@@ -413,9 +564,10 @@ export class SimulationRoom extends DurableObject<Env> {
 
   /** Who is here and how far they are, for the admin's live summary across rooms. */
   async stats(): Promise<RoomStats> {
-    const connected = this.ctx
-      .getWebSockets()
-      .filter((ws) => (ws.deserializeAttachment() as SocketData).role !== "admin").length;
+    const connected = this.ctx.getWebSockets().filter((ws) => {
+      const data = ws.deserializeAttachment() as SocketData;
+      return data.role !== "admin" && !data.staff;
+    }).length;
     const row = this.ctx.storage.sql
       .exec<{ users: number; answers: number }>(
         `SELECT count(DISTINCT user_id) AS users, count(*) AS answers FROM answers`,
@@ -461,7 +613,8 @@ export class SimulationRoom extends DurableObject<Env> {
   /** Tells every connected candidate how many of THEIR subjects are closed (accommodations differ per candidate). */
   private tellClosed(plan: RoomPlan, now: number) {
     for (const ws of this.ctx.getWebSockets()) {
-      const { userId } = ws.deserializeAttachment() as SocketData;
+      const { userId, staff } = ws.deserializeAttachment() as SocketData;
+      if (staff) continue;
       const closedThrough = Math.max(this.closedThrough, plan.closedFor(userId, now));
       try {
         ws.send(encodeServerMessage({ type: "subject-closed", closedThrough }));
@@ -482,6 +635,9 @@ export class SimulationRoom extends DurableObject<Env> {
     const closed = Math.max(this.closedThrough, plan.closedForAll(now));
     this.closedThrough = closed;
     this.tellClosed(plan, now);
+    // At each deadline the staff get the state again: who is closed where, and the scores of subjects closed for
+    // everybody (the last one's come with the grading).
+    if (closed < plan.windows.length) this.tellStaffState();
     if (closed >= plan.windows.length) {
       await this.finalize();
       return;
@@ -527,6 +683,7 @@ export class SimulationRoom extends DurableObject<Env> {
       this.closedThrough = config.flow.length;
       this.setMeta("graded", String(Date.now()));
       this.gradedCache = true;
+      this.tellStaffState();
       this.broadcast({ type: "simulation-end", id: config.simulationId });
     })();
     try {

@@ -3,13 +3,24 @@
 import { errorResponse, HttpError } from "../app/server/errors.server";
 import { getDb } from "../app/server/db/client.server";
 import { requireUser } from "../app/server/session.server";
+import { requireManagedSimulation } from "../app/server/simulation-admin.server";
 import { requireSimulationAccess, roomFor } from "../app/server/simulations.server";
 
 const SOCKET_PATH = /^\/api\/simulations\/([^/]+)\/ws$/;
+/** The teacher's live view: /api/simulations/{id}/staff/ws?shard=N, one socket per room. */
+const STAFF_SOCKET_PATH = /^\/api\/simulations\/([^/]+)\/staff\/ws$/;
+
+export const STAFF_SOCKET_TEXT = {
+  badShard: (shards: number) =>
+    `Stanza non valida (parametro shard): è atteso un numero intero da 0 a ${Math.max(0, shards - 1)}.`,
+} as const;
 
 /** Returns the room's answer for a simulation socket request, or null for any other path. */
 export async function routeSimulationSocket(request: Request, env: Env): Promise<Response | null> {
-  const match = new URL(request.url).pathname.match(SOCKET_PATH);
+  const url = new URL(request.url);
+  const staff = url.pathname.match(STAFF_SOCKET_PATH);
+  if (staff) return routeStaffSocket(request, env, decodeURIComponent(staff[1]!), url.searchParams.get("shard"));
+  const match = url.pathname.match(SOCKET_PATH);
   if (!match) return null;
   try {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
@@ -26,7 +37,35 @@ export async function routeSimulationSocket(request: Request, env: Env): Promise
     headers.set("X-Unicum-Role", user.effectiveRole);
     headers.set("X-Unicum-Simulation-Id", simulationId);
     headers.set("X-Unicum-Shard", String(shard));
+    // Only the staff route below opens a staff socket: a client cannot ask for one with its own header.
+    headers.delete("X-Unicum-Staff");
     return stub.fetch(new Request(request.url, { headers, method: "GET" }));
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/**
+ * A staff socket: the simulation's teacher (who created it) or an admin watches one room; a pupil or another teacher is
+ * refused (403) before any room is touched. The room sends counts and, after each subject, scores: never keys.
+ */
+async function routeStaffSocket(request: Request, env: Env, simulationId: string, shardParam: string | null) {
+  try {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+      throw new HttpError(426, "Questo indirizzo accetta solo connessioni WebSocket.");
+    }
+    const user = await requireUser(request, env, "teacher");
+    const sim = await requireManagedSimulation(getDb(env.DB), user, simulationId);
+    const shard = Number(shardParam ?? "0");
+    if (!Number.isInteger(shard) || shard < 0 || shard >= sim.shards)
+      throw new HttpError(400, STAFF_SOCKET_TEXT.badShard(sim.shards));
+    const headers = new Headers(request.headers);
+    headers.set("X-Unicum-User-Id", String(user.id));
+    headers.set("X-Unicum-Role", user.effectiveRole);
+    headers.set("X-Unicum-Simulation-Id", simulationId);
+    headers.set("X-Unicum-Shard", String(shard));
+    headers.set("X-Unicum-Staff", "1");
+    return roomFor(env, simulationId, shard).fetch(new Request(request.url, { headers, method: "GET" }));
   } catch (error) {
     return errorResponse(error);
   }

@@ -79,8 +79,12 @@ export function mixPosterior(
  * The forecast for one subject: `predicted` and the 80 % interval [low, high] on the exam scale,
  * or nulls with fewer than FORECAST_MIN_ANSWERS answers. `mix` maps topic id → share of the exam.
  */
-export function forecastSubject(groups: readonly TopicAnswers[], mix: ReadonlyMap<number, number>): Forecast {
-  const answers = groups.reduce((s, g) => s + g.n, 0);
+export function forecastSubject(
+  groups: readonly TopicAnswers[],
+  mix: ReadonlyMap<number, number>,
+  /** The raw number of answers, when `groups` hold recency-weighted sums already (ageDays 0): a class's forecasts. */
+  answers = groups.reduce((s, g) => s + g.n, 0),
+): Forecast {
   if (answers < FORECAST_MIN_ANSWERS) return { predicted: null, low: null, high: null, answers };
   const { mean, sd } = mixPosterior(groups, mix);
   return {

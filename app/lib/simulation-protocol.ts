@@ -104,3 +104,55 @@ export const ROOM_MOVED_CODE = 4001;
 export function roomName(simulationId: string, shard: number): string {
   return `${simulationId}:${shard}`;
 }
+
+// --- staff: the teacher's live view of a sitting (issue 32) ---
+// A staff socket (/api/simulations/{id}/staff/ws?shard=N, the simulation's teacher or an admin) receives the room's
+// state at once and then one pupil's row whenever it changes: counts only, never which answer or whether it is
+// right. After each subject closes for everybody, the state carries each participant's score in the closed subjects.
+
+export const LivePupil = z.object({
+  userId: z.number().int(),
+  connected: z.boolean(),
+  /** The pupil handed in (their attempt call with the time taken), or the room has graded. */
+  submitted: z.boolean(),
+  /** Answers given per subject of the flow (by position): how many, nothing else. */
+  answered: z.array(z.number().int()),
+  /** How many of this pupil's subjects are closed (their own deadlines, accommodation included). */
+  closedThrough: z.number().int(),
+});
+export type LivePupil = z.infer<typeof LivePupil>;
+
+/** One participant's scores (0-31) in each subject closed for everybody, in flow order. */
+export const LiveScores = z.object({ userId: z.number().int(), scores: z.array(z.number()) });
+export type LiveScores = z.infer<typeof LiveScores>;
+
+export const LiveStateMessage = z.object({
+  type: z.literal("live-state"),
+  shard: z.number().int(),
+  serverTime: z.number(),
+  started: z.boolean(),
+  startTime: z.number().nullable(),
+  /** Subjects closed for every candidate of the room. */
+  closedThrough: z.number().int(),
+  graded: z.boolean(),
+  pupils: z.array(LivePupil),
+  /** Empty until the first subject has closed for everybody. */
+  scores: z.array(LiveScores),
+});
+export type LiveStateMessage = z.infer<typeof LiveStateMessage>;
+export const LivePupilMessage = z.object({ type: z.literal("live-pupil"), pupil: LivePupil });
+
+/** What a staff socket receives: the live messages and the room's broadcasts. */
+export const StaffServerMessage = z.discriminatedUnion("type", [
+  LiveStateMessage,
+  LivePupilMessage,
+  PongMessage,
+  StartMessage,
+  EndMessage,
+  ErrorMessage,
+]);
+export type StaffServerMessage = z.infer<typeof StaffServerMessage>;
+
+export function encodeStaffMessage(message: StaffServerMessage): string {
+  return JSON.stringify(message);
+}

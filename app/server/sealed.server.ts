@@ -58,7 +58,7 @@ export function servedAttempt(attempt: { status: string; quizId: number | null; 
 }
 
 /** The questions of every live simulation: sealed for every account, audience or not. */
-function liveSimulationQuestionIdsSql(now: number): SQL {
+export function liveSimulationQuestionIdsSql(now: number): SQL {
   return sql`SELECT sq.question_id FROM simulation_questions sq
       JOIN simulations s ON s.id = sq.simulation_id
       WHERE s.started = 1 AND s.graded_at IS NULL

@@ -73,6 +73,8 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/assignments": { GET: "user" },
   "api/assignments/:id": { GET: "teacher", PATCH: "teacher", DELETE: "teacher" },
   "api/assignments/:id/start": { POST: "user" },
+  // Class progress (issue 32): the class's teacher or an admin (ownership: class-progress.test.ts)
+  "api/classes/:id/progress": { GET: "teacher" },
 
   // Public: consent proof and page views
   "api/consent": { POST: "public" },

@@ -407,6 +407,10 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "api/classes/:id/members/:userId": () => [{ method: "DELETE", path: `/api/classes/999999/members/${studentId}` }],
   "api/classes/:id/code": () => [{ method: "POST", path: "/api/classes/999999/code", json: {} }],
   "api/classes/:id/invitations": () => [get("/api/classes/999999/invitations")],
+  // Class progress (issue 32): accuracy per unit and forecasts, never a question; the live view: counts and scores.
+  "api/classes/:id/progress": () => [get("/api/classes/999999/progress")],
+  "admin/classi/:id/progressi": () => [get("/admin/classi/999999/progressi")],
+  "admin/simulazioni/:id/diretta": () => [get(`/admin/simulazioni/${simId}/diretta`)],
   "api/classes/invitations": () => [get("/api/classes/invitations")],
   "api/classes/invitations/:id": () => [{ method: "DELETE", path: "/api/classes/invitations/999999" }],
   "api/classes/invitations/:id/accept": () => [{ method: "POST", path: "/api/classes/invitations/999999/accept" }],

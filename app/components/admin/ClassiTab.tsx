@@ -1,7 +1,8 @@
 /** Admin console tab 'Classi' (teachers and admins): create a class, share its join link, invite students by e-mail, manage members. */
 import { ExtraTimePicker } from "./ExtraTimePicker";
 import { useState } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
+import { PROGRESS_UI as P } from "~/components/classes/progress-texts";
 import { CLASS_UI as T } from "~/components/classes/texts";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
@@ -112,7 +113,10 @@ export function ClassiTab({
                       aria-label={`${T.manage} ${c.name}`}
                     >
                       {T.manage}
-                    </button>
+                    </button>{" "}
+                    <Link className="btn" to={`/admin/classi/${c.id}/progressi`} aria-label={P.openLabel(c.name)}>
+                      {P.open}
+                    </Link>
                   </td>
                 </tr>
               ))}

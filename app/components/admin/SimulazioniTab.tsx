@@ -1,6 +1,7 @@
 /** Admin console tab 'Simulazioni': list (attempts, results per class, edit, start, delete) and the create/edit form. */
 import { useState } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
+import { LIVE_UI } from "~/components/classes/progress-texts";
 import { Modal } from "~/components/ui/Modal";
 import { useToast } from "~/components/ui/Toast";
 import type { ClassResult } from "~/lib/class-results";
@@ -137,6 +138,15 @@ export function SimulazioniTab({
                   <td>{s.graded ? "Conclusa" : s.started ? "Avviata" : "Non avviata"}</td>
                   <td>
                     <div className="adm-actions">
+                      {s.started ? (
+                        <Link
+                          className="btn"
+                          to={`/admin/simulazioni/${encodeURIComponent(s.id)}/diretta`}
+                          aria-label={LIVE_UI.openLabel(s.title)}
+                        >
+                          {LIVE_UI.open}
+                        </Link>
+                      ) : null}
                       <button type="button" className="btn" onClick={() => openDialog("tentativi", s.id)}>
                         Tentativi
                       </button>
