@@ -1,7 +1,7 @@
 // Starts a fresh `react-router dev` (empty Vite dependency cache, its own seeded D1) and walks in as a newcomer does:
 // /login with no cookies, the cookie banner answered, a demo account's button, then every page of the side navigation
 // and the admin console once, in Chromium. Fails when a page loads more than once, any request answers 504
-// "Outdated Optimize Dep" or a page logs an error: the sign that Vite discovered a client dependency late and reloaded
+// "Outdated Optimize Dep" or a page throws: the sign that Vite discovered a client dependency late and reloaded
 // the page (add it to CLIENT_DEPS in vite.config.ts; test/unit/client-deps.test.ts catches most such misses without a
 // server). Slow (a cold dev server), so it is not part of `npm test`:
 //   npm run check:first-visit            (FIRST_VISIT_DEBUG=1 prints failed requests and the console)
@@ -69,7 +69,13 @@ async function serving() {
   throw new Error("the dev server did not start in 120 s");
 }
 
-const rows: { page: string; loads: number; outdated: number; hydrated: boolean; errors: number }[] = [];
+const rows: { page: string; loads: number; outdated: number; hydrated: boolean; errors: number; warnings: number }[] =
+  [];
+/** What a late-discovered dependency logs: the page broke while Vite re-optimized. */
+const BROKEN_LOAD =
+  /Failed to fetch dynamically imported module|error loading dynamically imported module|Outdated Optimize Dep/i;
+/** Other console errors are printed once each (React's development warnings, for one) but do not fail the check. */
+const warned = new Set<string>();
 const isHydrated = () => document.documentElement.dataset.hydrated === "1";
 let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
 try {
@@ -82,16 +88,24 @@ try {
     let loads = 0;
     let outdated = 0;
     let errors: string[] = [];
+    let warnings = 0;
     page.on("load", () => loads++);
     page.on("response", (r) => {
       if (r.status() === 504) outdated++;
       if (process.env.FIRST_VISIT_DEBUG && r.status() >= 400) console.log(r.status(), r.url());
     });
-    // "Failed to fetch dynamically imported module …" and the like: the page broke while Vite re-optimized.
-    page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message.slice(0, 200)}`));
+    // An uncaught error, or "Failed to fetch dynamically imported module …" and the like, fails the page.
+    page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message.slice(0, 300)}`));
     page.on("console", (m) => {
-      if (m.type() === "error") errors.push(`${page.url()}: ${m.text().slice(0, 200)}`);
       if (process.env.FIRST_VISIT_DEBUG) console.log("console:", m.type(), m.text().slice(0, 200));
+      if (m.type() !== "error") return;
+      if (BROKEN_LOAD.test(m.text())) errors.push(`${page.url()}: ${m.text().slice(0, 300)}`);
+      else {
+        warnings++;
+        const key = m.text().slice(0, 120);
+        if (!warned.has(key)) console.warn(`console error (not failing): ${page.url()}: ${m.text().slice(0, 1500)}`);
+        warned.add(key);
+      }
     });
     /** Settled: hydrated, and no request for a while (a late-discovered dependency reloads the page here). */
     const settle = async () => {
@@ -106,11 +120,12 @@ try {
       return ok;
     };
     const record = (path: string, hydrated: boolean) => {
-      rows.push({ page: path, loads, outdated, hydrated, errors: errors.length });
+      rows.push({ page: path, loads, outdated, hydrated, errors: errors.length, warnings });
       if (errors.length) console.error(errors.join("\n"));
       loads = 0;
       outdated = 0;
       errors = [];
+      warnings = 0;
     };
 
     await page.goto("/login", { waitUntil: "load", timeout: 120_000 });
@@ -141,7 +156,7 @@ console.table(rows);
 const bad = rows.filter((r) => r.loads !== 1 || r.outdated > 0 || !r.hydrated || r.errors > 0);
 if (bad.length) {
   console.error(
-    `First visit reloaded, hit 504 or logged an error on: ${bad.map((r) => r.page).join(", ")}. Add the late client dependency to CLIENT_DEPS in vite.config.ts.`,
+    `First visit reloaded, hit 504 or broke (page error) on: ${bad.map((r) => r.page).join(", ")}. Add the late client dependency to CLIENT_DEPS in vite.config.ts.`,
   );
   process.exit(1);
 }
