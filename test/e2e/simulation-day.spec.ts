@@ -6,19 +6,12 @@
 // /api/admin/simulations/{id}/clock, development only: the start moves back, the room tells the candidates), so the
 // day takes seconds instead of the 4 minutes that 1-minute subjects waited (issue 33).
 import type { Browser, Page } from "@playwright/test";
-import { expect, login, test } from "./fixtures";
+import { expect, login, passSimulationTime, test } from "./fixtures";
 
 async function signedIn(browser: Browser, email: string) {
   const page = await (await browser.newContext()).newPage();
   const user = await login(page, email);
   return { page, user };
-}
-
-/** Moves the simulation's start `aheadMs` earlier (the room tells both candidates): time passes at once. */
-async function advance(admin: Page, simId: string, aheadMs: number) {
-  const moved = await admin.request.post(`/api/admin/simulations/${simId}/clock`, { data: { aheadMs } });
-  expect(moved.status(), await moved.text()).toBe(200);
-  return ((await moved.json()) as { startTime: number }).startTime;
 }
 
 type View = { extraTimePct: number; flow: { id: number; questions: { id: number; type: string; text: string }[] }[] };
@@ -93,7 +86,7 @@ test.describe("the exam day", () => {
     let { startTime } = (await started.json()) as { startTime: number };
     /** Moves the clock so that `at` ms of the day have passed (the device's clock is the server's here). */
     const passTo = async (at: number) => {
-      startTime = await advance(admin, simId, Math.max(1, at - (Date.now() - startTime)));
+      startTime = await passSimulationTime(admin, simId, at - (Date.now() - startTime));
     };
     for (const page of [pageA, pageB]) {
       await expect(page.getByTestId("sim-exam")).toBeVisible({ timeout: 20_000 });
