@@ -103,7 +103,7 @@ test.describe("classes and teachers", () => {
     await teacher.getByRole("tab", { name: "Simulazioni" }).click();
     await teacher.getByLabel("Titolo").fill(title);
     await teacher.getByLabel("Materia", { exact: true }).selectOption({ label: "Biologia" });
-    await teacher.getByLabel("Minuti").fill("1");
+    await teacher.getByLabel("Minuti").fill("5"); // ended early by the room's clock hook, below
     await teacher.getByLabel("Domande", { exact: true }).fill("2");
     await teacher.getByLabel(new RegExp(`^${className}`)).check();
     await teacher.getByLabel("Cerca studenti (nome, username o email)").fill(pupil.name);
@@ -145,7 +145,7 @@ test.describe("classes and teachers", () => {
       await student.keyboard.type("ATP");
     }
     await expect(student.getByTestId("sim-save-state")).toHaveText("Salvata");
-    // The rest of the minute (and the grace) passes through the room's clock hook, an admin's call.
+    // The rest of the five minutes (and the grace) pass through the room's clock hook, an admin's call.
     const clock = await signedIn(browser, "admin@example.com");
     await passSimulationTime(clock, simId, (await subjectDeadline(student)) - Date.now() + 3000);
     await clock.context().close();

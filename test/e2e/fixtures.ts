@@ -22,7 +22,7 @@ export async function passSimulationTime(admin: Page, simulationId: string, ahea
 
 /** The end of the current subject for the candidate on `page` (server time, ms), from the exam screen. */
 export async function subjectDeadline(page: Page) {
-  return Number(await page.getByTestId("sim-exam").getAttribute("data-deadline"));
+  return Number(await page.getByTestId("sim-exam").getAttribute("data-deadline", { timeout: 10_000 }));
 }
 
 /**
