@@ -51,6 +51,8 @@ export default defineConfig(async () => {
     test: {
       setupFiles: ["./test/integration/setup.ts"],
       testTimeout: 30_000,
+      // A file's beforeAll seeds D1; with two workers on a busy 2-core machine that took more than the default 10 s.
+      hookTimeout: 30_000,
       // Each test file of a project that isolates gets a workerd of its own (a fresh D1 and Durable Objects): most of
       // the run's time is starting those (issue 33: 62 files, ~3 s of tests each, minutes of start-up). Unit tests keep
       // no state in D1, so they share one workerd per worker; integration tests keep their own.
