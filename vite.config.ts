@@ -12,7 +12,8 @@ const stateDir = process.env.UNICUM_STATE_DIR;
 
 // Every package the browser imports, known to Vite up front. Without this list a fresh `npm run dev` discovers
 // visx, driver.js, papaparse or date-fns only when a page first imports them, answers 504 "Outdated Optimize Dep"
-// and reloads the page. `npm run check:first-visit` fails when a new client dependency is missing here.
+// and reloads the page. test/unit/client-deps.test.ts (in `npm test`) and `npm run check:first-visit` fail when a
+// package the browser imports is missing here.
 const CLIENT_DEPS = [
   "react",
   "react-dom",
@@ -31,6 +32,7 @@ const CLIENT_DEPS = [
   "@visx/shape",
   "driver.js",
   "papaparse",
+  "@conform-to/zod/v4",
 ];
 
 // BUNDLE_REPORT=1 npm run build writes build/bundle-report.html: a treemap of the browser bundle with the

@@ -100,6 +100,7 @@ export default [
   route("api/admin/simulations", "routes/api.admin.simulations.ts"),
   route("api/admin/simulations/:id", "routes/api.admin.simulations.$id.ts"),
   route("api/admin/simulations/:id/start", "routes/api.admin.simulations.$id.start.ts"),
+  route("api/admin/simulations/:id/clock", "routes/api.admin.simulations.$id.clock.ts"),
   route("api/admin/simulations/:id/attempts", "routes/api.admin.simulations.$id.attempts.ts"),
   route("api/admin/simulations/:id/live", "routes/api.admin.simulations.$id.live.ts"),
 

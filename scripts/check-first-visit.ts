@@ -1,7 +1,9 @@
-// Starts a fresh `react-router dev` (empty Vite dependency cache, its own seeded D1) and visits every page of the
-// side navigation and the admin console once, in Chromium. Fails when a page loads more than once or any request
-// answers 504 "Outdated Optimize Dep": the sign that Vite discovered a client dependency late and reloaded the page
-// (add it to CLIENT_DEPS in vite.config.ts). Slow (a cold dev server), so it is not part of `npm test`:
+// Starts a fresh `react-router dev` (empty Vite dependency cache, its own seeded D1) and walks in as a newcomer does:
+// /login with no cookies, the cookie banner answered, a demo account's button, then every page of the side navigation
+// and the admin console once, in Chromium. Fails when a page loads more than once, any request answers 504
+// "Outdated Optimize Dep" or a page throws: the sign that Vite discovered a client dependency late and reloaded
+// the page (add it to CLIENT_DEPS in vite.config.ts; test/unit/client-deps.test.ts catches most such misses without a
+// server). Slow (a cold dev server), so it is not part of `npm test`:
 //   npm run check:first-visit            (FIRST_VISIT_DEBUG=1 prints failed requests and the console)
 import { CHROMIUM_LAUNCH } from "./chromium.ts";
 import { execFileSync, spawn } from "node:child_process";
@@ -22,14 +24,29 @@ const env = {
   WRANGLER_SEND_METRICS: "false",
 };
 
-const PAGES: { email: string; paths: string[] }[] = [
+// Each role starts at /login (the very first page of a fresh dev server) and signs in with its demo button, which
+// lands on `landing`; then the other pages, in order.
+const PAGES: { email: string; landing: RegExp; paths: string[] }[] = [
   {
     email: "studente@example.com",
-    paths: ["/dashboard", "/test/nuovo", "/tentativi", "/ripasso/errori", "/profilo", "/segnalato", "/rush"],
+    landing: /\/dashboard$/,
+    paths: ["/test/nuovo", "/tentativi", "/ripasso/errori", "/simulazioni", "/rush", "/profilo", "/segnalato"],
   },
   {
     email: "admin@example.com",
-    paths: ["/admin", "/admin?tab=utenti", "/admin?tab=database", "/admin?tab=simulazioni", "/admin?tab=rush"],
+    landing: /\/dashboard$/,
+    paths: [
+      "/admin",
+      "/admin/analytics",
+      "/admin/utenti",
+      "/admin/tentativi",
+      "/admin/segnalazioni",
+      "/admin/database",
+      "/admin/classi",
+      "/admin/simulazioni",
+      "/admin/rush",
+      "/admin/edizioni",
+    ],
   },
 ];
 
@@ -52,38 +69,46 @@ async function serving() {
   throw new Error("the dev server did not start in 120 s");
 }
 
-const rows: { page: string; loads: number; outdated: number; hydrated: boolean }[] = [];
+const rows: { page: string; loads: number; outdated: number; hydrated: boolean; errors: number; warnings: number }[] =
+  [];
+/** What a late-discovered dependency logs: the page broke while Vite re-optimized. */
+const BROKEN_LOAD =
+  /Failed to fetch dynamically imported module|error loading dynamically imported module|Outdated Optimize Dep/i;
+/** Other console errors are printed once each (React's development warnings, for one) but do not fail the check. */
+const warned = new Set<string>();
 const isHydrated = () => document.documentElement.dataset.hydrated === "1";
 let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
 try {
   await serving();
   browser = await chromium.launch(CHROMIUM_LAUNCH);
-  for (const { email, paths } of PAGES) {
+  for (const { email, landing, paths } of PAGES) {
+    // A newcomer: no cookies at all, not even the cookie choice.
     const context = await browser.newContext({ baseURL: base });
-    await context.addCookies([
-      {
-        name: "unicum_consent",
-        value: encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000"),
-        url: base,
-      },
-    ]);
-    const signIn = await context.request.post("/api/auth/dev", { data: { email } });
-    if (signIn.status() !== 200) throw new Error(`dev sign-in ${email}: ${signIn.status()}`);
     const page = await context.newPage();
     let loads = 0;
     let outdated = 0;
+    let errors: string[] = [];
+    let warnings = 0;
     page.on("load", () => loads++);
     page.on("response", (r) => {
       if (r.status() === 504) outdated++;
       if (process.env.FIRST_VISIT_DEBUG && r.status() >= 400) console.log(r.status(), r.url());
     });
-    if (process.env.FIRST_VISIT_DEBUG)
-      page.on("console", (m) => console.log("console:", m.type(), m.text().slice(0, 200)));
-    for (const path of paths) {
-      loads = 0;
-      outdated = 0;
-      await page.goto(path, { waitUntil: "load", timeout: 120_000 });
-      // Settled: hydrated, and no request for a while (a late-discovered dependency reloads the page here).
+    // An uncaught error, or "Failed to fetch dynamically imported module …" and the like, fails the page.
+    page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message.slice(0, 300)}`));
+    page.on("console", (m) => {
+      if (process.env.FIRST_VISIT_DEBUG) console.log("console:", m.type(), m.text().slice(0, 200));
+      if (m.type() !== "error") return;
+      if (BROKEN_LOAD.test(m.text())) errors.push(`${page.url()}: ${m.text().slice(0, 300)}`);
+      else {
+        warnings++;
+        const key = m.text().slice(0, 120);
+        if (!warned.has(key)) console.warn(`console error (not failing): ${page.url()}: ${m.text().slice(0, 1500)}`);
+        warned.add(key);
+      }
+    });
+    /** Settled: hydrated, and no request for a while (a late-discovered dependency reloads the page here). */
+    const settle = async () => {
       const hydrated = () =>
         page.waitForFunction(isHydrated, null, { timeout: 60_000 }).then(
           () => true,
@@ -92,7 +117,28 @@ try {
       let ok = await hydrated();
       await page.waitForLoadState("networkidle", { timeout: 120_000 }).catch(() => undefined);
       ok = ok && (await hydrated());
-      rows.push({ page: path, loads, outdated, hydrated: ok });
+      return ok;
+    };
+    const record = (path: string, hydrated: boolean) => {
+      rows.push({ page: path, loads, outdated, hydrated, errors: errors.length, warnings });
+      if (errors.length) console.error(errors.join("\n"));
+      loads = 0;
+      outdated = 0;
+      errors = [];
+      warnings = 0;
+    };
+
+    await page.goto("/login", { waitUntil: "load", timeout: 120_000 });
+    let ok = await settle();
+    await page.getByRole("button", { name: "Rifiuta" }).click();
+    record(`/login (${email})`, ok);
+    await page.getByRole("button", { name: email }).click();
+    await page.waitForURL(landing, { timeout: 60_000 });
+    ok = await settle();
+    record(new URL(page.url()).pathname, ok);
+    for (const path of paths) {
+      await page.goto(path, { waitUntil: "load", timeout: 120_000 });
+      record(path, await settle());
     }
     await context.close();
   }
@@ -107,10 +153,10 @@ try {
 }
 
 console.table(rows);
-const bad = rows.filter((r) => r.loads !== 1 || r.outdated > 0 || !r.hydrated);
+const bad = rows.filter((r) => r.loads !== 1 || r.outdated > 0 || !r.hydrated || r.errors > 0);
 if (bad.length) {
   console.error(
-    `First visit reloaded or hit 504 on: ${bad.map((r) => r.page).join(", ")}. Add the late client dependency to CLIENT_DEPS in vite.config.ts.`,
+    `First visit reloaded, hit 504 or broke (page error) on: ${bad.map((r) => r.page).join(", ")}. Add the late client dependency to CLIENT_DEPS in vite.config.ts.`,
   );
   process.exit(1);
 }

@@ -706,4 +706,16 @@ export class SimulationRoom extends DurableObject<Env> {
     this.storeConfig({ ...plan.config, startTime });
     await this.scheduleNextAlarm({ ...plan.config, startTime });
   }
+
+  /**
+   * Test hook for the browser tests (POST /api/admin/simulations/{id}/clock, development only): the same move, told
+   * to the connected candidates as a new start, so their countdowns follow the room without waiting real minutes.
+   */
+  async moveStartForTest(startTime: number): Promise<boolean> {
+    const plan = await this.ensurePlan();
+    if (!plan) return false;
+    await this.shiftStartForTest(startTime);
+    this.broadcast({ type: "simulation-start", id: plan.config.simulationId, startTime });
+    return true;
+  }
 }

@@ -435,6 +435,30 @@ export async function startSimulation(
   return { id, started: true, startTime, shards, endsAt: flowEnd(config.subjects, startTime) };
 }
 
+/**
+ * Test hook for the browser tests, reached only with the development sign-in on (the route checks): moves a started
+ * simulation's one start instant `aheadMs` earlier in D1 and in every room, which tells its candidates. Deadlines,
+ * closings and grading then happen as if that much time had passed, so the exam day runs in seconds.
+ */
+export async function advanceSimulationClockForTest(db: Db, env: Env, id: string, aheadMs: number) {
+  const sim = await db
+    .select({ started: simulations.started, startTime: simulations.startTime, shards: simulations.shards })
+    .from(simulations)
+    .where(eq(simulations.id, id))
+    .get();
+  if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
+  if (!sim.started || !sim.startTime) throw new HttpError(409, "La simulazione non è ancora iniziata.");
+  const startTime = sim.startTime.getTime() - aheadMs;
+  await db
+    .update(simulations)
+    .set({ startTime: new Date(startTime) })
+    .where(eq(simulations.id, id));
+  await Promise.all(
+    Array.from({ length: sim.shards }, (_, shard) => roomFor(env, id, shard).moveStartForTest(startTime)),
+  );
+  return { id, startTime };
+}
+
 /** The admin's live view: connected and answered students per room and in total (one call per room). */
 export async function liveSummary(db: Db, env: Env, id: string) {
   const sim = await db

@@ -88,3 +88,8 @@ export const AttemptSubmit = withLabels(
   }),
   { answers: "Risposte", timeTaken: "Tempo impiegato" },
 );
+
+/** POST /api/admin/simulations/{id}/clock (development only): how far to move the start back, up to a day. */
+export const ClockAdvance = withLabels(z.object({ aheadMs: intLike("Anticipo (ms)", 1, 86_400_000) }), {
+  aheadMs: "Anticipo (ms)",
+});

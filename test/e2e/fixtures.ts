@@ -9,6 +9,23 @@ export async function login(page: Page, email: string) {
 }
 
 /**
+ * Lets `aheadMs` of a started live simulation pass at once: the room's clock hook (development only) moves its start
+ * back in D1 and in every room, and the room tells the candidates. `admin` is a page signed in as an admin.
+ */
+export async function passSimulationTime(admin: Page, simulationId: string, aheadMs: number) {
+  const moved = await admin.request.post(`/api/admin/simulations/${simulationId}/clock`, {
+    data: { aheadMs: Math.max(1, Math.round(aheadMs)) },
+  });
+  expect(moved.status(), `clock hook: ${await moved.text()}`).toBe(200);
+  return ((await moved.json()) as { startTime: number }).startTime;
+}
+
+/** The end of the current subject for the candidate on `page` (server time, ms), from the exam screen. */
+export async function subjectDeadline(page: Page) {
+  return Number(await page.getByTestId("sim-exam").getAttribute("data-deadline", { timeout: 10_000 }));
+}
+
+/**
  * Streamed Suspense content not yet in place: a boundary still showing its fallback (`<template
  * id="B:0">`) or content arrived but not yet revealed (`<div hidden id="S:0">`).
  */

@@ -1,10 +1,12 @@
 // The exam day as the real one (issue 29, point 3, "Done when"): a teacher's class simulation from the default
-// edition's template (Chimica → Fisica → Biologia, full papers; minutes shortened to 1 and no breaks so the test runs
-// in about four minutes), two pupils, one with +30 % set by the teacher in the class dialog: different question
-// orders, the +30 % pupil's deadline later by 30 % of the subject's minutes and an answer of theirs taken after the
-// other's subject closed, both graded right, grades out of 30 on the result.
+// edition's template (Chimica → Fisica → Biologia, full papers, the edition's real minutes; no breaks), two pupils,
+// one with +30 % set by the teacher in the class dialog: different question orders, the +30 % pupil's deadline later
+// by 30 % of the subject's minutes and an answer of theirs taken after the other's subject closed, both graded right,
+// grades out of 30 on the result. The minutes pass through the room's clock hook (POST
+// /api/admin/simulations/{id}/clock, development only: the start moves back, the room tells the candidates), so the
+// day takes seconds instead of the 4 minutes that 1-minute subjects waited (issue 33).
 import type { Browser, Page } from "@playwright/test";
-import { expect, login, test } from "./fixtures";
+import { expect, login, passSimulationTime, test } from "./fixtures";
 
 async function signedIn(browser: Browser, email: string) {
   const page = await (await browser.newContext()).newPage();
@@ -18,7 +20,7 @@ test.describe("the exam day", () => {
   test("a class simulation from the template: own orders, +30 % deadline, both graded out of 30", async ({
     browser,
   }) => {
-    test.setTimeout(420_000);
+    test.setTimeout(120_000);
     const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 
     // A teacher and two pupils of our own, created by an admin (a retry makes new ones).
@@ -47,11 +49,16 @@ test.describe("the exam day", () => {
     await extra.getByRole("button", { name: "Salva" }).click();
     await expect(teacher.getByText(`Tempo aggiuntivo di ${people.b.name}: +30 %`)).toBeVisible();
 
-    // The simulation from the template: the default edition's day, minutes shortened to 1, no breaks.
+    // The simulation from the template: the default edition's day and minutes, no breaks.
     const { editions } = (await (await teacher.request.get("/api/exam-editions")).json()) as {
-      editions: { isDefault: boolean; format: { questionTotal: number; subjects: { subjectId: number }[] } }[];
+      editions: {
+        isDefault: boolean;
+        format: { questionTotal: number; subjects: { subjectId: number; minutes: number }[] };
+      }[];
     };
     const edition = editions.find((e) => e.isDefault)!;
+    const minutes = edition.format.subjects.map((s) => s.minutes);
+    const MIN = 60_000;
     const simId = `giorno-${stamp}`;
     const saved = await teacher.request.post("/api/admin/simulations", {
       data: {
@@ -59,7 +66,7 @@ test.describe("the exam day", () => {
         title: `Semestre filtro ${stamp}`,
         subjects: edition.format.subjects.map((s) => ({
           subjectId: s.subjectId,
-          timeMin: 1,
+          timeMin: s.minutes,
           questionCount: edition.format.questionTotal,
           breakAfterMin: 0,
         })),
@@ -74,15 +81,22 @@ test.describe("the exam day", () => {
       await expect(page.getByText(/Connessione in tempo reale assente/)).toHaveCount(0);
     }
     await expect(pageB.getByTestId("sim-extra-time")).toHaveText("Tempo aggiuntivo: +30 %");
-    expect((await teacher.request.post(`/api/admin/simulations/${simId}/start`)).status()).toBe(200);
+    const started = await teacher.request.post(`/api/admin/simulations/${simId}/start`);
+    expect(started.status()).toBe(200);
+    let { startTime } = (await started.json()) as { startTime: number };
+    /** Moves the clock so that `at` ms of the day have passed (the device's clock is the server's here). */
+    const passTo = async (at: number) => {
+      startTime = await passSimulationTime(admin, simId, at - (Date.now() - startTime));
+    };
     for (const page of [pageA, pageB]) {
       await expect(page.getByTestId("sim-exam")).toBeVisible({ timeout: 20_000 });
       await expect(page.getByTestId("sim-subject")).toHaveText("Chimica");
     }
 
-    // B's Chimica ends 30 % of 1′ = 18 s after A's.
+    // B's Chimica ends 30 % of its minutes after A's (45′ → 13′30″).
+    const extraOf = (m: number) => Math.round((m * MIN * 30) / 100);
     const deadline = async (page: Page) => Number(await page.getByTestId("sim-exam").getAttribute("data-deadline"));
-    expect((await deadline(pageB)) - (await deadline(pageA))).toBe(18_000);
+    expect((await deadline(pageB)) - (await deadline(pageA))).toBe(extraOf(minutes[0]!));
 
     // Each candidate has their own order (and the page shows it); the same on a reload.
     const view = async (page: Page) => (await (await page.request.get(`/api/simulations/${simId}`)).json()) as View;
@@ -118,15 +132,22 @@ test.describe("the exam day", () => {
       await expect(page.getByTestId("sim-save-state")).toHaveText("Salvata");
     };
     await answer(pageA, viewA, right);
-    await expect(pageA.getByTestId("sim-exam")).toHaveAttribute("data-subject-index", "1", { timeout: 90_000 });
+    // A's Chimica is over (a second past its minutes), B's still runs.
+    await passTo(minutes[0]! * MIN + 1000);
+    await expect(pageA.getByTestId("sim-exam")).toHaveAttribute("data-subject-index", "1");
     await expect(pageB.getByTestId("sim-exam")).toHaveAttribute("data-subject-index", "0");
     await answer(pageB, viewB, wrong);
-    await expect(pageB.getByTestId("sim-exam")).toHaveAttribute("data-subject-index", "1", { timeout: 30_000 });
+    await passTo(minutes[0]! * MIN + extraOf(minutes[0]!) + 1000);
+    await expect(pageB.getByTestId("sim-exam")).toHaveAttribute("data-subject-index", "1");
 
     // A finishes first and waits for B; both see their result with grades out of 30.
-    await expect(pageA.getByText(/Risposte consegnate/)).toBeVisible({ timeout: 180_000 });
+    const day = minutes.reduce((sum, m) => sum + m * MIN, 0);
+    await passTo(day + 1000);
+    await expect(pageA.getByText(/Risposte consegnate/)).toBeVisible({ timeout: 30_000 });
+    await expect(pageB.getByTestId("sim-exam")).toHaveAttribute("data-subject-index", String(minutes.length - 1));
+    await passTo(day + minutes.reduce((sum, m) => sum + extraOf(m), 0) + 3000);
     for (const page of [pageA, pageB])
-      await expect(page.getByRole("heading", { name: "Risultato simulazione" })).toBeVisible({ timeout: 180_000 });
+      await expect(page.getByRole("heading", { name: "Risultato simulazione" })).toBeVisible({ timeout: 30_000 });
     const grades = async (page: Page) => page.getByTestId("sim-grade").allTextContents();
     // Chimica: A 1 right (1/31 of the paper → 1/30), B 1 wrong (−0,1 → 0); nothing else answered.
     expect(await grades(pageA)).toEqual(["1/30 — non superato", "0/30 — non superato", "0/30 — non superato"]);
@@ -136,7 +157,7 @@ test.describe("the exam day", () => {
     await expect(rowA).toContainText("1/31");
     await expect(pageB.getByRole("row", { name: /Chimica/ })).toContainText("0%");
 
-    // The teacher's results: both attempts; B's time includes the extra 3 × 18 s.
+    // The teacher's results: both attempts; B's time includes the extra 30 % of each subject.
     const attempts = (await (await teacher.request.get(`/api/admin/simulations/${simId}/attempts`)).json()) as {
       userId: number;
       timeSec: number;
