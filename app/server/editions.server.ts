@@ -2,7 +2,8 @@
 // Every consumer (practice draws, the simulation template, the dashboard, the forecast) asks here, never a
 // constant: an admin's correction reaches the next draw without a deploy.
 import { asc, eq, sql } from "drizzle-orm";
-import { type EditionInput, editionFormatSchema, type ExamEdition } from "~/lib/edition";
+import type { EditionInput, ExamEdition } from "~/lib/edition";
+import { editionFormatSchema } from "~/lib/edition-schema";
 import { auditEntry } from "./audit.server";
 import type { Db } from "./db/client.server";
 import { examEditions } from "./db/schema";

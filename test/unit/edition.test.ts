@@ -1,7 +1,8 @@
 // Exam editions' pure rules (issue 29): the shape an admin may save, the grade out of 30 with the edition's
 // rounding (exam-format.md), the next sitting in Rome's calendar.
 import { describe, expect, it } from "vitest";
-import { dayTemplate, editionFormatSchema, examGrade, nextSitting, nextSittingText, paperSplit } from "~/lib/edition";
+import { dayTemplate, examGrade, nextSitting, nextSittingText, paperSplit } from "~/lib/edition";
+import { editionFormatSchema } from "~/lib/edition-schema";
 import { SEED_EDITIONS } from "../../seed/editions";
 
 const [e2025, e2026] = SEED_EDITIONS as [(typeof SEED_EDITIONS)[number], (typeof SEED_EDITIONS)[number]];
