@@ -4,6 +4,7 @@
 // interaction at 4x CPU.
 import { gzipSync } from "node:zlib";
 import { benchInteraction } from "./interaction.ts";
+import { D1_ROUNDS_HEADER, parseD1Rounds } from "../app/lib/d1-rounds.ts";
 import { benchPhone, GOALS } from "./phone.ts";
 import { devCookie, type LocalServer } from "./lib/server.ts";
 import { kb, ms, percentile, timeRequests } from "./lib/stats.ts";
@@ -26,6 +27,28 @@ const PAGES: [path: string, who: "student" | "admin"][] = [
   ["/segnalato", "student"],
   ["/admin", "admin"],
 ];
+
+/** At most the session, then one batch (issue 33). */
+const SEQUENTIAL_D1_GOAL = 2;
+
+/**
+ * The D1 round trips each screen's server render waits on one after the other (and in all), as the development
+ * server counts them when asked (app/server/d1-rounds.server.ts); the body is read to its end, streamed parts too.
+ */
+async function sequentialD1(baseUrl: string, cookies: { student: string; admin: string }) {
+  const out: Record<string, { sequential: number; total: number }> = {};
+  for (const [path, who] of PAGES) {
+    const response = await fetch(`${baseUrl}${path}`, {
+      headers: { cookie: cookies[who], [D1_ROUNDS_HEADER]: "1" },
+      redirect: "manual",
+    });
+    await response.arrayBuffer();
+    const rounds = parseD1Rounds(response.headers.get(D1_ROUNDS_HEADER));
+    if (!rounds) throw new Error(`${path}: no ${D1_ROUNDS_HEADER} in the answer (${response.status})`);
+    out[path] = rounds;
+  }
+  return out;
+}
 
 /** gzip -9 size of each script URL, fetched once per run. */
 const gzipOf = new Map<string, number>();
@@ -121,6 +144,18 @@ export async function benchPages(server: LocalServer) {
   console.log(
     `Goal: /dashboard p50 at most 3.0x the static asset: ${dashboardRatio <= 3 ? "met" : "MISSED"} (${dashboardRatio.toFixed(1)}x)`,
   );
+  const rounds = await sequentialD1(baseUrl, { student: cookie, admin: adminCookie });
+  console.log(`D1 round trips each screen's server render waits on in sequence (goal: at most ${SEQUENTIAL_D1_GOAL}):`);
+  console.table(
+    Object.entries(rounds).map(([screen, r]) => ({
+      screen,
+      sequential: r.sequential,
+      "all calls": r.total,
+      verdict: r.sequential <= SEQUENTIAL_D1_GOAL ? "ok" : "FAIL",
+    })),
+  );
+  const sequentialD1ByPage = Object.fromEntries(Object.entries(rounds).map(([p, r]) => [p, r.sequential]));
+  if (Object.values(rounds).some((r) => r.sequential > SEQUENTIAL_D1_GOAL)) process.exitCode = 1;
   const phone = await benchPhone(server);
   const lcpPhoneP50Ms: Record<string, number> = {};
   const clsPhone: Record<string, number> = {};
@@ -139,6 +174,8 @@ export async function benchPages(server: LocalServer) {
     lcpPhoneP50Ms,
     clsPhone,
     answerPaintP95Ms: Math.round(phone.answerPaintP95Ms),
+    sequentialD1: sequentialD1ByPage,
+    d1Calls: rounds,
     phone,
     interaction,
   };
