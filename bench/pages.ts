@@ -40,7 +40,6 @@ async function sequentialD1(baseUrl: string, cookies: { student: string; admin: 
   for (const [path, who] of PAGES) {
     const response = await fetch(`${baseUrl}${path}`, {
       headers: { cookie: cookies[who], [D1_ROUNDS_HEADER]: "1" },
-      redirect: "manual",
     });
     await response.arrayBuffer();
     const rounds = parseD1Rounds(response.headers.get(D1_ROUNDS_HEADER));
