@@ -1,6 +1,7 @@
 // A mid-range phone on a mobile network (issue 33, point 2), in Debian's Chromium over the DevTools protocol:
 // viewport 412x823, CPU 4x slower (Emulation.setCPUThrottlingRate), 150 ms round trip, 1.6 Mbps down and
-// 750 Kbps up (Network.emulateNetworkConditions). Each run is a new browser context: a cold cache.
+// 750 Kbps up (Network.emulateNetworkConditions). Each run is a new browser context: a cold cache. The browser
+// goes through a compressing front (bench/lib/edge.ts), as a student goes through Cloudflare's edge.
 // - Per page (/, /dashboard, /test/nuovo, a started quiz): Largest Contentful Paint, the time to a usable page
 //   (React hydrated: <html data-hydrated>; the landing ships no React, so its DOMContentLoaded), and Cumulative
 //   Layout Shift (the largest session window of layout-shift entries without recent input), 7 runs, p50 and p95.
@@ -8,6 +9,7 @@
 //   each from the key press to the frame that shows the change.
 import { CHROMIUM_LAUNCH } from "../scripts/chromium.ts";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { startEdge } from "./lib/edge.ts";
 import { devCookie, type LocalServer } from "./lib/server.ts";
 import { ms, percentile } from "./lib/stats.ts";
 
@@ -220,9 +222,12 @@ async function answerPaints(browser: Browser, baseUrl: string, cookie: string, q
 }
 
 export async function benchPhone(server: LocalServer) {
-  const { baseUrl } = server;
-  const cookie = await devCookie(baseUrl, "studente@example.com");
-  const loadQuiz = await startedQuiz(baseUrl, cookie, 10);
+  const origin = server.baseUrl;
+  const cookie = await devCookie(origin, "studente@example.com");
+  const loadQuiz = await startedQuiz(origin, cookie, 10);
+  const runnerQuiz = await startedQuiz(origin, cookie, QUESTIONS);
+  const edge = await startEdge(origin, Number(new URL(origin).port) + 1);
+  const baseUrl = edge.url;
   const pages: [label: string, path: string][] = [
     ["/", "/"],
     ["/dashboard", "/dashboard"],
@@ -249,9 +254,10 @@ export async function benchPhone(server: LocalServer) {
         lcpBeforeUsableRuns: runs.filter((r) => r.lcpBeforeUsable).length,
       });
     }
-    paints = await answerPaints(browser, baseUrl, cookie, await startedQuiz(baseUrl, cookie, QUESTIONS));
+    paints = await answerPaints(browser, baseUrl, cookie, runnerQuiz);
   } finally {
     await browser.close();
+    await edge.stop();
   }
   console.log(
     `\nA mid-range phone (Chromium ${PHONE.viewport.width}x${PHONE.viewport.height}, CPU ${PHONE.cpuSlowdown}x slower, ` +
