@@ -226,7 +226,7 @@ export async function benchPhone(server: LocalServer) {
   const cookie = await devCookie(origin, "studente@example.com");
   const loadQuiz = await startedQuiz(origin, cookie, 10);
   const runnerQuiz = await startedQuiz(origin, cookie, QUESTIONS);
-  const edge = await startEdge(origin, Number(new URL(origin).port) + 1);
+  const edge = await startEdge(origin);
   const baseUrl = edge.url;
   const pages: [label: string, path: string][] = [
     ["/", "/"],

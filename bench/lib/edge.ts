@@ -1,6 +1,7 @@
 // What Cloudflare's edge does in front of the Worker and its static assets, and the local preview does not:
 // compress text answers (gzip, flushed as they stream, so streamed HTML still arrives in parts). Without it the
 // phone profile would move every script three times over its 1.6 Mbps link, which no real student does.
+import type { AddressInfo } from "node:net";
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from "node:http";
 import { constants, createGzip } from "node:zlib";
 
@@ -8,7 +9,8 @@ const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml)|image\/svg)/;
 
 export type Edge = { url: string; stop: () => Promise<void> };
 
-export async function startEdge(origin: string, port: number): Promise<Edge> {
+/** Listens on a free loopback port (0: the system picks one, so no other engineer's server is in the way). */
+export async function startEdge(origin: string, port = 0): Promise<Edge> {
   const target = new URL(origin);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const upstream = forward(
@@ -36,9 +38,12 @@ export async function startEdge(origin: string, port: number): Promise<Edge> {
     upstream.on("error", () => res.destroy());
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
   return {
-    url: `http://localhost:${port}`,
+    url: `http://localhost:${(server.address() as AddressInfo).port}`,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
