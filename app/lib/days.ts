@@ -2,17 +2,34 @@
 // to the previous one as it would in UTC. Days are 'YYYY-MM-DD' texts, compared as strings.
 // `italianDaySql` in ~/server/db/aggregate-sql is the same rule in SQL.
 import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
 import { TIME_ZONE } from "./constants";
 
-/** An instant as a date whose fields (day, hour…) are Italy's wall clock, for date-fns `format`. */
+/** An instant as a date whose fields (day, hour…) are Italy's wall clock. */
 export function italianTime(at: number | Date): TZDate {
   return new TZDate(typeof at === "number" ? at : at.getTime(), TIME_ZONE);
 }
 
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/**
+ * Italy's wall clock of an instant as zero-padded fields (yyyy, MM, dd, HH, mm). Read from TZDate's getters rather
+ * than date-fns `format`, whose token parser and English locale every screen showing a date would otherwise ship.
+ */
+export function italianClock(at: number | Date) {
+  const t = italianTime(at);
+  return {
+    yyyy: pad(t.getFullYear(), 4),
+    MM: pad(t.getMonth() + 1),
+    dd: pad(t.getDate()),
+    HH: pad(t.getHours()),
+    mm: pad(t.getMinutes()),
+  };
+}
+
 /** The day in Italy of an instant, as 'YYYY-MM-DD'. */
 export function italianDay(at: number | Date): string {
-  return format(italianTime(at), "yyyy-MM-dd");
+  const c = italianClock(at);
+  return `${c.yyyy}-${c.MM}-${c.dd}`;
 }
 
 /** The calendar day `n` days after `day` (before, when negative). */

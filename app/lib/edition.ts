@@ -1,16 +1,26 @@
 // Exam editions (issue 29): the real exam of an academic year as data an admin corrects in minutes, never
-// constants. The pure shape, its zod schema and its rules (split, minutes, breaks, scoring, the grade out of
-// 30 with its rounding, the pass mark, the sittings). Facts and how sure we are: ../shared/spec/exam-format.md.
+// constants. The pure shape and its rules (split, minutes, breaks, scoring, the grade out of 30 with its rounding,
+// the pass mark, the sittings); the zod schemas are in edition-schema.ts. Facts and how sure we are: ../shared/spec/exam-format.md.
 // Persistence: app/server/editions.server.ts (one read per isolate and version).
 import { TZDate } from "@date-fns/tz";
-import { z } from "zod";
-import { GAP_ANSWER_MAX_CHARS, SHEET_GAP_BOXES, TIME_ZONE } from "./constants.ts";
+import type { z } from "zod";
+import { SHEET_GAP_BOXES, TIME_ZONE } from "./constants.ts";
+import type {
+  editionFormatSchema,
+  editionInputSchema,
+  editionSittingSchema,
+  editionSubjectSchema,
+  editionUnitSchema,
+} from "./edition-schema.ts";
 
 export const EDITION_STATUSES = ["provvisorio", "confermato"] as const;
 export type EditionStatus = (typeof EDITION_STATUSES)[number];
 
 /** Credits of every semestre filtro course (each exam is a 6-CFU course). */
 export const EDITION_SUBJECT_CREDITS = 6;
+
+/** The grade rule of exam-format.md: from the pass mark up, round to the nearest unit (x,5 up); below, unrounded. */
+export const ROUNDING_RULES = ["nearest-from-pass"] as const;
 
 export const EDITION_TEXT = {
   provisional: (year: string) =>
@@ -25,98 +35,12 @@ export const EDITION_TEXT = {
   sittingsOrder: "Gli appelli vanno in ordine di data.",
 } as const;
 
-const int = (label: string, min: number, max: number) =>
-  z
-    .number({ error: `${label}: serve un numero intero.` })
-    .int(`${label}: serve un numero intero.`)
-    .min(min, `${label}: almeno ${min}.`)
-    .max(max, `${label}: al massimo ${max}.`);
-
-export const editionSubjectSchema = z.object({
-  subjectId: int("Materia", 1, 1000),
-  /** Shown in the admin's messages; the subjects table holds the real name. */
-  name: z.string().trim().max(80).optional(),
-  mc: int("Domande a scelta multipla", 0, 100),
-  gap: int("Domande di completamento", 0, 100),
-  minutes: int("Minuti", 1, 600),
-});
+// The shapes are the schemas' (edition-schema.ts, imported by the server and the admin's form only: the pages that
+// show an edition do not ship zod).
 export type EditionSubject = z.infer<typeof editionSubjectSchema>;
-
-export const editionUnitSchema = z.object({
-  subjectId: int("Materia dell'unità", 1, 1000),
-  number: int("Numero dell'unità", 1, 30),
-  title: z.string().trim().min(1, "Titolo dell'unità mancante.").max(200, "Titolo dell'unità troppo lungo."),
-  credits: z.number({ error: "Crediti: serve un numero." }).min(0.05, "Crediti: almeno 0,05.").max(6),
-});
 export type EditionUnit = z.infer<typeof editionUnitSchema>;
-
-export const editionSittingSchema = z.object({
-  /** Rome calendar date and time of the start. */
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Data dell'appello nel formato AAAA-MM-GG."),
-  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Ora dell'appello nel formato HH:MM."),
-  label: z.string().trim().min(1, "Nome dell'appello mancante.").max(60),
-});
 export type EditionSitting = z.infer<typeof editionSittingSchema>;
-
-/** The grade rule of exam-format.md: from the pass mark up, round to the nearest unit (x,5 up); below, unrounded. */
-export const ROUNDING_RULES = ["nearest-from-pass"] as const;
-
-/** What an edition says about its exam day (stored as one JSON value; the row holds year, label, status). */
-export const editionFormatSchema = z
-  .object({
-    questionTotal: int("Domande per esame", 1, 100),
-    subjects: z.array(editionSubjectSchema).min(1, "Serve almeno una materia.").max(5, "Al massimo 5 materie."),
-    breakMin: int("Pausa tra gli esami (minuti)", 0, 240),
-    /**
-     * Boxes of a completamento answer on the sheet, one character each (16 in the 2025 rules). A format stored
-     * before the field existed reads as the 2025 sheet; the migration writes it into the seeded editions.
-     */
-    gapBoxes: int("Caselle del completamento", 1, GAP_ANSWER_MAX_CHARS).default(SHEET_GAP_BOXES),
-    scoring: z.object({
-      right: z.number().min(0).max(10),
-      blank: z.number().min(-10).max(10),
-      wrong: z.number().min(-10).max(0),
-    }),
-    maxGrade: int("Voto massimo", 1, 100),
-    passMark: int("Voto minimo per superare", 1, 100),
-    /** 31 = 30 e lode. */
-    lode: int("Voto con lode", 1, 101),
-    rounding: z.enum(ROUNDING_RULES),
-    sittings: z.array(editionSittingSchema).max(6, "Al massimo 6 appelli."),
-    units: z.array(editionUnitSchema).max(200),
-  })
-  .superRefine((f, ctx) => {
-    const issue = (message: string) => ctx.addIssue({ code: "custom", message });
-    for (const s of f.subjects)
-      if (s.mc + s.gap !== f.questionTotal)
-        issue(EDITION_TEXT.countsMismatch(s.name ?? `Materia ${s.subjectId}`, f.questionTotal));
-    const ids = f.subjects.map((s) => s.subjectId);
-    if (new Set(ids).size !== ids.length) issue(EDITION_TEXT.repeatedSubject);
-    const bySubject = new Map<number, EditionUnit[]>();
-    for (const u of f.units) bySubject.set(u.subjectId, [...(bySubject.get(u.subjectId) ?? []), u]);
-    for (const [subjectId, list] of bySubject) {
-      if (!ids.includes(subjectId)) issue(EDITION_TEXT.unitOfMissingSubject(subjectId));
-      if (new Set(list.map((u) => u.number)).size !== list.length) issue(EDITION_TEXT.repeatedUnit);
-      const credits = list.reduce((sum, u) => sum + u.credits, 0);
-      if (Math.abs(credits - EDITION_SUBJECT_CREDITS) > 1e-6) issue(EDITION_TEXT.creditsMismatch(subjectId));
-    }
-    const stamps = f.sittings.map((s) => `${s.date}T${s.time}`);
-    if (stamps.some((s, i) => i > 0 && s <= stamps[i - 1]!)) issue(EDITION_TEXT.sittingsOrder);
-    if (f.passMark > f.maxGrade) issue("Il voto minimo non può superare il voto massimo.");
-    if (f.lode <= f.maxGrade) issue("Il voto con lode deve superare il voto massimo.");
-  });
 export type EditionFormat = z.infer<typeof editionFormatSchema>;
-
-export const editionInputSchema = z.object({
-  academicYear: z
-    .string()
-    .trim()
-    .regex(/^\d{4}\/\d{2}$/, "Anno accademico nel formato 2026/27."),
-  label: z.string().trim().min(1, "Nome dell'edizione mancante.").max(120, "Nome troppo lungo."),
-  status: z.enum(EDITION_STATUSES, { error: "Stato: provvisorio o confermato." }),
-  source: z.string().trim().max(2000, "Fonte troppo lunga.").nullable().optional(),
-  format: editionFormatSchema,
-});
 export type EditionInput = z.infer<typeof editionInputSchema>;
 
 export type ExamEdition = EditionInput & {

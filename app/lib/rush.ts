@@ -1,9 +1,8 @@
 // Quiz Rush: texts, time formatting (Europe/Rome) and the small pure rules shared by the server
 // and the /rush screen.
 import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
 import { DEFAULT_RUSH_QUESTION_COUNT, MAX_QUESTIONS, MIN_QUESTIONS, SCORE_SCALE, TIME_ZONE } from "./constants";
-import { italianTime } from "./days";
+import { italianClock } from "./days";
 
 export const RUSH_TEXT = {
   title: "Quiz Rush",
@@ -55,12 +54,14 @@ export function elapsedPercent(startsAt: number, endsAt: number, now: number): n
 
 /** An instant shown in Italian, in Europe/Rome: 22/11/2026, 09:15. */
 export function formatRomeDateTime(at: number | Date): string {
-  return format(italianTime(at), "dd/MM/yyyy, HH:mm");
+  const c = italianClock(at);
+  return `${c.dd}/${c.MM}/${c.yyyy}, ${c.HH}:${c.mm}`;
 }
 
 /** The value of an <input type="datetime-local"> for an instant, read in Europe/Rome. */
 export function toRomeInputValue(at: number | Date): string {
-  return format(italianTime(at), "yyyy-MM-dd'T'HH:mm");
+  const c = italianClock(at);
+  return `${c.yyyy}-${c.MM}-${c.dd}T${c.HH}:${c.mm}`;
 }
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;

@@ -3,7 +3,6 @@
 //   re-derived identically on every read, so a reload or a resume keeps it; answers carry question ids and option
 //   TEXT, so grading does not depend on it;
 // - accommodations: a per-pupil extra-time percentage and THE deadline rule (studentWindows).
-import { z } from "zod";
 import { type ExamEdition, examGrade, rawScore } from "./edition.ts";
 import { prng } from "./prng.ts";
 import { type FlowSubject, subjectWindows } from "./simulation.ts";
@@ -74,12 +73,6 @@ export const EXTRA_TIME_CHOICES = [
   { value: 30, label: EXTRA_TIME_TEXT.dsa },
   { value: 50, label: EXTRA_TIME_TEXT.disability },
 ] as const;
-
-export const extraTimePct = z.coerce
-  .number({ error: EXTRA_TIME_TEXT.invalid })
-  .int({ error: EXTRA_TIME_TEXT.invalid })
-  .min(0, { error: EXTRA_TIME_TEXT.invalid })
-  .max(EXTRA_TIME_MAX, { error: EXTRA_TIME_TEXT.invalid });
 
 /**
  * The one accommodation rule: a candidate's extra time is the largest of what applies (their own, set by an admin,

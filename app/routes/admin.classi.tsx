@@ -18,7 +18,7 @@ import {
   renewCode,
 } from "~/server/classes.server";
 import { dbOf, getEnv } from "~/server/context";
-import { extraTimePct } from "~/lib/simulation-day";
+import { extraTimePct } from "~/lib/forms/extra-time";
 import { setMemberExtraTime } from "~/server/accommodations.server";
 import { handleIntent, handleValue } from "~/server/form.server";
 import { limitAction } from "~/server/security.server";

@@ -3,7 +3,7 @@
 // the default. Both are audited, and the next draw, template and dashboard read the change (no deploy).
 import { z } from "zod";
 import { EdizioniTab } from "~/components/admin/EdizioniTab";
-import { editionInputSchema } from "~/lib/edition";
+import { editionInputSchema } from "~/lib/edition-schema";
 import { labelsOf, withLabels, zodMessage } from "~/lib/validation";
 import { adminTabUser, requireAdminTab } from "~/server/admin/tab-guard.server";
 import { dbOf } from "~/server/context";

@@ -3,7 +3,7 @@
 // PATCH /api/classes/:id/members/:userId {extraTimePct}: the class's teacher (or an admin) sets the pupil's
 // accommodation, extra time 0-100 % (accommodations.server.ts); another teacher: 403.
 import { z } from "zod";
-import { extraTimePct } from "~/lib/simulation-day";
+import { extraTimePct } from "~/lib/forms/extra-time";
 import { setMemberExtraTime } from "~/server/accommodations.server";
 import { api, idParam, methods, readJson } from "~/server/api.server";
 import { removeMember } from "~/server/classes.server";

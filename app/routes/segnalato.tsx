@@ -9,7 +9,8 @@ import { createReport, listMyReports, type MyReport } from "~/server/reports.ser
 import { handleForm } from "~/server/form.server";
 import { limitAction } from "~/server/security.server";
 import { orFailure } from "~/lib/forms";
-import { REPORT_UNREACHABLE, reportSchema } from "~/lib/forms/report";
+import { reportSchema } from "~/lib/forms/report";
+import { REPORT_UNREACHABLE } from "~/lib/forms/texts";
 import "~/styles/quiz.css";
 import type { Route } from "./+types/segnalato";
 

@@ -147,14 +147,11 @@ export default function TestScreen() {
   const submit = useSubmit();
   const navigation = useNavigation();
   const [error, setError] = useState<string | null>(null);
-  const [mounted, setMounted] = useState(false);
   const handled = useRef<string | null>(null);
   // A link that waits for "Avvia": its draw request.
   const [waiting, setWaiting] = useState<Record<string, string> | null>(null);
   const quiz = data.quiz as DrawnQuiz | null;
   const arrival = data.arrival;
-
-  useEffect(() => setMounted(true), []);
 
   // An older link: post its draw request once (replacing this history entry with the quiz's /test?id=), or, when it
   // may not start by itself, show its settings and wait for "Avvia".
@@ -195,7 +192,7 @@ export default function TestScreen() {
       />
     );
   }
-  if (!quiz || !mounted) {
+  if (!quiz) {
     return (
       <section className="page">
         <p role="status">{T.loading}</p>

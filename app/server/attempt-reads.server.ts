@@ -1,6 +1,6 @@
 // Reading attempts: the summary of one (spec section 5, keys shown only once it is submitted), the student's
 // past-attempts list, and the clean-up that marks expired drawn quizzes as abandoned before a list is read.
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { ATTEMPT_LIST_LIMIT } from "~/lib/constants";
 import { type ExamGrade, fullPaperGrade } from "~/lib/edition";
 import { editionOrDefault } from "./editions.server";
@@ -234,32 +234,37 @@ export async function listAttempts(
   limit = ATTEMPT_LIST_LIMIT,
   now = Date.now(),
 ): Promise<AttemptListItem[]> {
-  await abandonExpiredStatement(db, now, userId);
-  const rows = await db
-    .select({
-      id: attempts.id,
-      subjectId: attempts.subjectId,
-      subjectName: subjects.name,
-      startedAt: attempts.startedAt,
-      correct: attempts.correct,
-      wrong: attempts.wrong,
-      blank: attempts.blank,
-      total: attempts.total,
-      timeTaken: attempts.timeTaken,
-      status: attempts.status,
-      timeLimitSec: quizzes.timeLimitSec,
-      quizTopicId: quizzes.topicId,
-      quizId: attempts.quizId,
-    })
-    .from(attempts)
-    .leftJoin(subjects, eq(subjects.id, attempts.subjectId))
-    .leftJoin(quizzes, eq(quizzes.id, attempts.quizId))
-    .where(and(eq(attempts.userId, userId), inArray(attempts.status, ["completed", "abandoned"])))
-    .orderBy(desc(attempts.startedAt), desc(attempts.id))
-    .limit(limit)
-    .all();
-  if (rows.length === 0) return [];
-  const [topicRows, sealed] = await Promise.all([
+  // One round trip after the session: the expired attempts are marked abandoned while the list already reads them
+  // as such (an in-progress attempt past its deadline), so the reads need not wait for the write.
+  const expired = and(
+    eq(attempts.status, "in_progress"),
+    sql`${sql.raw(attemptDeadlineSql('"attempts"."started_at"', '"quizzes"."time_limit_sec"'))} < ${now}`,
+  );
+  const [, rows, topicRows, sealed] = await Promise.all([
+    abandonExpiredStatement(db, now, userId),
+    db
+      .select({
+        id: attempts.id,
+        subjectId: attempts.subjectId,
+        subjectName: subjects.name,
+        startedAt: attempts.startedAt,
+        correct: attempts.correct,
+        wrong: attempts.wrong,
+        blank: attempts.blank,
+        total: attempts.total,
+        timeTaken: attempts.timeTaken,
+        status: attempts.status,
+        timeLimitSec: quizzes.timeLimitSec,
+        quizTopicId: quizzes.topicId,
+        quizId: attempts.quizId,
+      })
+      .from(attempts)
+      .leftJoin(subjects, eq(subjects.id, attempts.subjectId))
+      .leftJoin(quizzes, eq(quizzes.id, attempts.quizId))
+      .where(and(eq(attempts.userId, userId), or(inArray(attempts.status, ["completed", "abandoned"]), expired)))
+      .orderBy(desc(attempts.startedAt), desc(attempts.id))
+      .limit(limit)
+      .all(),
     db.all<{ attempt_id: number; id: number; name: string }>(sql`
     SELECT x.attempt_id, t.id, t.name FROM (
       SELECT aa.attempt_id, aa.question_id, aa.position FROM attempt_answers aa
@@ -272,6 +277,7 @@ export async function listAttempts(
     ORDER BY x.attempt_id, x.position`),
     readSealedHistory(db, userId, now),
   ]);
+  if (rows.length === 0) return [];
   const sealedByAttempt = byAttempt(sealed.answers);
   const topicsByAttempt = new Map<number, { id: number; name: string }[]>();
   for (const t of topicRows) {

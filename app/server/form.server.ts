@@ -4,11 +4,22 @@
 //   message as a form error. A 4xx/5xx status also tells React Router not to reload the page's data.
 // - A thrown Response (a redirect) passes through.
 import { data } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { ZodError, z, type output, type ZodType } from "zod";
-import { parseForm, type FormReply } from "~/lib/forms";
-import { labelsOf, withLabels, zodMessage } from "~/lib/validation";
+import type { $ZodIssue } from "zod/v4/core";
+import type { FormReply } from "~/lib/forms";
+import { issueMessage, labelsOf, withLabels, zodMessage } from "~/lib/validation";
 import { parseJsonText, readJsonText } from "./api.server";
 import { HttpError, retryAfterHeaders } from "./errors.server";
+
+/** Parses a form's data with its schema; every error is an Italian sentence naming the field as the screen does. */
+export function parseForm<S extends ZodType>(formData: FormData | URLSearchParams, schema: S) {
+  const labels = labelsOf(schema);
+  return parseWithZod(formData, {
+    schema,
+    formatError: (issues: $ZodIssue[]): string[] => issues.map((issue) => issueMessage(issue, labels)),
+  });
+}
 
 export async function handleForm<S extends ZodType, T>(
   request: Request,

@@ -187,3 +187,42 @@ test.describe("every feature by clicks, for every role", () => {
     }
   });
 });
+
+test.describe("the side navigation as the student left it (issue 33)", () => {
+  test("collapsed, then reloaded: the server draws it collapsed and nothing on the page shifts", async ({ page }) => {
+    await login(page, "studente@example.com");
+    await page.goto("/tentativi");
+    const nav = sideNav(page);
+    await nav.getByRole("button", { name: "Riduci il menu" }).click();
+    await expect.poll(async () => Math.round((await nav.boundingBox())!.width)).toBe(84);
+
+    // The server's HTML for this browser (its cookies): the column is already collapsed before any JavaScript.
+    const html = await (await page.request.get("/tentativi")).text();
+    expect(html).toContain('class="side-nav side-nav--collapsed"');
+    expect(html).toContain('class="app-shell sidebar-collapsed"');
+
+    // Reload with every layout shift recorded from the first paint (a PerformanceObserver, installed before the page).
+    await page.addInitScript(() => {
+      const w = window as unknown as { __shift: number };
+      w.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+          if (!e.hadRecentInput) w.__shift += e.value;
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await page.reload();
+    await expect(page.locator(".app-main")).toHaveCSS("margin-left", "84px");
+    await expect(nav.getByRole("button", { name: "Espandi il menu" })).toBeVisible();
+    // Two rendered frames after hydration, so a shift caused by it would have been reported.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const shift = await page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+    expect(shift, "cumulative layout shift of the reload").toBeLessThanOrEqual(0.05);
+
+    // Expanded again: the next page from the server is expanded too.
+    await nav.getByRole("button", { name: "Espandi il menu" }).click();
+    await expect.poll(async () => Math.round((await nav.boundingBox())!.width)).toBe(260);
+    const expanded = await (await page.request.get("/tentativi")).text();
+    expect(expanded).toContain('class="side-nav"');
+    expect(expanded).not.toContain("sidebar-collapsed");
+  });
+});

@@ -3,7 +3,6 @@
 import { describe, expect, it } from "vitest";
 import {
   dayTemplate,
-  editionFormatSchema,
   editionGapBoxes,
   examGrade,
   fullPaperGrade,
@@ -11,6 +10,7 @@ import {
   nextSittingText,
   paperSplit,
 } from "~/lib/edition";
+import { editionFormatSchema } from "~/lib/edition-schema";
 import { bestGrades } from "~/lib/simulation-day";
 import { SEED_EDITIONS } from "../../seed/editions";
 

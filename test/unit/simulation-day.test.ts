@@ -7,11 +7,11 @@ import {
   effectiveExtraPct,
   extendedSeconds,
   extraMs,
-  extraTimePct,
   permutation,
   roomDeadlines,
   studentWindows,
 } from "~/lib/simulation-day";
+import { extraTimePct } from "~/lib/forms/extra-time";
 import { subjectWindows } from "~/lib/simulation";
 import { nextAlarm, planOf } from "~/lib/room-plan";
 import { subjectGrade, withGrades } from "~/lib/simulation-day";

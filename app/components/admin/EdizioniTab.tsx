@@ -6,7 +6,8 @@
  */
 import { useId, useState } from "react";
 import { useToast } from "~/components/ui/Toast";
-import { EDITION_STATUSES, editionInputSchema, type EditionInput, type ExamEdition } from "~/lib/edition";
+import { EDITION_STATUSES, type EditionInput, type ExamEdition } from "~/lib/edition";
+import { editionInputSchema } from "~/lib/edition-schema";
 import { succeeded } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
 import { issueMessage, labelsOf } from "~/lib/validation";

@@ -1,14 +1,12 @@
 // The profile form (spec section 2 'Profile'): username and email read only, cf forced uppercase,
 // every field checked as you type by the schema the server checks again (app/lib/forms/profile.ts, same
-// messages); Save posts to /profilo's action, only when something changed and no save is running; export of
+// messages; loaded with zod when the form is first touched, so the page itself ships neither); Save posts to /profilo's action, only when something changed and no save is running; export of
 // all your data as a JSON file.
 import type { Profile } from "~/lib/profile";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { useToast } from "~/components/ui/Toast";
 import { formError } from "~/lib/forms";
-import { profileUpdateSchema } from "~/lib/forms/profile";
 import { useFormAction } from "~/lib/use-form-action";
-import { issueMessage, labelsOf } from "~/lib/validation";
 import { TIME_ZONE } from "~/lib/constants";
 
 export type ProfileData = Profile;
@@ -26,14 +24,27 @@ function bodyOf(v: FormValues) {
   return Object.fromEntries(EDITABLE.map((k) => [k, k === "schoolYear" ? (v[k] ? Number(v[k]) : null) : v[k]]));
 }
 
-/** The schema's verdict per field, in the server's words. */
-function clientErrors(v: FormValues): Partial<Record<Editable, string>> {
-  const parsed = profileUpdateSchema.safeParse(bodyOf(v));
-  if (parsed.success) return {};
-  const labels = labelsOf(profileUpdateSchema);
-  const errors: Partial<Record<Editable, string>> = {};
-  for (const issue of parsed.error.issues) errors[issue.path[0] as Editable] ??= issueMessage(issue, labels);
-  return errors;
+type FieldErrors = Partial<Record<Editable, string>>;
+type Checker = (body: Record<string, unknown>) => Record<string, string>;
+
+/**
+ * The schema's verdict per field, in the server's words, once the checker (and zod with it) has arrived: it is
+ * fetched on the form's first focus or change. Until then nothing is flagged; the server checks the save anyway.
+ */
+function useProfileChecker(): [Checker | null, () => void] {
+  const [checker, setChecker] = useState<Checker | null>(null);
+  const asked = useRef(false);
+  const load = useCallback(() => {
+    if (asked.current) return;
+    asked.current = true;
+    import("./profile-checks").then(
+      (m) => setChecker(() => m.profileFieldErrors),
+      () => {
+        asked.current = false; // offline: try again on the next focus
+      },
+    );
+  }, []);
+  return [checker, load];
 }
 
 const dateTime = new Intl.DateTimeFormat("it-IT", { dateStyle: "long", timeStyle: "short", timeZone: TIME_ZONE });
@@ -45,12 +56,14 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
   const { busy: saving, submit } = useFormAction<ProfileData>("/profilo");
   const [serverError, setServerError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  const errors = useMemo(() => clientErrors(values), [values]);
+  const [checker, loadChecker] = useProfileChecker();
+  const errors = useMemo((): FieldErrors => (checker ? checker(bodyOf(values)) : {}), [checker, values]);
   const dirty = EDITABLE.some((k) => values[k] !== saved[k]);
   const hasErrors = Object.keys(errors).length > 0;
 
   const set = (key: Editable) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
     const value = key === "cf" ? e.target.value.toUpperCase() : e.target.value;
+    loadChecker();
     setValues((v) => ({ ...v, [key]: value }));
     setServerError(null);
   };
@@ -117,7 +130,7 @@ export function ProfileForm({ initial }: { initial: ProfileData }) {
   );
 
   return (
-    <form className="profile__card" onSubmit={save} noValidate aria-labelledby="profile-data">
+    <form className="profile__card" onSubmit={save} onFocus={loadChecker} noValidate aria-labelledby="profile-data">
       <h2 id="profile-data" className="profile__h2">
         I tuoi dati
       </h2>

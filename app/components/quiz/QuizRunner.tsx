@@ -3,6 +3,7 @@ import { useFetcher } from "react-router";
 import { useToast } from "~/components/ui/Toast";
 import { formError, type FormReply } from "~/lib/forms";
 import { DIFFICULTY_LABELS } from "~/lib/constants";
+import { prng } from "~/lib/prng";
 import { sample } from "~/lib/review";
 import type { DrawnQuiz } from "~/server/quiz.server";
 import { Countdown } from "./Countdown";
@@ -27,21 +28,34 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
   const toast = useToast();
   const total = quiz.questions.length;
   const [index, setIndex] = useState(0);
-  const [answers, setAnswers] = useState<Record<number, Answer>>(() => {
+  // The server renders the first question (useful before the JavaScript arrives); the answers saved in this browser
+  // come back right after hydration, and nothing is saved before they have.
+  const [answers, setAnswers] = useState<Record<number, Answer>>({});
+  const restored = useRef(false);
+  useEffect(() => {
     try {
-      return JSON.parse(localStorage.getItem(storageKey(quiz.quizId)) ?? "{}") as Record<number, Answer>;
+      const saved = JSON.parse(localStorage.getItem(storageKey(quiz.quizId)) ?? "{}") as Record<number, Answer>;
+      if (Object.keys(saved).length) setAnswers(saved);
     } catch {
-      return {};
+      // storage unavailable or unreadable: start empty
     }
-  });
+    restored.current = true;
+  }, [quiz.quizId]);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [reported, setReported] = useState<Set<number>>(() => new Set());
   const [reporting, setReporting] = useState<number | null>(null);
-  // Options are shuffled in the browser, once per question.
+  // Options are shuffled once per question, seeded by the quiz and the question: the server's HTML and the browser
+  // agree (no hydration mismatch), and a reload keeps the order.
   const order = useMemo(
-    () => Object.fromEntries(quiz.questions.map((q) => [q.id, sample(q.options, q.options.length)])),
-    [quiz.questions],
+    () =>
+      Object.fromEntries(
+        quiz.questions.map((q) => [
+          q.id,
+          sample(q.options, q.options.length, prng((Math.imul(quiz.quizId, 0x9e3779b1) ^ q.id) >>> 0)),
+        ]),
+      ),
+    [quiz.questions, quiz.quizId],
   );
 
   // Time per question: accumulated on leaving a question and on submit.
@@ -77,6 +91,7 @@ export function QuizRunner({ quiz }: { quiz: DrawnQuiz }) {
   }, [timed]);
 
   useEffect(() => {
+    if (!restored.current) return;
     try {
       localStorage.setItem(storageKey(quiz.quizId), JSON.stringify(answers));
     } catch {

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { useFetcher } from "react-router";
 import { Modal } from "~/components/ui/Modal";
 import { formError, type FormReply } from "~/lib/forms";
-import { REPORT_UNREACHABLE } from "~/lib/forms/report";
+import { REPORT_UNREACHABLE } from "~/lib/forms/texts";
 
 export type ReportTexts = {
   title: string;

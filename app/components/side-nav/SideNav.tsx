@@ -6,8 +6,6 @@ import { useFocusTrap } from "~/lib/use-focus-trap";
 import { activeNavKey, type NavEntry, type NavKey } from "./nav-entries";
 import { NavIcon } from "./NavIcon";
 
-const COLLAPSED_KEY = "unicum_sidebar_collapsed";
-
 function NavItems({
   entries,
   active,
@@ -61,23 +59,23 @@ function NavItems({
 
 /**
  * Side navigation: fixed column at >= 1024px (260/84px), floating Menu with a modal card below. `entries` are the
- * signed-in user's (navEntriesFor(role)); the active one follows the path.
+ * signed-in user's (navEntriesFor(role)); the active one follows the path. Collapsed or not is the layout's state
+ * (kept in a cookie the server reads: app/lib/nav-state.ts).
  */
-export function SideNav({ entries }: { entries: NavEntry[] }) {
+export function SideNav({
+  entries,
+  collapsed,
+  onCollapse,
+}: {
+  entries: NavEntry[];
+  collapsed: boolean;
+  onCollapse: (collapsed: boolean) => void;
+}) {
   const { pathname } = useLocation();
   const active = activeNavKey(pathname);
-  const [collapsed, setCollapsed] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   const trapRef = useFocusTrap<HTMLDivElement>(menuOpen, closeMenu);
-
-  useEffect(() => {
-    setCollapsed(localStorage.getItem(COLLAPSED_KEY) === "1");
-  }, []);
-
-  useEffect(() => {
-    document.documentElement.classList.toggle("sidebar-collapsed", collapsed);
-  }, [collapsed]);
 
   // While the mobile menu is open the page cannot scroll.
   useEffect(() => {
@@ -92,11 +90,6 @@ export function SideNav({ entries }: { entries: NavEntry[] }) {
     };
   }, [menuOpen]);
 
-  const setCollapsedPersisted = (value: boolean) => {
-    setCollapsed(value);
-    localStorage.setItem(COLLAPSED_KEY, value ? "1" : "0");
-  };
-
   return (
     <>
       <nav className={`side-nav${collapsed ? " side-nav--collapsed" : ""}`} aria-label="Navigazione principale">
@@ -104,7 +97,7 @@ export function SideNav({ entries }: { entries: NavEntry[] }) {
           <button
             type="button"
             className="side-nav__logo"
-            onClick={() => collapsed && setCollapsedPersisted(false)}
+            onClick={() => collapsed && onCollapse(false)}
             aria-label={collapsed ? "Espandi il menu" : PRODUCT_NAME}
             tabIndex={collapsed ? 0 : -1}
           >
@@ -117,7 +110,7 @@ export function SideNav({ entries }: { entries: NavEntry[] }) {
             <button
               type="button"
               className="side-nav__toggle"
-              onClick={() => setCollapsedPersisted(true)}
+              onClick={() => onCollapse(true)}
               aria-label="Riduci il menu"
             >
               <span aria-hidden="true">«</span>

@@ -21,6 +21,3 @@ export const reportSchema = withLabels(
   },
 );
 export type ReportInput = z.infer<typeof reportSchema>;
-
-/** What the dialog says when the report cannot reach the server. */
-export const REPORT_UNREACHABLE = "Errore di rete";

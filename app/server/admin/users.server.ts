@@ -9,7 +9,7 @@ import { HttpError, withLabels } from "../errors.server";
 import { endAllSessions } from "../session.server";
 import { ADMIN_USERS_PAGE_SIZE } from "~/lib/constants";
 import { italianDay } from "~/lib/days";
-import { extraTimePct } from "~/lib/simulation-day";
+import { extraTimePct } from "~/lib/forms/extra-time";
 
 export const MISSING_NAME_EMAIL = "Compila nome ed email";
 

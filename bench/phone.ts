@@ -1,0 +1,313 @@
+// A mid-range phone on a mobile network (issue 33, point 2), in Debian's Chromium over the DevTools protocol:
+// viewport 412x823, CPU 4x slower (Emulation.setCPUThrottlingRate), 150 ms round trip, 1.6 Mbps down and
+// 750 Kbps up (Network.emulateNetworkConditions). Each run is a new browser context: a cold cache. The browser
+// goes through a compressing front (bench/lib/edge.ts), as a student goes through Cloudflare's edge.
+// - Per page (/, /dashboard, /test/nuovo, a started quiz): Largest Contentful Paint, the time to a usable page
+//   (React hydrated: <html data-hydrated>; the landing ships no React, so its DOMContentLoaded), and Cumulative
+//   Layout Shift (the largest session window of layout-shift entries without recent input), 7 runs, p50 and p95.
+// - In the runner, at 4x CPU: answering a question (a key on an option) and moving on to the next (ArrowRight),
+//   each from the key press to the frame that shows the change.
+import { CHROMIUM_LAUNCH } from "../scripts/chromium.ts";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { startEdge } from "./lib/edge.ts";
+import { devCookie, type LocalServer } from "./lib/server.ts";
+import { ms, percentile } from "./lib/stats.ts";
+
+export const PHONE = {
+  viewport: { width: 412, height: 823 },
+  cpuSlowdown: 4,
+  latencyMs: 150,
+  downloadBytesPerSec: (1.6 * 1_000_000) / 8,
+  uploadBytesPerSec: (750 * 1000) / 8,
+} as const;
+
+const RUNS = 7;
+const QUESTIONS = 12;
+export const GOALS = { lcpP50Ms: 1500, cls: 0.05, answerPaintP95Ms: 100 } as const;
+
+/** A decided cookie choice, so the banner is neither the largest paint nor a shift. */
+const CONSENT = encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000");
+
+type PageRun = { lcp: number; usable: number; cls: number; lcpBeforeUsable: boolean; lcpElement: string };
+export type PhonePage = {
+  page: string;
+  lcpP50: number;
+  lcpP95: number;
+  usableP50: number;
+  usableP95: number;
+  /** The worst run's CLS. */
+  cls: number;
+  /** What the largest paint was (the first run's), and whether it came before the JavaScript made the page usable. */
+  lcpElement: string;
+  lcpBeforeUsableRuns: number;
+};
+
+/** Observers installed before the page's first byte: LCP, layout shifts, and when React marks the page hydrated. */
+function observeLoad() {
+  const w = window as unknown as {
+    __phone: { lcp: number; lcpElement: string; shifts: { t: number; v: number }[]; hydratedAt: number | null };
+  };
+  w.__phone = { lcp: Number.NaN, lcpElement: "", shifts: [], hydratedAt: null };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & { element?: Element | null })[]) {
+      w.__phone.lcp = e.startTime;
+      const el = e.element;
+      w.__phone.lcpElement = el ? `${el.tagName.toLowerCase()}: ${(el.textContent ?? "").trim().slice(0, 40)}` : "";
+    }
+  }).observe({ type: "largest-contentful-paint", buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+      if (!e.hadRecentInput) w.__phone.shifts.push({ t: e.startTime, v: e.value });
+  }).observe({ type: "layout-shift", buffered: true });
+  new MutationObserver(() => {
+    if (w.__phone.hydratedAt == null && document.documentElement.dataset.hydrated)
+      w.__phone.hydratedAt = performance.now();
+  }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-hydrated"] });
+}
+
+/** A new context (cold cache) with the phone's viewport, the cookies, and CPU and network throttled. */
+async function phonePage(browser: Browser, baseUrl: string, cookie: string): Promise<[BrowserContext, Page]> {
+  const [name, value] = cookie.split("=");
+  const context = await browser.newContext({
+    viewport: PHONE.viewport,
+    deviceScaleFactor: 2.625,
+    isMobile: true,
+    hasTouch: true,
+    locale: "it-IT",
+    timezoneId: "Europe/Rome",
+  });
+  await context.addCookies([
+    { name: name!, value: value!, url: baseUrl },
+    { name: "unicum_consent", value: CONSENT, url: baseUrl },
+  ]);
+  await context.addInitScript(observeLoad);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PHONE.cpuSlowdown });
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: PHONE.latencyMs,
+    downloadThroughput: PHONE.downloadBytesPerSec,
+    uploadThroughput: PHONE.uploadBytesPerSec,
+  });
+  return [context, page];
+}
+
+/** Until React has hydrated (or the page ships none) and every streamed part is in place, then two frames more. */
+async function settled(page: Page) {
+  await page.waitForFunction(
+    () =>
+      (document.documentElement.dataset.hydrated === "1" || !document.querySelector('script[type="module"]')) &&
+      !document.querySelector('template[id^="B:"], div[hidden][id^="S:"]'),
+    undefined,
+    { timeout: 60_000, polling: 100 },
+  );
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0)))),
+  );
+}
+
+async function loadOnce(browser: Browser, baseUrl: string, cookie: string, path: string): Promise<PageRun> {
+  const [context, page] = await phonePage(browser, baseUrl, cookie);
+  try {
+    await page.goto(`${baseUrl}${path}`, { waitUntil: "load", timeout: 60_000 });
+    await settled(page);
+    return await page.evaluate(() => {
+      const p = (
+        window as unknown as {
+          __phone: { lcp: number; lcpElement: string; shifts: { t: number; v: number }[]; hydratedAt: number | null };
+        }
+      ).__phone;
+      const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+      const usable = p.hydratedAt ?? nav.domContentLoadedEventEnd;
+      // CLS: the largest session window (shifts less than 1 s apart, at most 5 s long).
+      let cls = 0;
+      let windowSum = 0;
+      let windowStart = -Infinity;
+      let last = -Infinity;
+      for (const s of p.shifts) {
+        if (s.t - last > 1000 || s.t - windowStart > 5000) {
+          windowSum = 0;
+          windowStart = s.t;
+        }
+        windowSum += s.v;
+        last = s.t;
+        cls = Math.max(cls, windowSum);
+      }
+      return { lcp: p.lcp, usable, cls, lcpBeforeUsable: p.lcp <= usable, lcpElement: p.lcpElement };
+    });
+  } finally {
+    await context.close();
+  }
+}
+
+/** A stored practice quiz of the demo student with `count` questions and no timer (so reloads never expire it). */
+async function startedQuiz(baseUrl: string, cookie: string, count: number): Promise<number> {
+  const response = await fetch(`${baseUrl}/api/quiz`, {
+    method: "POST",
+    headers: { cookie, "Content-Type": "application/json", Origin: baseUrl },
+    body: JSON.stringify({ subjectId: 1, count }),
+  });
+  if (!response.ok) throw new Error(`quiz draw failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { quizId: number }).quizId;
+}
+
+/** Key press to the frame that shows the change to the runner, for an answer and for moving to the next question. */
+async function answerPaints(browser: Browser, baseUrl: string, cookie: string, quizId: number) {
+  const [context, page] = await phonePage(browser, baseUrl, cookie);
+  const answer: number[] = [];
+  const next: number[] = [];
+  try {
+    await page.goto(`${baseUrl}/test?id=${quizId}`, { waitUntil: "load", timeout: 60_000 });
+    await settled(page);
+    await page.evaluate(() => {
+      const w = window as unknown as { __ix: { start: number; frames: number[] } };
+      w.__ix = { start: 0, frames: [] };
+      document.addEventListener("keydown", (e) => (w.__ix.start = e.timeStamp), { capture: true });
+      // The frame after each change, once painted (a task queued from its rAF runs after the paint).
+      new MutationObserver(() =>
+        requestAnimationFrame(() => setTimeout(() => w.__ix.frames.push(performance.now()))),
+      ).observe(document.querySelector(".quiz")!, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
+    });
+    /** Presses `key` and returns the time from its keydown to the last frame of the change it caused. */
+    const press = async (key: string, done: () => Promise<unknown>) => {
+      await page.evaluate(() => {
+        (window as unknown as { __ix: { frames: number[] } }).__ix.frames = [];
+      });
+      await page.keyboard.press(key);
+      await done();
+      return page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const ix = (window as unknown as { __ix: { start: number; frames: number[] } }).__ix;
+            let seen = -1;
+            const tick = () => {
+              // Settled: no new frame for 150 ms.
+              if (ix.frames.length === seen) resolve(Math.max(...ix.frames) - ix.start);
+              else {
+                seen = ix.frames.length;
+                setTimeout(tick, 150);
+              }
+            };
+            setTimeout(tick, 150);
+          }),
+      );
+    };
+    for (let i = 0; i < QUESTIONS; i++) {
+      const isChoice = (await page.locator(".option").count()) > 0;
+      if (isChoice) {
+        answer.push(await press("a", () => page.locator(".option[aria-pressed=true]").first().waitFor()));
+      }
+      if (i < QUESTIONS - 1) {
+        next.push(
+          await press("ArrowRight", () =>
+            page.waitForFunction(
+              (want) => document.querySelector('[data-testid="question-position"]')?.textContent?.startsWith(want),
+              `Domanda ${i + 2}/`,
+            ),
+          ),
+        );
+      }
+    }
+  } finally {
+    await context.close();
+  }
+  return { answer, next };
+}
+
+export async function benchPhone(server: LocalServer) {
+  const origin = server.baseUrl;
+  const cookie = await devCookie(origin, "studente@example.com");
+  const loadQuiz = await startedQuiz(origin, cookie, 10);
+  const runnerQuiz = await startedQuiz(origin, cookie, QUESTIONS);
+  const edge = await startEdge(origin);
+  const baseUrl = edge.url;
+  const pages: [label: string, path: string][] = [
+    ["/", "/"],
+    ["/dashboard", "/dashboard"],
+    ["/test/nuovo", "/test/nuovo"],
+    ["a started quiz (/test?id=)", `/test?id=${loadQuiz}`],
+  ];
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
+  const results: PhonePage[] = [];
+  let paints: { answer: number[]; next: number[] };
+  try {
+    for (const [label, path] of pages) {
+      const runs: PageRun[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await loadOnce(browser, baseUrl, cookie, path));
+      const lcp = runs.map((r) => r.lcp);
+      const usable = runs.map((r) => r.usable);
+      results.push({
+        page: label,
+        lcpP50: percentile(lcp, 50),
+        lcpP95: percentile(lcp, 95),
+        usableP50: percentile(usable, 50),
+        usableP95: percentile(usable, 95),
+        cls: Math.max(...runs.map((r) => r.cls)),
+        lcpElement: runs[0]!.lcpElement,
+        lcpBeforeUsableRuns: runs.filter((r) => r.lcpBeforeUsable).length,
+      });
+    }
+    paints = await answerPaints(browser, baseUrl, cookie, runnerQuiz);
+  } finally {
+    await browser.close();
+    await edge.stop();
+  }
+  console.log(
+    `\nA mid-range phone (Chromium ${PHONE.viewport.width}x${PHONE.viewport.height}, CPU ${PHONE.cpuSlowdown}x slower, ` +
+      `${PHONE.latencyMs} ms RTT, 1.6 Mbps down, 750 Kbps up; cold cache, ${RUNS} runs per page):`,
+  );
+  console.table(
+    results.map((r) => ({
+      page: r.page,
+      "LCP p50": ms(r.lcpP50),
+      "LCP p95": ms(r.lcpP95),
+      "usable p50": ms(r.usableP50),
+      "usable p95": ms(r.usableP95),
+      "CLS (worst run)": r.cls.toFixed(3),
+      "largest paint": r.lcpElement,
+      "LCP before JS": `${r.lcpBeforeUsableRuns}/${RUNS}`,
+    })),
+  );
+  for (const r of results) {
+    console.log(
+      `Goal: ${r.page} LCP p50 at most ${GOALS.lcpP50Ms} ms: ${r.lcpP50 <= GOALS.lcpP50Ms ? "met" : "MISSED"} (${ms(r.lcpP50)}); ` +
+        `CLS at most ${GOALS.cls}: ${r.cls <= GOALS.cls ? "met" : "MISSED"} (${r.cls.toFixed(3)})`,
+    );
+  }
+  const all = [...paints.answer, ...paints.next];
+  const answerPaintP95 = percentile(all, 95);
+  console.log(`Runner at ${PHONE.cpuSlowdown}x CPU, key press to the change painted (${QUESTIONS} questions):`);
+  console.table([
+    {
+      what: "answer (key on an option)",
+      n: paints.answer.length,
+      p50: ms(percentile(paints.answer, 50)),
+      p95: ms(percentile(paints.answer, 95)),
+    },
+    {
+      what: "next question (ArrowRight)",
+      n: paints.next.length,
+      p50: ms(percentile(paints.next, 50)),
+      p95: ms(percentile(paints.next, 95)),
+    },
+  ]);
+  console.log(
+    `Goal: answering paints within ${GOALS.answerPaintP95Ms} ms (p95 of both): ` +
+      `${answerPaintP95 <= GOALS.answerPaintP95Ms ? "met" : "MISSED"} (${ms(answerPaintP95)})`,
+  );
+  return {
+    profile: PHONE,
+    runs: RUNS,
+    pages: results,
+    answerPaintP95Ms: answerPaintP95,
+    answerP95Ms: percentile(paints.answer, 95),
+    nextQuestionP95Ms: percentile(paints.next, 95),
+  };
+}
