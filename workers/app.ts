@@ -2,6 +2,7 @@
 // Every request passes the guard rails of app/server/security.server.ts first, and every answer leaves with its headers.
 import { createRequestHandler, type RequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, nonceContext } from "../app/server/context";
+import { openReadSession } from "../app/server/db/d1-session.server";
 import { assertValidEnv } from "../app/server/env.server";
 import {
   newNonce,
@@ -60,13 +61,15 @@ export default {
     if (misconfigured) return misconfigured;
     const spare = spareBody(request);
     const nonce = newNonce();
+    // Every D1 query of this request goes through one session (reads near the student, own writes visible).
+    const reads = openReadSession(request, env);
     const response =
       refuseEarly(request) ??
-      (await rateLimitRefusal(request, env)) ??
-      (await routeSimulationSocket(request, env)) ??
-      (await requestHandler(request, routerContext(env, ctx, nonce)));
+      (await rateLimitRefusal(request, reads.env)) ??
+      (await routeSimulationSocket(request, reads.env)) ??
+      (await requestHandler(request, routerContext(reads.env, ctx, nonce)));
     await drain(spare);
-    const shaped = await withUnusableSessionCleared(request, await withApiErrorShape(request, response), env);
-    return withSecurityHeaders(request, shaped, nonce, env);
+    const shaped = await withUnusableSessionCleared(request, await withApiErrorShape(request, response), reads.env);
+    return reads.withBookmark(request, withSecurityHeaders(request, shaped, nonce, env));
   },
 } satisfies ExportedHandler<Env>;

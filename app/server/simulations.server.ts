@@ -21,7 +21,8 @@ import {
   type FlowSubject,
   type SimulationResult,
 } from "~/lib/simulation";
-import { roomName, shardOf } from "~/lib/simulation-protocol";
+import { ROOM_LOCATION_HINT, roomName, shardOf } from "~/lib/simulation-protocol";
+import { catchUpWithPrimary } from "./db/d1-session.server";
 import { candidateOptions, candidateQuestions, candidateSeed, studentWindows, withGrades } from "~/lib/simulation-day";
 import { editionOrDefault } from "./editions.server";
 import type { Db } from "./db/client.server";
@@ -462,9 +463,14 @@ export async function simulationEdition(db: Db, editionId: number | null) {
   return editionOrDefault(db, editionId).catch(() => null);
 }
 
-/** One room of a simulation: the Durable Object named "<simulationId>:<shard>". */
+/**
+ * One room of a simulation: the Durable Object named "<simulationId>:<shard>", created near the exam's students
+ * (ROOM_LOCATION_HINT; a hint only counts when the object is first created, later calls find it where it is).
+ */
 export function roomFor(env: Env, id: string, shard: number) {
-  return env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(roomName(id, shard)));
+  return env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(roomName(id, shard)), {
+    locationHint: ROOM_LOCATION_HINT,
+  });
 }
 
 /** The room of a signed-in user (for the HTTP attempt call; the socket route does the same). */
@@ -490,5 +496,7 @@ export async function submitSimulationAttempt(
   const outcome = await room.submitAttempt(user.id, body.answers, body.timeTaken);
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   if (outcome.pending) return outcome;
+  // The room graded on the primary through its own binding: the student's next read (the ranking) must see it.
+  await catchUpWithPrimary(env);
   return { ...outcome, result: withGrades(outcome.result, await simulationEdition(db, config.editionId)) };
 }
