@@ -3,6 +3,7 @@
 import { createRequestHandler, type RequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, nonceContext } from "../app/server/context";
 import { openReadSession } from "../app/server/db/d1-session.server";
+import { withD1Usage } from "../app/server/db/d1-usage.server";
 import { assertValidEnv } from "../app/server/env.server";
 import {
   newNonce,
@@ -62,7 +63,7 @@ export default {
     const spare = spareBody(request);
     const nonce = newNonce();
     // Every D1 query of this request goes through one session (reads near the student, own writes visible).
-    const reads = openReadSession(request, env);
+    const reads = openReadSession(request, withD1Usage(env));
     const response =
       refuseEarly(request) ??
       (await rateLimitRefusal(request, reads.env)) ??

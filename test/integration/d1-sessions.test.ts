@@ -12,7 +12,7 @@ import { buildRequest, type CallOptions, json, login, seed, send } from "./helpe
 /** One request through the Worker's D1 session, as workers/app.ts does it; also returns how the session started. */
 async function viaWorker(method: string, path: string, options: CallOptions = {}) {
   const request = buildRequest(method, path, options);
-  const reads = openReadSession(request, env);
+  const reads = openReadSession(request, env as Env);
   const response = reads.withBookmark(request, await send(request, { DB: reads.env.DB }));
   return { response, start: reads.start };
 }
