@@ -279,6 +279,7 @@ export async function benchNational(server: LocalServer) {
       connected,
       answersSent: sum("answersSent"),
       acked: sum("acked"),
+      rejected: sum("rejected"),
       movedAtStart: sum("moved"),
       reconnectWave: waves.reduce((n, w) => n + w.tried, 0),
       reconnected: waves.reduce((n, w) => n + w.reconnected, 0),

@@ -50,6 +50,7 @@ const ROOM_MOVED_CODE = 4001;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ackLatencies: number[] = [];
 let answersSent = 0;
+let answersRejected = 0;
 const httpErrors: Record<string, number> = {};
 
 async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>) {
@@ -126,7 +127,7 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
           if (m.type === "ack") {
             ackLatencies.push(at - sent.sentAt);
             c.acked.set(sent.questionId, sent.value);
-          }
+          } else answersRejected++;
         }
       }
       c.waiters.get(String(m.type))?.(m);
@@ -316,6 +317,7 @@ async function runAll(waveSubject: number) {
     startTime: clients.find((c) => c.startTime !== undefined)?.startTime ?? null,
     answersSent,
     acked: ackLatencies.length,
+    rejected: answersRejected,
     ackLatencies,
     moved: clients.reduce((n, c) => n + c.moved, 0),
     wave,
