@@ -268,9 +268,10 @@ export async function benchNational(server: LocalServer) {
       questions,
       subjectMin: SUBJECT_MIN,
       httpCallsPerClient: f1(httpCalls.reduce((a, b) => a + b, 0) / Math.max(1, httpCalls.length)),
-      d1RowsReadPerClient: f1(usage.rowsRead / CLIENTS),
-      d1RowsWrittenPerClient: f1(usage.rowsWritten / CLIENTS),
-      d1QueriesPerClient: f1(usage.queries / CLIENTS),
+      // Per student who sat the day (connected), the admin's save and Avvia included.
+      d1RowsReadPerClient: f1(usage.rowsRead / Math.max(1, connected)),
+      d1RowsWrittenPerClient: f1(usage.rowsWritten / Math.max(1, connected)),
+      d1QueriesPerClient: f1(usage.queries / Math.max(1, connected)),
       rankingBytesP95: percentile(rankingBytes, 95),
       offsetErrP95Ms: f1(percentile(offsetErrors, 95)),
       ackP50Ms: f1(percentile(ackLatencies, 50)),

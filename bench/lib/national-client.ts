@@ -62,21 +62,29 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
   );
 }
 
+/**
+ * One HTTP call of the browser. A 5xx or a network failure is tried again up to twice after a second (the student
+ * reloads; the local preview's hop to workerd answers "fetch failed" now and then under load): every try counts.
+ */
 async function http(c: Client, path: string, init: RequestInit = {}): Promise<Response | null> {
-  c.http++;
-  try {
-    const response = await fetch(`${input.baseUrl}${path}`, {
-      ...init,
-      headers: { cookie: c.user.cookie, ...(init.headers as Record<string, string> | undefined) },
-    });
-    if (!response.ok) {
+  for (let attempt = 0; ; attempt++) {
+    c.http++;
+    let response: Response | null = null;
+    try {
+      response = await fetch(`${input.baseUrl}${path}`, {
+        ...init,
+        headers: { cookie: c.user.cookie, ...(init.headers as Record<string, string> | undefined) },
+      });
+    } catch {
+      httpErrors.network = (httpErrors.network ?? 0) + 1;
+    }
+    if (response && !response.ok) {
       const key = `${init.method ?? "GET"} ${path.split("?")[0]!.replace(/national-[^/]+/, ":id")} ${response.status}`;
       httpErrors[key] = (httpErrors[key] ?? 0) + 1;
     }
-    return response;
-  } catch {
-    httpErrors.network = (httpErrors.network ?? 0) + 1;
-    return null;
+    if ((response && response.status < 500) || attempt >= 2) return response;
+    await response?.arrayBuffer();
+    await sleep(1000);
   }
 }
 
