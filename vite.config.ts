@@ -48,6 +48,10 @@ function bundleReport(): PluginOption {
   return { ...plugin, applyToEnvironment: (environment) => environment.name === "client" };
 }
 
+// UNICUM_BENCH_D1_USAGE=1 at build time (bench/national.ts only) turns on the D1 meter behind GET /api/admin/bench/d1
+// (app/server/db/d1-usage.server.ts) in that build; no other build carries the variable.
+const benchD1Usage = process.env.UNICUM_BENCH_D1_USAGE === "1";
+
 export default defineConfig({
   // UNICUM_VITE_CACHE_DIR: a cold dependency cache for `npm run check:first-visit` (a fresh clone's first visit).
   cacheDir: process.env.UNICUM_VITE_CACHE_DIR ?? "node_modules/.vite",
@@ -55,6 +59,7 @@ export default defineConfig({
     cloudflare({
       viteEnvironment: { name: "ssr" },
       persistState: stateDir ? { path: stateDir } : true,
+      ...(benchD1Usage ? { config: (worker) => ({ vars: { ...worker.vars, BENCH_D1_USAGE: "1" } }) } : {}),
     }),
     reactRouter(),
     bundleReport(),

@@ -103,6 +103,8 @@ export default [
   route("api/admin/simulations/:id/clock", "routes/api.admin.simulations.$id.clock.ts"),
   route("api/admin/simulations/:id/attempts", "routes/api.admin.simulations.$id.attempts.ts"),
   route("api/admin/simulations/:id/live", "routes/api.admin.simulations.$id.live.ts"),
+  // The national bench's D1 meter (404 unless the server runs with BENCH_D1_USAGE=1; issue 31)
+  route("api/admin/bench/d1", "routes/api.admin.bench.d1.ts"),
 
   // -- Classes and teachers (issue 11)
   route("api/classes", "routes/api.classes.ts"),

@@ -1,13 +1,17 @@
-// BENCH_ONLY=national npm run bench: one simulation with NATIONAL_CLIENTS students (default 6,000) over
-// rooms of at most 1,000 (the production sharding), every student answering once at a random instant
-// within 10 s of the start, then reconnecting and reading its answer back. The clients run in worker
-// threads (NATIONAL_THREADS, default one per 1,500 clients, at most 4) so that the bench client is not
-// the bottleneck. Students and their sessions are written straight into the bench database (loopback
-// state only) and their session tokens signed with the local .dev.vars secret: 6,000 sign-ins through
-// the API would measure the sign-in, not the room.
+// BENCH_ONLY=national npm run bench: the national sitting's real day, shortened (issue 31, point 5).
+// NATIONAL_CLIENTS students (default 6,000), half listed one by one and half members of classes (of 30), sit the
+// default exam edition's day: its three subjects of 31 questions (93), NATIONAL_SUBJECT_MIN minutes each (default 2)
+// with no breaks. Every student does what the browser does (bench/lib/national-client.ts): the page, the flow, the
+// socket and its clock sync, the questions of each subject as it opens, answers right or wrong by their own ability
+// (some left blank, some changed), a reconnect wave mid-subject 2, the attempt at the end and the ranking.
+// D1 is metered by the server itself (BENCH_D1_USAGE, app/server/db/d1-usage.server.ts): rows read and written over
+// the whole day, the admin's save and Avvia included, divided by the students.
+// Students, classes and sessions are written straight into the bench database (loopback state only) and their
+// session tokens signed with the local .dev.vars secret: 6,000 sign-ins would measure the sign-in, not the day.
+// The figures go to bench/results/latest.json under "national", with PASS or FAIL against the issue's goals.
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, loadavg } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { SignJWT } from "jose";
@@ -18,59 +22,130 @@ import { percentile } from "./lib/stats.ts";
 
 const CLIENTS = Number(process.env.NATIONAL_CLIENTS ?? 6000);
 const THREADS = Number(process.env.NATIONAL_THREADS ?? Math.min(4, Math.ceil(CLIENTS / 1500)));
+const SUBJECT_MIN = Number(process.env.NATIONAL_SUBJECT_MIN ?? 2);
+const CLASS_SIZE = 30;
 const FIRST_ID = 5_000_001;
-const QUESTION_ID = 2001; // Chimica, multiple choice
-const SUBJECT_ID = 2;
-const VALUE = "30"; // an option of question 2001
-const ANSWER_WINDOW_MS = 10_000;
+const TEACHER_ID = 4_999_999;
+/** A student answers this share of the questions (the rest left blank) and changes this share of their answers. */
+const ANSWER_SHARE = 0.9;
+const CHANGE_SHARE = 0.08;
+/** This share of the students loses its socket in the middle of subject 2 and reconnects. */
+const RECONNECT_SHARE = 0.3;
 
-type Users = { id: number; cookie: string }[];
+/** The issue's goals, at 6,000 clients. */
+export const NATIONAL_GOALS = {
+  ackP99Ms: 300,
+  offsetErrP95Ms: 25,
+  gradingS: 10,
+  d1RowsReadPerClient: 200,
+  rankingBytesP95: 20 * 1024,
+} as const;
 
-/** Writes the students and a session each into the bench database; returns their session cookies. */
-async function prepareStudents(count: number): Promise<Users> {
+type Student = { id: number; cookie: string; listed: boolean };
+type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
+
+const wrangler = (args: string[]) =>
+  execFileSync(
+    join("node_modules", ".bin", "wrangler"),
+    ["d1", "execute", "DB", "--local", "--persist-to", join(".wrangler", "bench-state"), ...args],
+    {
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).toString();
+
+/** Students (half listed, half in classes of 30 of one teacher), their sessions; returns cookies and class ids. */
+async function prepareStudents(count: number): Promise<{ students: Student[]; classIds: number[] }> {
   const secret = /^SESSION_SECRET=(.+)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim();
   if (!secret) throw new Error("SESSION_SECRET missing in .dev.vars");
   const key = new TextEncoder().encode(secret);
   const now = Date.now();
   const expires = now + 24 * 3600_000;
   const ids = Array.from({ length: count }, (_, i) => FIRST_ID + i);
-  const statements: string[] = [];
+  const listedCount = Math.ceil(count / 2);
+  const members = ids.slice(listedCount);
+  const classCount = Math.ceil(members.length / CLASS_SIZE);
+  const firstClass = 900_001;
+  const classIds = Array.from({ length: classCount }, (_, i) => firstClass + i);
+  const statements: string[] = [
+    `INSERT OR IGNORE INTO users (id, email, name, role) VALUES (${TEACHER_ID}, 'naz-docente@example.com', 'Docente Nazionale', 'docente');`,
+  ];
   for (let i = 0; i < count; i += 500) {
     const part = ids.slice(i, i + 500);
     statements.push(
       `INSERT OR IGNORE INTO users (id, email, name) VALUES ${part.map((id) => `(${id}, 'naz-${id}@example.com', 'Naz ${id}')`).join(", ")};`,
     );
     statements.push(
-      `INSERT OR IGNORE INTO sessions (id, user_id, created_at, expires_at) VALUES ${part.map((id) => `('naz-${id}', ${id}, ${now}, ${expires})`).join(", ")};`,
+      `INSERT OR IGNORE INTO sessions (id, user_id, created_at, expires_at, last_used_at) VALUES ${part.map((id) => `('naz-${id}', ${id}, ${now}, ${expires}, ${now})`).join(", ")};`,
+    );
+  }
+  for (let i = 0; i < classIds.length; i += 200) {
+    const part = classIds.slice(i, i + 200);
+    statements.push(
+      `INSERT OR IGNORE INTO classes (id, name, code, owner_id) VALUES ${part.map((id) => `(${id}, 'Classe ${id}', 'NAZ${id}', ${TEACHER_ID})`).join(", ")};`,
+    );
+  }
+  for (let i = 0; i < members.length; i += 500) {
+    const part = members.slice(i, i + 500);
+    statements.push(
+      `INSERT OR IGNORE INTO class_members (class_id, user_id) VALUES ${part.map((id) => `(${firstClass + Math.floor((id - members[0]!) / CLASS_SIZE)}, ${id})`).join(", ")};`,
     );
   }
   const file = join(tmpdir(), `unicum-national-${process.pid}.sql`);
   writeFileSync(file, statements.join("\n"));
-  execFileSync(
-    join("node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", join(".wrangler", "bench-state"), "--file", file],
-    {
-      stdio: "ignore",
-      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-    },
-  );
+  wrangler(["--file", file]);
   rmSync(file, { force: true });
-  return Promise.all(
-    ids.map(async (id) => {
+  const students = await Promise.all(
+    ids.map(async (id, i) => {
       const token = await new SignJWT({ sid: `naz-${id}` })
         .setProtectedHeader({ alg: "HS256" })
         .setSubject(String(id))
         .setIssuedAt(Math.floor(now / 1000))
         .setExpirationTime(Math.floor(expires / 1000))
         .sign(key);
-      return { id, cookie: `${SESSION_COOKIE}=${token}` };
+      return { id, cookie: `${SESSION_COOKIE}=${token}`, listed: i < listedCount };
     }),
   );
+  return { students, classIds };
+}
+
+/** The answer keys of the simulation's questions, read from the bench database (never through the browser's API). */
+function answerKeys(simulationId: string): Record<string, Key> {
+  const out = JSON.parse(
+    wrangler([
+      "--json",
+      "--command",
+      `SELECT q.id, q.type, q.options, q.correct_index AS correctIndex, q.accepted_answers AS accepted FROM simulation_questions sq JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = '${simulationId}'`,
+    ]),
+  ) as {
+    results: {
+      id: number;
+      type: "mc" | "gap";
+      options: string | null;
+      correctIndex: number | null;
+      accepted: string | null;
+    }[];
+  }[];
+  const keys: Record<string, Key> = {};
+  for (const q of out[0]!.results) {
+    if (q.type === "mc") {
+      const options = JSON.parse(q.options ?? "[]") as string[];
+      keys[q.id] = {
+        type: "mc",
+        correct: options[q.correctIndex ?? 0]!,
+        wrong: options.filter((_, i) => i !== q.correctIndex),
+      };
+    } else {
+      const accepted = JSON.parse(q.accepted ?? "[]") as string[];
+      keys[q.id] = { type: "gap", correct: accepted[0] ?? "", wrong: ["0", "12", "non so"] };
+    }
+  }
+  return keys;
 }
 
 type Reply = Record<string, unknown> & { phase: string };
 
-function ask(worker: Worker, command: string, phase: string): Promise<Reply> {
+function ask(worker: Worker, command: { run: string; waveSubject?: number }, phase: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const onMessage = (m: Reply) => {
       if (m.phase !== phase) return;
@@ -85,105 +160,166 @@ function ask(worker: Worker, command: string, phase: string): Promise<Reply> {
 
 const f1 = (n: number) => (Number.isFinite(n) ? Math.round(n * 10) / 10 : null);
 
+async function adminJson<T>(baseUrl: string, admin: string, path: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    ...init,
+    headers: { "Content-Type": "application/json", cookie: admin, ...(init.headers as Record<string, string>) },
+  });
+  if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+type D1Usage = { queries: number; rowsRead: number; rowsWritten: number };
+
 export async function benchNational(server: LocalServer) {
   const { baseUrl } = server;
+  const load: { before: number[]; after?: number[] } = { before: loadavg().map((n) => Math.round(n * 100) / 100) };
   console.log(
-    `\nNational sitting: ${CLIENTS} students in rooms of at most ${ROOM_CAPACITY}, ${THREADS} client threads`,
+    `\nNational sitting: ${CLIENTS} students (half listed, half in classes of ${CLASS_SIZE}), rooms of at most ${ROOM_CAPACITY}, ` +
+      `3 subjects × ${SUBJECT_MIN} min, ${THREADS} client threads; load average ${load.before.join(" ")}`,
   );
-  const users = await prepareStudents(CLIENTS);
+  const { students, classIds } = await prepareStudents(CLIENTS);
   const admin = await devCookie(baseUrl, "admin@example.com");
+  const meter = await fetch(`${baseUrl}/api/admin/bench/d1`, { method: "DELETE", headers: { cookie: admin } });
+  if (!meter.ok) throw new Error("the D1 meter is off: build with UNICUM_BENCH_D1_USAGE=1 (bench/run.ts sets it)");
+
+  // The default edition's day: its subjects in its order, each a full paper (31 questions in 2026/27).
+  const editions = await adminJson<{
+    editions: { id: number; format: { questionTotal: number; subjects: { subjectId: number }[] } }[];
+    defaultId: number;
+  }>(baseUrl, admin, "/api/exam-editions");
+  const edition = editions.editions.find((e) => e.id === editions.defaultId)!;
   const simId = `national-${Date.now()}`;
-  const created = await fetch(`${baseUrl}/api/admin/simulations`, {
+  const listed = students.filter((s) => s.listed).map((s) => s.id);
+  const saved = await adminJson<{ drawNotes: string[] }>(baseUrl, admin, "/api/admin/simulations", {
     method: "POST",
-    headers: { "Content-Type": "application/json", cookie: admin },
     body: JSON.stringify({
       id: simId,
       title: "Simulazione nazionale",
-      subjects: [{ subjectId: SUBJECT_ID, timeMin: 1, questions: [QUESTION_ID] }],
-      allowedUsers: users.map((u) => u.id),
+      subjects: edition.format.subjects.map((s) => ({
+        subjectId: s.subjectId,
+        timeMin: SUBJECT_MIN,
+        breakAfterMin: 0,
+        questionCount: edition.format.questionTotal,
+      })),
+      allowedUsers: listed,
+      allowedClasses: classIds,
     }),
   });
-  if (!created.ok) throw new Error(`create simulation: ${created.status} ${await created.text()}`);
-  const wsUrl = `${baseUrl.replace(/^http/, "ws")}/api/simulations/${simId}/ws`;
+  const keys = answerKeys(simId);
+  const questions = Object.keys(keys).length;
 
   const workers = Array.from({ length: THREADS }, (_, t) => {
-    const slice = users.filter((_, i) => i % THREADS === t);
+    const slice = students.filter((_, i) => i % THREADS === t);
     return new Worker(new URL("./lib/national-client.ts", import.meta.url), {
       workerData: {
-        wsUrl,
+        baseUrl,
+        simulationId: simId,
         users: slice,
-        questionId: QUESTION_ID,
-        subjectId: SUBJECT_ID,
-        value: VALUE,
-        answerWindowMs: ANSWER_WINDOW_MS,
+        keys,
+        answerShare: ANSWER_SHARE,
+        changeShare: CHANGE_SHARE,
+        reconnectShare: RECONNECT_SHARE,
       },
     });
   });
   try {
-    // 1. Every student connects (to its own room) and syncs its clock.
+    // 1. Every student opens the page and its socket (to its room) and syncs its clock.
     const t0 = performance.now();
-    const connected = await Promise.all(workers.map((w) => ask(w, "connect", "connected")));
+    const connectedReplies = await Promise.all(workers.map((w) => ask(w, { run: "connect" }, "connected")));
+    const connected = connectedReplies.reduce((n, r) => n + Number(r.connected), 0);
     const connectSec = (performance.now() - t0) / 1000;
-    console.log(`connected ${connected.reduce((n, r) => n + Number(r.connected), 0)} in ${connectSec.toFixed(1)} s`);
-    // The browser's 30-second re-sync, once every student is in (offset from the fastest of both rounds).
-    const offsetErrors = (await Promise.all(workers.map((w) => ask(w, "resync", "resynced")))).flatMap(
+    console.log(`connected ${connected} in ${connectSec.toFixed(1)} s`);
+    const offsetErrors = (await Promise.all(workers.map((w) => ask(w, { run: "resync" }, "resynced")))).flatMap(
       (r) => r.offsetErrors as number[],
     );
 
-    // 2. Avvia: one start fanned out to every room; 3. every student answers once within 10 s.
-    const answering = Promise.all(workers.map((w) => ask(w, "answer", "answered")));
-    const startResponse = await fetch(`${baseUrl}/api/admin/simulations/${simId}/start`, {
-      method: "POST",
-      headers: { cookie: admin },
-    });
-    if (!startResponse.ok) throw new Error(`start: ${startResponse.status} ${await startResponse.text()}`);
-    const start = (await startResponse.json()) as { startTime: number; endsAt: number; shards: number };
-    // 5. Grading, watched from now on (it may overlap the read-back): from the last deadline (the subject's
-    // end plus the grace, when the rooms close it) to the moment every room has written its attempts to D1.
-    const deadline = start.endsAt + SIMULATION_GRACE_MS;
-    const grading = (async () => {
-      for (;;) {
-        const live = (await (
-          await fetch(`${baseUrl}/api/admin/simulations/${simId}/live`, { headers: { cookie: admin } })
-        ).json()) as {
-          total: { gradedRooms: number; attempts: number };
-        };
-        if (live.total.gradedRooms >= start.shards) return { at: Date.now(), attempts: live.total.attempts };
-        if (Date.now() > deadline + 120_000) return { at: NaN, attempts: live.total.attempts };
-        await new Promise((r) => setTimeout(r, Date.now() < deadline - 1000 ? 1000 : 100));
-      }
-    })();
-    const answered = await answering;
-    const receipts = answered.flatMap((r) => r.startReceipts as number[]);
-    const ackLatencies = answered.flatMap((r) => r.ackLatencies as number[]);
-
-    // 4. Everyone reconnects and reads the answer back from the room.
-    const readBack = (await Promise.all(workers.map((w) => ask(w, "read-back", "read-back")))).reduce(
-      (n, r) => n + Number(r.readBack),
-      0,
+    // 2. Avvia; 3. the day (subjects, reconnect wave in subject 2, attempt, ranking).
+    const sitting = Promise.all(workers.map((w) => ask(w, { run: "sit", waveSubject: 1 }, "sat")));
+    const start = await adminJson<{ startTime: number; endsAt: number; shards: number }>(
+      baseUrl,
+      admin,
+      `/api/admin/simulations/${simId}/start`,
+      { method: "POST" },
     );
+    const sat = await sitting;
+    const usage = await adminJson<D1Usage>(baseUrl, admin, "/api/admin/bench/d1");
+    load.after = loadavg().map((n) => Math.round(n * 100) / 100);
 
-    const { at: gradedAt, attempts } = await grading;
+    const all = <T>(field: string) => sat.flatMap((r) => r[field] as T[]);
+    const sum = (field: string) => sat.reduce((n, r) => n + Number(r[field]), 0);
+    const receipts = all<number>("startReceipts");
+    const endReceipts = all<number>("endReceipts");
+    const ackLatencies = all<number>("ackLatencies");
+    const rankingBytes = all<number>("rankingBytes");
+    const httpCalls = all<number>("httpCalls");
+    const waves = sat.map((r) => r.wave as { tried: number; reconnected: number; readBack: number });
+    const httpErrors: Record<string, number> = {};
+    for (const r of sat)
+      for (const [k, v] of Object.entries(r.httpErrors as Record<string, number>))
+        httpErrors[k] = (httpErrors[k] ?? 0) + v;
+    // Grading: from the last deadline (the end plus the grace, when the rooms close it) to the last room's
+    // simulation-end (sent once its attempts and question memories are written to D1).
+    const deadline = start.endsAt + SIMULATION_GRACE_MS;
+    const gradedAt = endReceipts.length ? Math.max(...endReceipts) : NaN;
     const result = {
       clients: CLIENTS,
       shards: start.shards,
-      connected: connected.reduce((n, r) => n + Number(r.connected), 0),
-      acked: answered.reduce((n, r) => n + Number(r.acked), 0),
-      readBack,
-      startSpreadMs: receipts.length ? Math.max(...receipts) - Math.min(...receipts) : null,
+      questions,
+      subjectMin: SUBJECT_MIN,
+      httpCallsPerClient: f1(httpCalls.reduce((a, b) => a + b, 0) / Math.max(1, httpCalls.length)),
+      // Per student who sat the day (connected), the admin's save and Avvia included.
+      d1RowsReadPerClient: f1(usage.rowsRead / Math.max(1, connected)),
+      d1RowsWrittenPerClient: f1(usage.rowsWritten / Math.max(1, connected)),
+      d1QueriesPerClient: f1(usage.queries / Math.max(1, connected)),
+      rankingBytesP95: percentile(rankingBytes, 95),
       offsetErrP95Ms: f1(percentile(offsetErrors, 95)),
       ackP50Ms: f1(percentile(ackLatencies, 50)),
       ackP99Ms: f1(percentile(ackLatencies, 99)),
-      gradeMs: Number.isFinite(gradedAt) ? gradedAt - deadline : null,
-      attemptsWritten: attempts,
-      startLeadMs: start.startTime - Math.min(...receipts),
+      gradingS: Number.isFinite(gradedAt) ? f1((gradedAt - deadline) / 1000) : null,
+      connected,
+      answersSent: sum("answersSent"),
+      acked: sum("acked"),
+      rejected: sum("rejected"),
+      movedAtStart: sum("moved"),
+      reconnectWave: waves.reduce((n, w) => n + w.tried, 0),
+      reconnected: waves.reduce((n, w) => n + w.reconnected, 0),
+      readBack: waves.reduce((n, w) => n + w.readBack, 0),
+      graded: sum("graded"),
+      rankedWithPosition: sum("positions"),
+      startSpreadMs: receipts.length ? Math.max(...receipts) - Math.min(...receipts) : null,
       connectSec: f1(connectSec),
       threads: THREADS,
+      drawNotes: saved.drawNotes.length,
+      httpErrors,
+      loadAverage: load,
     };
-    console.log("\nNational sitting over loopback (start spread: first to last receipt of simulation-start):");
-    console.table([result]);
+    const checks = {
+      clients: CLIENTS >= 6000,
+      connected: connected === CLIENTS,
+      ackP99Ms: (result.ackP99Ms ?? Infinity) <= NATIONAL_GOALS.ackP99Ms,
+      offsetErrP95Ms: (result.offsetErrP95Ms ?? Infinity) <= NATIONAL_GOALS.offsetErrP95Ms,
+      gradingS: result.gradingS !== null && result.gradingS <= NATIONAL_GOALS.gradingS,
+      d1RowsReadPerClient: (result.d1RowsReadPerClient ?? Infinity) <= NATIONAL_GOALS.d1RowsReadPerClient,
+      rankingBytesP95:
+        Number.isFinite(result.rankingBytesP95) && result.rankingBytesP95 <= NATIONAL_GOALS.rankingBytesP95,
+      graded: result.graded === connected,
+    };
+    const failed = Object.entries(checks)
+      .filter(([, ok]) => !ok)
+      .map(([k]) => k);
+    const { httpErrors: errs, loadAverage, ...table } = result;
+    console.log("\nNational sitting over loopback:");
+    console.table([table]);
+    if (Object.keys(errs).length) console.log("HTTP errors:", errs);
+    console.log(`load average before ${loadAverage.before.join(" ")}, after ${load.after?.join(" ")}`);
+    console.log(
+      failed.length
+        ? `FAIL national: ${failed.join(", ")} (goals: 6,000 clients, ack p99 ≤ ${NATIONAL_GOALS.ackP99Ms} ms, clock error p95 ≤ ${NATIONAL_GOALS.offsetErrP95Ms} ms, grading ≤ ${NATIONAL_GOALS.gradingS} s, rows read per client ≤ ${NATIONAL_GOALS.d1RowsReadPerClient}, ranking ≤ 20 KB)`
+        : "PASS national",
+    );
     await fetch(`${baseUrl}/api/admin/simulations/${simId}`, { method: "DELETE", headers: { cookie: admin } });
-    return result;
+    return { ...result, pass: failed.length === 0, failed };
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }

@@ -3,6 +3,8 @@
 import { createRequestHandler, type RequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, nonceContext } from "../app/server/context";
 import { d1RoundsFor } from "../app/server/d1-rounds.server";
+import { openReadSession } from "../app/server/db/d1-session.server";
+import { withD1Usage } from "../app/server/db/d1-usage.server";
 import { assertValidEnv } from "../app/server/env.server";
 import {
   newNonce,
@@ -59,9 +61,11 @@ export default {
   async fetch(request, givenEnv, ctx) {
     const misconfigured = configurationError(givenEnv);
     if (misconfigured) return misconfigured;
+    // Every D1 query of this request goes through one session (reads near the student, own writes visible).
+    const reads = openReadSession(request, withD1Usage(givenEnv));
     // The benchmark's count of sequential D1 round trips (development servers only; app/server/d1-rounds.server.ts).
-    const rounds = d1RoundsFor(request, givenEnv);
-    const env = rounds?.env ?? givenEnv;
+    const rounds = d1RoundsFor(request, reads.env);
+    const env = rounds?.env ?? reads.env;
     const spare = spareBody(request);
     const nonce = newNonce();
     const response =
@@ -71,7 +75,7 @@ export default {
       (await requestHandler(request, routerContext(env, ctx, nonce)));
     await drain(spare);
     const shaped = await withUnusableSessionCleared(request, await withApiErrorShape(request, response), env);
-    const answer = withSecurityHeaders(request, shaped, nonce, env);
+    const answer = reads.withBookmark(request, withSecurityHeaders(request, shaped, nonce, env));
     return rounds ? rounds.report(await answer) : answer;
   },
 } satisfies ExportedHandler<Env>;

@@ -25,6 +25,7 @@ import {
 } from "../app/lib/simulation-protocol";
 import { simulationExtraTimes } from "../app/server/accommodations.server";
 import { getDb } from "../app/server/db/client.server";
+import { withD1Usage } from "../app/server/db/d1-usage.server";
 import { answerKeysOf, attemptOf, loadSimulation, resultOf } from "../app/server/simulations.server";
 import { writeGradedAttempts } from "../app/server/simulation-grading.server";
 
@@ -73,7 +74,8 @@ export class SimulationRoom extends DurableObject<Env> {
   private batch: { ws: WebSocket; userId: number; answer: AnswerMessage; at: number; ack: string }[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, withD1Usage(env)); // the bench's D1 meter; the same env otherwise
+
     ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
     ctx.storage.sql.exec(
       `CREATE TABLE IF NOT EXISTS answers (user_id INTEGER NOT NULL, subject_id INTEGER NOT NULL, question_id INTEGER NOT NULL,

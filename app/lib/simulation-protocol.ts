@@ -100,6 +100,12 @@ export function shardOf(userId: number, shards: number): number {
 /** Close code of a socket told to reconnect because its student belongs to another room. */
 export const ROOM_MOVED_CODE = 4001;
 
+/**
+ * Where a simulation's rooms are created: Western Europe ("weur", a Durable Objects location hint), near the
+ * Italian exam's students. Read by roomFor, the one place rooms are made.
+ */
+export const ROOM_LOCATION_HINT = "weur" as const;
+
 /** The Durable Object name of one room of a simulation. */
 export function roomName(simulationId: string, shard: number): string {
   return `${simulationId}:${shard}`;

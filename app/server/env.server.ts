@@ -18,6 +18,7 @@ export const envSchema = z.object({
     .min(32, "SESSION_SECRET è troppo corto: servono almeno 32 caratteri casuali"),
   DEV_LOGIN: flag("DEV_LOGIN"),
   ALLOW_DB_RESET: flag("ALLOW_DB_RESET"),
+  BENCH_D1_USAGE: flag("BENCH_D1_USAGE"),
   OWNER_EMAIL: z.union([z.literal(""), z.email("OWNER_EMAIL non è un indirizzo e-mail valido")]).optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_JWKS_URL: z.union([z.literal(""), z.url("GOOGLE_JWKS_URL non è un URL valido")]).optional(),

@@ -15,7 +15,8 @@ import {
   type OfficialSitting,
 } from "~/lib/my-simulations";
 import { flowEnd, type AnswerKey, type FlowSubject, type SimulationResult } from "~/lib/simulation";
-import { roomName, shardOf } from "~/lib/simulation-protocol";
+import { ROOM_LOCATION_HINT, roomName, shardOf } from "~/lib/simulation-protocol";
+import { catchUpWithPrimary } from "./db/d1-session.server";
 import {
   candidateOptions,
   candidateQuestions,
@@ -729,9 +730,14 @@ export async function simulationEdition(db: Db, editionId: number | null) {
   return editionOrDefault(db, editionId).catch(() => null);
 }
 
-/** One room of a simulation: the Durable Object named "<simulationId>:<shard>". */
+/**
+ * One room of a simulation: the Durable Object named "<simulationId>:<shard>", created near the exam's students
+ * (ROOM_LOCATION_HINT; a hint only counts when the object is first created, later calls find it where it is).
+ */
 export function roomFor(env: Env, id: string, shard: number) {
-  return env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(roomName(id, shard)));
+  return env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(roomName(id, shard)), {
+    locationHint: ROOM_LOCATION_HINT,
+  });
 }
 
 /** The room of a signed-in user (for the HTTP attempt call; the socket route does the same). */
@@ -757,6 +763,8 @@ export async function submitSimulationAttempt(
   const outcome = await roomFor(env, id, shard).submitAttempt(user.id, body.answers, body.timeTaken);
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   if (outcome.pending) return outcome;
+  // The room graded on the primary through its own binding: the student's next read (the ranking) must see it.
+  await catchUpWithPrimary(env);
   const edition = await simulationEdition(db, sim.editionId);
   return { ...outcome, result: { ...withGrades(outcome.result, edition), edition: editionRef(edition) } };
 }

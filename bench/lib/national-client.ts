@@ -1,32 +1,57 @@
-// One worker thread of the national bench: a slice of the students, each with its own WebSocket.
-// Phases (driven by the main thread): connect + clock sync → wait for the start → one answer at a random
-// instant within 10 s of the start → close, reconnect and read the answer back from the room's hello.
+// One worker thread of the national bench: a slice of the students, each behaving as the browser's runner does
+// (app/routes/simulazione.tsx, app/components/simulation/SimulationRunner.tsx and useSimulationRoom.ts):
+// - connect: the page (GET /simulazione?id=), its flow (GET /api/simulations/:id), the room's socket and 5 pings;
+// - run: the start (moved to another room at Avvia → reconnect at once, as the browser does on ROOM_MOVED_CODE);
+//   per subject, its questions once it opens (GET /api/simulations/:id, retried while still empty), then answers at
+//   random instants of the subject, right or wrong by the student's own ability, some changed later; a share of the
+//   students lose their socket mid-subject 2 and reconnect (the reconnect wave), checking that the room's hello gives
+//   back every answer it had acknowledged; at the end the attempt (POST /simulazione.data?id=, the runner's action,
+//   retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
 import { parentPort, workerData } from "node:worker_threads";
-import { estimateClockOffset, type ClockSample } from "../../app/lib/simulation.ts";
+import { estimateClockOffset, subjectWindows, type ClockSample } from "../../app/lib/simulation.ts";
 
+type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
 type Input = {
-  wsUrl: string;
-  users: { id: number; cookie: string }[];
-  questionId: number;
-  subjectId: number;
-  value: string;
-  answerWindowMs: number;
+  baseUrl: string;
+  simulationId: string;
+  users: { id: number; cookie: string; listed: boolean }[];
+  keys: Record<string, Key>;
+  answerShare: number;
+  changeShare: number;
+  reconnectShare: number;
 };
+type FlowSubject = { id: number; name: string; timeMin: number; breakAfterMin: number; questions: { id: number }[] };
 type Client = {
-  user: { id: number; cookie: string };
-  ws: WebSocket;
+  user: Input["users"][number];
+  ws: WebSocket | null;
+  open: Promise<boolean>;
   samples: ClockSample[];
   offset?: number;
-  startAt?: number;
   startTime?: number;
-  sentAt?: number;
-  ackAt?: number;
+  startReceivedAt?: number;
+  endReceivedAt?: number;
+  flow: FlowSubject[];
+  ability: number;
+  seq: number;
+  /** seq → when it was sent (performance.now(), for the ack latency) and what. */
+  inFlight: Map<number, { sentAt: number; questionId: number; value: string }>;
+  /** question → value the room acknowledged. */
+  acked: Map<number, string>;
+  answers: Record<string, Record<string, string>>;
+  http: number;
+  moved: number;
   waiters: Map<string, (m: Record<string, unknown>) => void>;
 };
 
 const input = workerData as Input;
 const PINGS = 5;
+const QUESTIONS_AFTER_OPEN_MS = 250;
+const ROOM_MOVED_CODE = 4001;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ackLatencies: number[] = [];
+let answersSent = 0;
+let answersRejected = 0;
+const httpErrors: Record<string, number> = {};
 
 async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>) {
   let next = 0;
@@ -37,62 +62,148 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
   );
 }
 
-function waitFor(client: Client, type: string, timeout: number): Promise<Record<string, unknown> | null> {
+/**
+ * One HTTP call of the browser. A 5xx or a network failure is tried again up to twice after a second (the student
+ * reloads; the local preview's hop to workerd answers "fetch failed" now and then under load): every try counts.
+ */
+async function http(c: Client, path: string, init: RequestInit = {}): Promise<Response | null> {
+  for (let attempt = 0; ; attempt++) {
+    c.http++;
+    let response: Response | null = null;
+    try {
+      response = await fetch(`${input.baseUrl}${path}`, {
+        ...init,
+        headers: { cookie: c.user.cookie, ...(init.headers as Record<string, string> | undefined) },
+      });
+    } catch {
+      httpErrors.network = (httpErrors.network ?? 0) + 1;
+    }
+    if (response && !response.ok) {
+      const key = `${init.method ?? "GET"} ${path.split("?")[0]!.replace(/national-[^/]+/, ":id")} ${response.status}`;
+      httpErrors[key] = (httpErrors[key] ?? 0) + 1;
+    }
+    if ((response && response.status < 500) || attempt >= 2) return response;
+    await response?.arrayBuffer();
+    await sleep(1000);
+  }
+}
+
+function waitFor(c: Client, type: string, timeout: number): Promise<Record<string, unknown> | null> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      client.waiters.delete(type);
+      c.waiters.delete(type);
       resolve(null);
     }, timeout);
-    client.waiters.set(type, (m) => {
+    c.waiters.set(type, (m) => {
       clearTimeout(timer);
-      client.waiters.delete(type);
+      c.waiters.delete(type);
       resolve(m);
     });
   });
 }
 
-function open(user: { id: number; cookie: string }): Promise<Client | null> {
+/** Opens the room socket; resolves with the hello (null on failure). Reconnects at once when moved at Avvia. */
+function connect(c: Client): Promise<Record<string, unknown> | null> {
+  const wsUrl = `${input.baseUrl.replace(/^http/, "ws")}/api/simulations/${input.simulationId}/ws`;
   return new Promise((resolve) => {
-    const ws = new WebSocket(input.wsUrl, { headers: { cookie: user.cookie } } as unknown as string[]);
-    const client: Client = { user, ws, samples: [], waiters: new Map() };
-    const timer = setTimeout(() => resolve(null), 120_000);
+    const ws = new WebSocket(wsUrl, { headers: { cookie: c.user.cookie } } as unknown as string[]);
+    c.ws = ws;
+    let opened: (ok: boolean) => void = () => {};
+    c.open = new Promise((r) => (opened = r));
+    const timer = setTimeout(() => {
+      opened(false);
+      resolve(null);
+    }, 120_000);
     ws.onmessage = (event) => {
       const at = performance.now();
       const m = JSON.parse(String(event.data)) as Record<string, unknown>;
       if (m.type === "hello") {
         clearTimeout(timer);
-        resolve(client);
+        if (typeof m.startTime === "number") c.startTime = m.startTime;
+        opened(true);
+        resolve(m);
       } else if (m.type === "pong")
-        client.samples.push({ sentAt: Number(m.t0), receivedAt: at, serverTime: Number(m.serverTime) });
+        c.samples.push({ sentAt: Number(m.t0), receivedAt: at, serverTime: Number(m.serverTime) });
       else if (m.type === "simulation-start") {
-        client.startAt = Date.now();
-        client.startTime = Number(m.startTime);
-      } else if (m.type === "ack") client.ackAt = at;
-      client.waiters.get(String(m.type))?.(m);
+        c.startReceivedAt ??= Date.now();
+        c.startTime = Number(m.startTime);
+      } else if (m.type === "simulation-end") c.endReceivedAt ??= Date.now();
+      else if (m.type === "ack" || m.type === "rejected") {
+        const sent = c.inFlight.get(Number(m.seq));
+        if (sent !== undefined) {
+          c.inFlight.delete(Number(m.seq));
+          if (m.type === "ack") {
+            ackLatencies.push(at - sent.sentAt);
+            c.acked.set(sent.questionId, sent.value);
+          } else answersRejected++;
+        }
+      }
+      c.waiters.get(String(m.type))?.(m);
+    };
+    ws.onclose = (event) => {
+      if (c.ws !== ws) return;
+      c.ws = null;
+      if (event.code === ROOM_MOVED_CODE) {
+        c.moved++;
+        void connect(c);
+      }
     };
     ws.onerror = () => {
       clearTimeout(timer);
+      opened(false);
       resolve(null);
     };
   });
 }
 
-let clients: Client[] = [];
+const clients: Client[] = [];
+
+function newClient(user: Input["users"][number]): Client {
+  // A cohort: abilities spread around 55 % right (0.2–0.9), never the same answers from everybody.
+  const u = (Math.random() + Math.random() + Math.random()) / 3;
+  return {
+    user,
+    ws: null,
+    open: Promise.resolve(false),
+    samples: [],
+    flow: [],
+    ability: 0.2 + 0.7 * u,
+    seq: 0,
+    inFlight: new Map(),
+    acked: new Map(),
+    answers: {},
+    http: 0,
+    moved: 0,
+    waiters: new Map(),
+  };
+}
+
+async function loadFlow(c: Client): Promise<boolean> {
+  const response = await http(c, `/api/simulations/${input.simulationId}`);
+  if (!response?.ok) return false;
+  const view = (await response.json()) as { flow: FlowSubject[]; startTime: number | null };
+  c.flow = view.flow;
+  if (view.startTime) c.startTime = view.startTime;
+  return true;
+}
 
 async function connectAll() {
-  const opened: (Client | null)[] = [];
-  await pool(input.users, 25, async (u) => {
-    opened.push(await open(u));
+  const all = input.users.map(newClient);
+  await pool(all, 25, async (c) => {
+    const page = await http(c, `/simulazione?id=${input.simulationId}`);
+    await page?.arrayBuffer();
+    if (!page?.ok || !(await loadFlow(c))) return;
+    if (await connect(c)) {
+      clients.push(c);
+      await syncClock(c);
+    }
   });
-  clients = opened.filter((c): c is Client => c !== null);
-  // Clock sync on arrival: PINGS round trips each (as the browser does when its socket opens).
-  await pool(clients, 50, syncClock);
   return { connected: clients.length };
 }
 
-/** PINGS round trips; the offset from the fastest 3 of the last 12 samples (the browser's rule). */
 async function syncClock(c: Client) {
   for (let i = 0; i < PINGS; i++) {
+    if (!(await c.open) || !c.ws) return;
     const pong = waitFor(c, "pong", 20_000);
     c.ws.send(JSON.stringify({ type: "ping", t0: performance.now() }));
     if (!(await pong)) break;
@@ -101,75 +212,159 @@ async function syncClock(c: Client) {
   c.offset = estimateClockOffset(c.samples, 3)?.offset;
 }
 
-/**
- * The browser syncs again every 30 s; the bench does it once more after every thread has connected, so
- * the estimate is not only made in the middle of 6,000 arriving connections. Returns each client's error.
- */
 async function resyncAll() {
   await pool(clients, 25, syncClock);
-  // Same machine: the true offset is this thread's Date.now() − performance.now().
   const trueOffset = Date.now() - performance.now();
   return { offsetErrors: clients.filter((c) => c.offset !== undefined).map((c) => Math.abs(c.offset! - trueOffset)) };
 }
 
-async function answerAll() {
+const serverNow = (c: Client) => performance.now() + (c.offset ?? Date.now() - performance.now());
+const sleepUntil = (c: Client, at: number) => sleep(Math.max(0, at - serverNow(c)));
+
+async function send(c: Client, subjectId: number, questionId: number, value: string) {
+  await c.open;
+  const ws = c.ws as WebSocket | null;
+  if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  const seq = ++c.seq;
+  c.inFlight.set(seq, { sentAt: performance.now(), questionId, value });
+  answersSent++;
+  ws.send(JSON.stringify({ type: "answer", seq, subjectId, questionId, value }));
+  (c.answers[String(subjectId)] ??= {})[String(questionId)] = value;
+}
+
+function pick<T>(items: T[]): T {
+  return items[Math.floor(Math.random() * items.length)]!;
+}
+
+async function sitSubject(c: Client, index: number, window: { startsAt: number; endsAt: number }, wave: Wave) {
+  await sleepUntil(c, window.startsAt + QUESTIONS_AFTER_OPEN_MS + Math.random() * 1500);
+  for (let wait = 500; (c.flow[index]?.questions.length ?? 0) === 0 && serverNow(c) < window.endsAt; wait *= 2) {
+    await loadFlow(c);
+    if ((c.flow[index]?.questions.length ?? 0) === 0) await sleep(wait);
+  }
+  const subject = c.flow[index];
+  if (!subject?.questions.length) return;
+  const span = window.endsAt - window.startsAt;
+  const plan: { at: number; questionId: number; value: string }[] = [];
+  for (const q of subject.questions) {
+    const key = input.keys[String(q.id)];
+    if (!key || Math.random() > input.answerShare) continue;
+    const right = Math.random() < c.ability;
+    const value = right ? key.correct : key.wrong.length ? pick(key.wrong) : "0";
+    const at = window.startsAt + 2000 + Math.random() * (span - 5000);
+    plan.push({ at, questionId: q.id, value });
+    // Second thoughts: a share of the answers is changed later in the subject.
+    if (Math.random() < input.changeShare) {
+      const later = at + Math.random() * Math.max(0, window.endsAt - 3000 - at);
+      plan.push({ at: later, questionId: q.id, value: right ? pick([...key.wrong, "1"]) : key.correct });
+    }
+  }
+  plan.sort((a, b) => a.at - b.at);
+  const reconnecting = index === wave.subjectIndex && Math.random() < input.reconnectShare;
+  const dropAt = window.startsAt + span / 2 + Math.random() * 2000;
+  let dropped = false;
+  for (const p of plan) {
+    if (reconnecting && !dropped && p.at > dropAt) {
+      dropped = true;
+      await sleepUntil(c, dropAt);
+      await reconnectAndReadBack(c, wave);
+    }
+    await sleepUntil(c, p.at);
+    await send(c, subject.id, p.questionId, p.value);
+  }
+}
+
+type Wave = { subjectIndex: number; tried: number; reconnected: number; readBack: number };
+
+async function reconnectAndReadBack(c: Client, wave: Wave) {
+  wave.tried++;
+  // Wait for outstanding acks first (what the room acknowledged must come back), then drop the socket.
+  for (let i = 0; i < 40 && c.inFlight.size; i++) await sleep(50);
+  const expected = new Map(c.acked);
+  const old = c.ws;
+  c.ws = null;
+  old?.close(1000, "bench: network blip");
+  const hello = await connect(c);
+  if (!hello) return;
+  wave.reconnected++;
+  const saved = (hello.answers ?? {}) as Record<string, Record<string, string>>;
+  const held = new Map(Object.values(saved).flatMap((qs) => Object.entries(qs).map(([q, v]) => [Number(q), v])));
+  if ([...expected].every(([q, v]) => held.get(q) === v)) wave.readBack++;
+}
+
+/** The ranking's own position, in the full shape ({pos, position, ranking[]}) or a paged one. */
+function positionOf(body: Record<string, unknown>): number | null {
+  const candidates = [
+    body.pos,
+    body.position,
+    (body.me as Record<string, unknown> | undefined)?.pos,
+    (body.me as Record<string, unknown> | undefined)?.position,
+    (body.mine as Record<string, unknown> | undefined)?.pos,
+    (body.mine as Record<string, unknown> | undefined)?.position,
+    (body.own as Record<string, unknown> | undefined)?.position,
+  ];
+  const found = candidates.find((v) => typeof v === "number");
+  return typeof found === "number" ? found : null;
+}
+
+async function runAll(waveSubject: number) {
   const deadline = Date.now() + 90_000;
   while (clients.some((c) => c.startTime === undefined) && Date.now() < deadline) await sleep(50);
-  const acks = clients.map(async (c) => {
-    if (c.startTime === undefined || c.offset === undefined) return;
-    // A random instant within the answer window after the start, on the client's own server clock.
-    const at = c.startTime + 200 + Math.random() * input.answerWindowMs;
-    await sleep(Math.max(0, at - (performance.now() + c.offset)));
-    const ack = waitFor(c, "ack", 60_000);
-    c.sentAt = performance.now();
-    c.ws.send(
-      JSON.stringify({
-        type: "answer",
-        seq: 1,
-        subjectId: input.subjectId,
-        questionId: input.questionId,
-        value: input.value,
-      }),
-    );
-    await ack;
-  });
-  await Promise.all(acks);
-  const acked = clients.filter((c) => c.ackAt !== undefined);
+  const wave: Wave = { subjectIndex: waveSubject, tried: 0, reconnected: 0, readBack: 0 };
+  const outcomes = await Promise.all(
+    clients.map(async (c) => {
+      if (c.startTime === undefined) return { graded: false, rankingBytes: null, position: null };
+      const windows = subjectWindows(c.flow, c.startTime);
+      for (let i = 0; i < windows.length; i++) await sitSubject(c, i, windows[i]!, wave);
+      return finishWithRanking(c, windows);
+    }),
+  );
   return {
-    startReceipts: clients.filter((c) => c.startAt !== undefined).map((c) => c.startAt!),
+    startReceipts: clients.filter((c) => c.startReceivedAt !== undefined).map((c) => c.startReceivedAt!),
+    endReceipts: clients.filter((c) => c.endReceivedAt !== undefined).map((c) => c.endReceivedAt!),
     startTime: clients.find((c) => c.startTime !== undefined)?.startTime ?? null,
-    acked: acked.length,
-    ackLatencies: acked.map((c) => c.ackAt! - c.sentAt!),
+    answersSent,
+    acked: ackLatencies.length,
+    rejected: answersRejected,
+    ackLatencies,
+    moved: clients.reduce((n, c) => n + c.moved, 0),
+    wave,
+    graded: outcomes.filter((o) => o.graded).length,
+    rankingBytes: outcomes.flatMap((o) => (o.rankingBytes === null ? [] : [o.rankingBytes])),
+    positions: outcomes.filter((o) => o.position !== null).length,
+    httpCalls: clients.map((c) => c.http),
+    httpErrors,
   };
 }
 
-async function readBackAll() {
-  for (const c of clients) c.ws.close(1000, "bench");
-  await sleep(500);
-  let readBack = 0;
-  await pool(input.users, 25, async (u) => {
-    const again = await new Promise<Record<string, unknown> | null>((resolve) => {
-      const ws = new WebSocket(input.wsUrl, { headers: { cookie: u.cookie } } as unknown as string[]);
-      const timer = setTimeout(() => resolve(null), 60_000);
-      ws.onmessage = (event) => {
-        const m = JSON.parse(String(event.data));
-        if (m.type === "hello") {
-          clearTimeout(timer);
-          ws.close(1000, "bench");
-          resolve(m);
-        }
-      };
-      ws.onerror = () => resolve(null);
+async function finishWithRanking(c: Client, windows: { startsAt: number; endsAt: number }[]) {
+  const end = windows.at(-1)!.endsAt;
+  await sleepUntil(c, end + Math.random() * 1000);
+  const timeTaken = Math.round((end - c.startTime!) / 1000);
+  let graded = false;
+  for (let attempt = 0; attempt <= 4 && !graded; attempt++) {
+    const response = await http(c, `/simulazione.data?id=${input.simulationId}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ answers: c.answers, timeTaken }),
     });
-    const answers = again?.answers as Record<string, Record<string, string>> | undefined;
-    if (answers?.[String(input.subjectId)]?.[String(input.questionId)] === input.value) readBack++;
-  });
-  return { readBack };
+    const text = response ? await response.text() : "";
+    if (response?.ok && text.includes("attemptId")) graded = true;
+    else if (response && response.status >= 400 && response.status < 500) break;
+    else await sleep(1000 * 2 ** attempt);
+  }
+  if (!graded) return { graded, rankingBytes: null, position: null };
+  const ranking = await http(c, `/api/simulations/${input.simulationId}/ranking`);
+  if (!ranking?.ok) return { graded, rankingBytes: null, position: null };
+  const raw = await ranking.arrayBuffer();
+  const body = JSON.parse(new TextDecoder().decode(raw)) as Record<string, unknown>;
+  c.ws?.close(1000, "bench: done");
+  return { graded, rankingBytes: raw.byteLength, position: positionOf(body) };
 }
 
-parentPort!.on("message", async (command: string) => {
-  if (command === "connect") parentPort!.postMessage({ phase: "connected", ...(await connectAll()) });
-  else if (command === "resync") parentPort!.postMessage({ phase: "resynced", ...(await resyncAll()) });
-  else if (command === "answer") parentPort!.postMessage({ phase: "answered", ...(await answerAll()) });
-  else if (command === "read-back") parentPort!.postMessage({ phase: "read-back", ...(await readBackAll()) });
+parentPort!.on("message", async (command: { run: string; waveSubject?: number }) => {
+  if (command.run === "connect") parentPort!.postMessage({ phase: "connected", ...(await connectAll()) });
+  else if (command.run === "resync") parentPort!.postMessage({ phase: "resynced", ...(await resyncAll()) });
+  else if (command.run === "sit")
+    parentPort!.postMessage({ phase: "sat", ...(await runAll(command.waveSubject ?? 1)) });
 });

@@ -57,6 +57,7 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/admin/simulations/:id/attempts": { GET: "teacher" },
   "api/admin/simulations/:id/classes": { GET: "teacher" },
   "api/admin/simulations/:id/live": { GET: "admin" },
+  "api/admin/bench/d1": { GET: "admin", DELETE: "admin" },
 
   // Classes (issue 11; which class a teacher may touch is checked by the service: classes.test.ts)
   "api/classes": { GET: "user", POST: "teacher" },
