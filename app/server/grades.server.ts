@@ -16,21 +16,20 @@ export type EditionBestGrades = {
 
 /** The student's best grade per exam over the default edition's simulations, or null when they sat none. */
 export async function bestSimulationGrades(db: Db, userId: number): Promise<EditionBestGrades | null> {
-  const edition = await defaultEdition(db).catch(() => null);
+  // The edition and the student's graded simulations are read side by side (one round trip on the dashboard):
+  // a student sits a handful of simulations, so the edition's are picked here.
+  const [edition, all] = await Promise.all([
+    defaultEdition(db).catch(() => null),
+    db
+      .select({ subjects: simulationAttempts.subjectsResult, editionId: simulations.editionId })
+      .from(simulationAttempts)
+      .innerJoin(simulations, eq(simulations.id, simulationAttempts.simulationId))
+      .where(and(eq(simulationAttempts.userId, userId), isNotNull(simulations.gradedAt)))
+      .orderBy(desc(simulationAttempts.createdAt))
+      .all(),
+  ]);
   if (!edition) return null;
-  const rows = await db
-    .select({ subjects: simulationAttempts.subjectsResult })
-    .from(simulationAttempts)
-    .innerJoin(simulations, eq(simulations.id, simulationAttempts.simulationId))
-    .where(
-      and(
-        eq(simulationAttempts.userId, userId),
-        eq(simulations.editionId, edition.id),
-        isNotNull(simulations.gradedAt),
-      ),
-    )
-    .orderBy(desc(simulationAttempts.createdAt))
-    .all();
+  const rows = all.filter((r) => r.editionId === edition.id);
   if (!rows.length) return null;
   return {
     edition: { id: edition.id, label: edition.label, academicYear: edition.academicYear },
