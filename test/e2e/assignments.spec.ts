@@ -37,11 +37,11 @@ async function doAssignment(page: Page, title: string, late: boolean) {
   await expect(page).toHaveURL(/\/test\?id=\d+$/);
   for (let i = 0; i < COUNT; i++) {
     await expect(page.getByTestId("question-position")).toHaveText(`Domanda ${i + 1}/${COUNT}`);
-    const boxes = page.getByRole("textbox", { name: /^Lettera 1 di 50$/ });
+    const boxes = page.getByRole("textbox", { name: /^Casella 1 di 16$/ });
     if (await boxes.count()) {
       await boxes.click();
       await page.keyboard.type("acqua");
-      await expect(page.getByRole("textbox", { name: "Lettera 5 di 50" })).toHaveValue("a");
+      await expect(page.getByRole("textbox", { name: "Casella 5 di 16" })).toHaveValue("A");
       if (i < COUNT - 1) await page.getByRole("button", { name: "Domanda successiva" }).click();
     } else {
       await page.keyboard.press(late ? "b" : "a");
