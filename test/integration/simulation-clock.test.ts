@@ -3,8 +3,8 @@
 // connected candidates, so a subject closes as if its minutes had passed. Everywhere else it is a 404 that changes
 // nothing.
 import { env } from "cloudflare:test";
-import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { connectRoom } from "./room-socket";
 import { call, json, login, seed } from "./helpers";
 
 let admin: string;
@@ -14,30 +14,6 @@ beforeAll(async () => {
   await seed();
   [admin, student] = await Promise.all([login("admin@example.com"), login("studente@example.com")]);
 });
-
-type Msg = Record<string, unknown> & { type: string };
-
-async function connect(simId: string, token: string) {
-  const response = await exports.default.fetch(`http://localhost/api/simulations/${simId}/ws`, {
-    headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` },
-  });
-  expect(response.status).toBe(101);
-  const ws = response.webSocket!;
-  ws.accept();
-  const messages: Msg[] = [];
-  ws.addEventListener("message", (event) => {
-    messages.push(JSON.parse(event.data as string) as Msg);
-  });
-  const next = async (type: string, where: (m: Msg) => boolean = () => true) => {
-    for (let i = 0; i < 100; i++) {
-      const found = messages.find((m) => m.type === type && where(m));
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no ${type} message`);
-  };
-  return { ws, next };
-}
 
 async function createSimulation(id: string) {
   const created = await call("POST", "/api/admin/simulations", {
@@ -60,7 +36,7 @@ describe("the room's clock hook", () => {
   it("moves a started simulation's start back in D1 and in the room, which tells its candidates and closes the subject", async () => {
     const id = `orologio-${Date.now()}`;
     await createSimulation(id);
-    const socket = await connect(id, student);
+    const socket = await connectRoom(id, student);
     await socket.next("hello");
     const started = await call("POST", `/api/admin/simulations/${id}/start`, { token: admin });
     expect(started.status).toBe(200);

@@ -3,9 +3,9 @@
 // a pupil's accommodation set by their teacher only; an accommodated candidate's answer taken after the common end
 // and graded, another's at the same instant refused; grades out of 30 from the edition.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SimulationRoom } from "../../workers/simulation-room";
+import { connectRoom } from "./room-socket";
 import { call, count, json, login, seed } from "./helpers";
 
 const STUDENT_ID = 1;
@@ -38,31 +38,6 @@ beforeAll(async () => {
     .bind(classId, STUDENT_ID, classId, FRIEND_ID)
     .run();
 });
-
-type Msg = Record<string, unknown> & { type: string };
-
-/** A socket to a room with a way to wait for the next message of a type. */
-async function connect(simId: string, token: string) {
-  const response = await exports.default.fetch(`http://localhost/api/simulations/${simId}/ws`, {
-    headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` },
-  });
-  expect(response.status).toBe(101);
-  const ws = response.webSocket!;
-  ws.accept();
-  const messages: Msg[] = [];
-  ws.addEventListener("message", (event) => {
-    messages.push(JSON.parse(event.data as string) as Msg);
-  });
-  const next = async (type: string, where: (m: Msg) => boolean = () => true) => {
-    for (let i = 0; i < 100; i++) {
-      const found = messages.find((m) => m.type === type && where(m));
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no ${type} message`);
-  };
-  return { ws, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
-}
 
 const roomOf = (id: string) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:0`));
 
@@ -191,8 +166,8 @@ describe("the exam day of a class", () => {
 
     // Chimica began 63 s ago: the common 1′ (plus the 2 s grace) is over; +30 % of 1′ = 18 s more for the pupil.
     await moveStart("giorno-tempo", Date.now() - 63_000);
-    const s = await connect("giorno-tempo", student);
-    const f = await connect("giorno-tempo", friend);
+    const s = await connectRoom("giorno-tempo", student);
+    const f = await connectRoom("giorno-tempo", friend);
     expect(await s.next("hello")).toMatchObject({ closedThrough: 1, extraTimePct: 0 });
     expect(await f.next("hello")).toMatchObject({ closedThrough: 0, extraTimePct: 30 });
     f.send({ type: "answer", seq: 1, subjectId: 2, questionId: q1!.id, value: right(q1!) });
