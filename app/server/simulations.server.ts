@@ -59,16 +59,8 @@ export const SIM_TEXT = {
 /** One subject of a simulation's plan; `questions` is empty until the simulation has started (simulationPlan). */
 export type PlanSubject = FlowSubject & { position: number; questionCount: number; questions: Question[] };
 
-export type SimulationConfig = {
-  id: string;
-  title: string;
-  started: boolean;
-  startTime: number | null;
-  gradedAt: number | null;
-  createdBy: number | null;
-  shards: number;
-  /** The exam edition a template simulation follows (its grades out of 30); null when made by hand. */
-  editionId: number | null;
+/** A simulation with its plan and explicit audience lists: its row (less the ranking count) and more. */
+export type SimulationConfig = Omit<SimulationHead, "rankedCount"> & {
   subjects: PlanSubject[];
   /** The explicit lists; who may enter is their union, read by simulationAudience when asked. */
   allowedUsers: number[];
@@ -329,6 +321,7 @@ export type SimulationHead = {
   gradedAt: number | null;
   createdBy: number | null;
   shards: number;
+  /** The exam edition a template simulation follows (its grades out of 30); null when made by hand. */
   editionId: number | null;
   /** How many attempts its final ranking holds; null until ranked (rankSimulation). */
   rankedCount: number | null;
