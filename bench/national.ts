@@ -169,7 +169,13 @@ async function adminJson<T>(baseUrl: string, admin: string, path: string, init: 
   return (await response.json()) as T;
 }
 
-type D1Usage = { queries: number; rowsRead: number; rowsWritten: number };
+type D1Usage = {
+  queries: number;
+  rowsRead: number;
+  rowsWritten: number;
+  /** The statements that read the most rows (the server's meter keeps the top 25). */
+  statements?: { sql: string; queries: number; rowsRead: number; rowsWritten: number }[];
+};
 
 export async function benchNational(server: LocalServer) {
   const { baseUrl } = server;
@@ -312,6 +318,17 @@ export async function benchNational(server: LocalServer) {
     console.log("\nNational sitting over loopback:");
     console.table([table]);
     if (Object.keys(errs).length) console.log("HTTP errors:", errs);
+    if (usage.statements?.length) {
+      console.log("D1 statements by rows read (per student):");
+      console.table(
+        usage.statements.slice(0, 12).map((s) => ({
+          rowsRead: f1(s.rowsRead / Math.max(1, connected)),
+          rowsWritten: f1(s.rowsWritten / Math.max(1, connected)),
+          queries: f1(s.queries / Math.max(1, connected)),
+          sql: s.sql.slice(0, 110),
+        })),
+      );
+    }
     console.log(`load average before ${loadAverage.before.join(" ")}, after ${load.after?.join(" ")}`);
     console.log(
       failed.length

@@ -549,6 +549,10 @@ export function percentileOf(below: number, participants: number): number {
  * range reads of the stored ranking. `ranking` (the spec's field) is the top. Until every room has graded there is no
  * final ranking: `final: false` with null positions (the runner asks again).
  */
+/** The top RANKING_PAGE_TOP of final rankings read in this isolate, by simulation, grading instant and size. */
+const rankingTops = new Map<string, RankingEntry[]>();
+const RANKING_TOPS_KEPT = 16;
+
 export async function rankingFor(
   db: Db,
   simulationId: string,
@@ -593,13 +597,24 @@ export async function rankingFor(
     .where(and(eq(simulationAttempts.simulationId, simulationId), eq(simulationAttempts.userId, userId)))
     .get();
   const half = RANKING_AROUND / 2;
+  // The top of a final ranking never changes: read once per isolate (issue 31: it was 50 of a student's rows).
+  const topKey = `${simulationId}:${sim?.gradedAt}:${participants}`;
+  const cachedTop = rankingTops.get(topKey);
   const [top, around] = await Promise.all([
-    db
-      .select(entry)
-      .from(simulationAttempts)
-      .where(and(eq(simulationAttempts.simulationId, simulationId), lte(simulationAttempts.rankRow, RANKING_PAGE_TOP)))
-      .orderBy(asc(simulationAttempts.rankRow))
-      .all(),
+    cachedTop ??
+      db
+        .select(entry)
+        .from(simulationAttempts)
+        .where(
+          and(eq(simulationAttempts.simulationId, simulationId), lte(simulationAttempts.rankRow, RANKING_PAGE_TOP)),
+        )
+        .orderBy(asc(simulationAttempts.rankRow))
+        .all()
+        .then((rows) => {
+          rankingTops.set(topKey, rows as RankingEntry[]);
+          if (rankingTops.size > RANKING_TOPS_KEPT) rankingTops.delete(rankingTops.keys().next().value!);
+          return rows as RankingEntry[];
+        }),
     mine?.row != null
       ? db
           .select(entry)

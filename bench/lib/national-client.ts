@@ -8,6 +8,7 @@
 //   back every answer it had acknowledged; at the end the attempt (POST /simulazione.data?id=, the runner's action,
 //   retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
 import { parentPort, workerData } from "node:worker_threads";
+import { Agent } from "undici";
 import { estimateClockOffset, subjectWindows, type ClockSample } from "../../app/lib/simulation.ts";
 
 type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
@@ -52,6 +53,14 @@ const ackLatencies: number[] = [];
 let answersSent = 0;
 let answersRejected = 0;
 const httpErrors: Record<string, number> = {};
+/**
+ * The HTTP calls share a bounded pool of connections per thread. Unbounded, thousands of students calling at the
+ * same instant open thousands of sockets through the local preview, which also holds two per room socket: past the
+ * machine's 20,000 open files (`ulimit -Hn`) its hop to workerd fails ("fetch failed"). On the real day each student
+ * has their own browser and the connections end at Cloudflare's edge, not in one process.
+ */
+const HTTP_CONNECTIONS = 64;
+const httpAgent = new Agent({ connections: HTTP_CONNECTIONS, keepAliveTimeout: 30_000 });
 
 async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>) {
   let next = 0;
@@ -64,7 +73,7 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
 
 /**
  * One HTTP call of the browser. A 5xx or a network failure is tried again up to twice after a second (the student
- * reloads; the local preview's hop to workerd answers "fetch failed" now and then under load): every try counts.
+ * reloads): every try counts.
  */
 async function http(c: Client, path: string, init: RequestInit = {}): Promise<Response | null> {
   for (let attempt = 0; ; attempt++) {
@@ -74,7 +83,8 @@ async function http(c: Client, path: string, init: RequestInit = {}): Promise<Re
       response = await fetch(`${input.baseUrl}${path}`, {
         ...init,
         headers: { cookie: c.user.cookie, ...(init.headers as Record<string, string> | undefined) },
-      });
+        dispatcher: httpAgent,
+      } as RequestInit);
     } catch {
       httpErrors.network = (httpErrors.network ?? 0) + 1;
     }

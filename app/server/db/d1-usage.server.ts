@@ -11,25 +11,38 @@
 export type D1Usage = { queries: number; rowsRead: number; rowsWritten: number };
 
 const tally: D1Usage = { queries: 0, rowsRead: 0, rowsWritten: 0 };
+/** The same tally per statement (its SQL, whitespace folded, first 160 characters): where the rows go. */
+const bySql = new Map<string, D1Usage>();
 
-export function d1Usage(): D1Usage {
-  return { ...tally };
+export function d1Usage(): D1Usage & { statements: (D1Usage & { sql: string })[] } {
+  const statements = [...bySql]
+    .map(([sql, u]) => ({ sql, ...u }))
+    .sort((a, b) => b.rowsRead - a.rowsRead || b.rowsWritten - a.rowsWritten)
+    .slice(0, 25);
+  return { ...tally, statements };
 }
 
 export function resetD1Usage(): void {
   tally.queries = 0;
   tally.rowsRead = 0;
   tally.rowsWritten = 0;
+  bySql.clear();
 }
 
 export function d1UsageEnabled(env: Pick<Env, "DEV_LOGIN"> & { BENCH_D1_USAGE?: string }): boolean {
   return env.BENCH_D1_USAGE === "1" && env.DEV_LOGIN === "1";
 }
 
-function count(meta: { rows_read?: number; rows_written?: number } | undefined) {
+function count(meta: { rows_read?: number; rows_written?: number } | undefined, sql = "?") {
   tally.queries++;
   tally.rowsRead += meta?.rows_read ?? 0;
   tally.rowsWritten += meta?.rows_written ?? 0;
+  const key = sql.replace(/\s+/g, " ").trim().slice(0, 160);
+  const entry = bySql.get(key) ?? { queries: 0, rowsRead: 0, rowsWritten: 0 };
+  entry.queries++;
+  entry.rowsRead += meta?.rows_read ?? 0;
+  entry.rowsWritten += meta?.rows_written ?? 0;
+  bySql.set(key, entry);
 }
 
 const SELECT = /^\s*(select|with)\b/i;
@@ -47,19 +60,19 @@ class MeteredStatement {
   }
   async first<T>(column?: string): Promise<T | null> {
     const { results, meta } = await this.inner.all<Record<string, unknown>>();
-    count(meta);
+    count(meta, this.sql);
     const row = results[0];
     if (!row) return null;
     return (column === undefined ? row : row[column]) as T;
   }
   async run<T>() {
     const result = await this.inner.run<T>();
-    count(result.meta);
+    count(result.meta, this.sql);
     return result;
   }
   async all<T>() {
     const result = await this.inner.all<T>();
-    count(result.meta);
+    count(result.meta, this.sql);
     return result;
   }
   async raw<T = unknown[]>(options?: { columnNames?: boolean }): Promise<T[]> {
@@ -67,7 +80,7 @@ class MeteredStatement {
       ? this.db.prepare(`SELECT * FROM (${this.sql})`).bind(...this.params)
       : this.inner;
     const { results, meta } = await statement.all<Record<string, unknown>>();
-    count(meta);
+    count(meta, this.sql);
     const rows = results.map((r) => Object.values(r) as T);
     return options?.columnNames ? [Object.keys(results[0] ?? {}) as T, ...rows] : rows;
   }
@@ -86,7 +99,10 @@ class MeteredDatabase {
   }
   async batch<T = unknown>(statements: D1PreparedStatement[]) {
     const results = await this.inner.batch<T>(statements.map(unwrap));
-    for (const r of results) count(r.meta);
+    results.forEach((r, i) => {
+      const s = statements[i];
+      count(r.meta, s instanceof MeteredStatement ? s.sql : "?");
+    });
     return results;
   }
   exec(query: string) {
