@@ -1,7 +1,11 @@
 import { drizzle, type DrizzleD1Database } from "drizzle-orm/d1";
-import * as schema from "./schema";
 
-export type Db = DrizzleD1Database<typeof schema>;
+/**
+ * Without the schema: nothing uses drizzle's relational API (`db.query`), and with a schema drizzle() maps every
+ * table's relations on each call, which is each request since every request has its own D1 session (issue 31's
+ * profile of the national bench: 3-4 % of the Worker's CPU).
+ */
+export type Db = DrizzleD1Database;
 
 const cache = new WeakMap<D1Database, Db>();
 
@@ -9,7 +13,7 @@ const cache = new WeakMap<D1Database, Db>();
 export function getDb(d1: D1Database): Db {
   let db = cache.get(d1);
   if (!db) {
-    db = drizzle(d1, { schema });
+    db = drizzle(d1);
     cache.set(d1, db);
   }
   return db;
