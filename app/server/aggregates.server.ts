@@ -20,6 +20,7 @@ export type LandedAttempt = {
 /**
  * Statements that add one completed attempt to the aggregates; run them in the same batch as the attempt.
  * Query builders, not `db.run(sql\`...\`)`: drizzle's D1 batch cannot bind a raw statement that has parameters.
+ * The histogram's write raises the stats version (a trigger: migrations/NNNN_stats_triggers.sql): the dashboards' shared snapshot follows.
  */
 export function aggregateStatementsFor(db: Db, attempt: LandedAttempt) {
   if (attempt.subjectId == null || attempt.total <= 0) return [];

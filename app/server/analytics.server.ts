@@ -1,32 +1,17 @@
 // Student analytics (spec section 3, GET /api/me/analytics and /api/friend/analytics).
 // Per-student data comes from the student's own attempts (index attempts(user_id, started_at)) and
-// their answers; site-wide data comes only from the small aggregate tables maintained as attempts
-// land (stat_*), so the cost of a dashboard does not grow with the number of students.
-import { and, asc, eq, gte, sql } from "drizzle-orm";
-import { fullHistogram, histogramMean, histogramPercentile, improvementLastMonthPct, round1 } from "~/lib/analytics";
+// their answers; site-wide data comes from one snapshot per stats version of the small aggregate tables
+// maintained as attempts land (stat_*) and of the bank's shape (shared-stats.server.ts), so the cost of a
+// dashboard grows neither with the number of students nor with the bank.
+import { and, asc, eq, sql } from "drizzle-orm";
+import { improvementLastMonthPct } from "~/lib/analytics";
 import type { StudentAnalytics, StudentAttempt, SubjectAnalytics, TopicCounts } from "~/lib/analytics-types";
-import { ANALYTICS_TREND_DAYS } from "~/lib/constants";
-import { addDays, italianDay } from "~/lib/days";
-import { editionTopicUnits, sumByUnit } from "~/lib/unit-stats";
-import { defaultEdition } from "./editions.server";
 import type { Db } from "./db/client.server";
-import {
-  attemptAnswers,
-  attempts,
-  examEditions,
-  questionEditionUnits,
-  questions,
-  statDailyScores,
-  statScoreHistogram,
-  statTopicAccuracy,
-  subjects,
-  topics,
-  units,
-  users,
-} from "./db/schema";
+import { attemptAnswers, attempts, questions, users } from "./db/schema";
 import { HttpError } from "./errors.server";
 import { summaryScore } from "~/lib/scoring";
 import { byAttempt, readSealedHistory, visibleTotals } from "./sealed.server";
+import { sharedStats } from "./shared-stats.server";
 
 export type {
   SiteAggregate,
@@ -36,43 +21,18 @@ export type {
   TopicCounts,
 } from "~/lib/analytics-types";
 
-/** Everything the dashboard shows for one student, in five bounded reads sent as one batch. */
+/**
+ * Everything the dashboard shows for one student: the student's own rows in one batch and, beside it, the part every
+ * student shares (shared-stats.server.ts: one snapshot per stats version, kept per isolate).
+ */
 export async function studentAnalytics(db: Db, userId: number, now = Date.now()): Promise<StudentAnalytics> {
-  const since = addDays(italianDay(now), -ANALYTICS_TREND_DAYS);
   const completedOf = and(eq(attempts.userId, userId), eq(attempts.status, "completed"));
-  const [
-    sealed,
-    edition,
-    [
-      userRows,
-      subjectRows,
-      topicRows,
-      attemptRows,
-      answerRows,
-      histogramRows,
-      topicStatRows,
-      dailyRows,
-      unitRows,
-      editionUnitRows,
-    ],
-  ] = await Promise.all([
+  const [sealed, shared, [userRows, attemptRows, answerRows]] = await Promise.all([
     // Answers to sealed questions count nowhere (sealed.server.ts): with the rest known, a count would give their verdict.
     readSealedHistory(db, userId, now),
-    // Units are the default edition's (issue 29): its syllabus, and each topic's unit in it.
-    defaultEdition(db).catch(() => null),
+    sharedStats(db, now),
     db.batch([
       db.select({ firstName: users.firstName, name: users.name }).from(users).where(eq(users.id, userId)),
-      db.select({ id: subjects.id, name: subjects.name }).from(subjects).orderBy(asc(subjects.id)),
-      db
-        .select({
-          id: topics.id,
-          subjectId: topics.subjectId,
-          name: topics.name,
-          unit: topics.unit,
-          legacy: topics.legacy,
-        })
-        .from(topics)
-        .orderBy(asc(topics.subjectId), asc(topics.id)),
       db
         .select({
           id: attempts.id,
@@ -101,28 +61,15 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
         .innerJoin(questions, eq(questions.id, attemptAnswers.questionId))
         .where(completedOf)
         .groupBy(attemptAnswers.attemptId, questions.topicId),
-      db.select().from(statScoreHistogram),
-      db.select().from(statTopicAccuracy),
-      db.select().from(statDailyScores).where(gte(statDailyScores.day, since)).orderBy(asc(statDailyScores.day)),
-      db.select().from(units).orderBy(asc(units.subjectId), asc(units.number)),
-      db
-        .select({ topicId: questions.topicId, unit: questionEditionUnits.unit, n: sql<number>`count(*)` })
-        .from(questionEditionUnits)
-        .innerJoin(
-          examEditions,
-          and(eq(examEditions.id, questionEditionUnits.editionId), eq(examEditions.isDefault, true)),
-        )
-        .innerJoin(questions, eq(questions.id, questionEditionUnits.questionId))
-        .groupBy(questions.topicId, questionEditionUnits.unit),
     ]),
   ]);
-  // The default edition's units and topic → unit map; the units table (2025/26) only without an edition.
-  const byEdition = edition && editionUnitRows.length ? editionTopicUnits(editionUnitRows) : null;
 
   const user = userRows[0];
   if (!user) throw new HttpError(404, "Studente non trovato.");
   const sealedByAttempt = byAttempt(sealed.answers);
-  const topicName = new Map(topicRows.map((t) => [t.id, t.name]));
+  const topicName = new Map<number, string>();
+  for (const subject of shared)
+    for (const [id, name] of Object.entries(subject.topics)) topicName.set(Number(id), name);
 
   // Per attempt: the topics touched and the dominant one; per subject: the student's topic counts.
   const attemptTopics = new Map<number, { topicId: number; questions: number }[]>();
@@ -160,59 +107,17 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
     };
   });
 
-  const result: SubjectAnalytics[] = subjectRows.map((subject) => {
-    const subjectTopics = topicRows.filter((t) => t.subjectId === subject.id);
-    const bins = fullHistogram(
-      histogramRows.filter((h) => h.subjectId === subject.id).map((h) => ({ score: h.score, count: h.count })),
-    );
-    const mean = histogramMean(bins);
-    const topicAccuracy: Record<string, number> = {};
-    for (const row of topicStatRows) {
-      if (row.subjectId === subject.id && row.answered > 0)
-        topicAccuracy[row.topicId] = Math.round((row.correct / row.answered) * 1000) / 1000;
-    }
-    // By syllabus unit: topics are its sub-topics (legacy topics belong to none).
-    const subjectUnits = (byEdition ? edition!.format.units : unitRows)
-      .filter((u) => u.subjectId === subject.id)
-      .map((u) => ({ number: u.number, title: u.title, credits: u.credits }));
-    const topicUnits: Record<string, number | null> = Object.fromEntries(
-      subjectTopics.map((t) => [String(t.id), t.legacy ? null : byEdition ? (byEdition.get(t.id) ?? null) : t.unit]),
-    );
-    const unitAccuracy: Record<string, number> = {};
-    const siteByUnit = sumByUnit(
-      Object.fromEntries(
-        topicStatRows
-          .filter((r) => r.subjectId === subject.id)
-          .map((r) => [String(r.topicId), { answered: r.answered, correct: r.correct }]),
-      ),
-      topicUnits,
-    );
-    for (const [unit, c] of siteByUnit)
-      if (c.answered > 0) unitAccuracy[unit] = Math.round((c.correct / c.answered) * 1000) / 1000;
+  const result: SubjectAnalytics[] = shared.map(({ siteAggregate, ...subject }) => {
     const studentTopicAccuracy: Record<string, TopicCounts> = {};
-    for (const t of subjectTopics) {
-      const counts = studentTopics.get(t.id);
-      if (counts) studentTopicAccuracy[t.id] = counts;
+    for (const id of Object.keys(subject.topics)) {
+      const counts = studentTopics.get(Number(id));
+      if (counts) studentTopicAccuracy[id] = counts;
     }
     return {
-      id: subject.id,
-      name: subject.name,
-      topics: Object.fromEntries(subjectTopics.map((t) => [String(t.id), t.name])),
-      units: subjectUnits,
-      topicUnits,
+      ...subject,
       studentAttempts: allAttempts.filter((a) => a.subjectId === subject.id).map(({ subjectId: _s, ...a }) => a),
       studentTopicAccuracy,
-      siteAggregate: {
-        scoreDistribution: bins,
-        attemptsOverTime: dailyRows
-          .filter((d) => d.subjectId === subject.id && d.attempts > 0)
-          .map((d) => ({ date: d.day, avgScore: round1(d.scoreSum / d.attempts), attempts: d.attempts })),
-        topicAccuracy,
-        unitAccuracy,
-        p80: histogramPercentile(bins, 80),
-        p90: histogramPercentile(bins, 90),
-        average: mean == null ? null : round1(mean),
-      },
+      siteAggregate,
     };
   });
 

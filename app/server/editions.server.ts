@@ -34,7 +34,14 @@ export async function listEditions(db: Db): Promise<ExamEdition[]> {
     .sort((a, b) => a.id - b.id)
     .map((r) => `${r.id}:${r.version}:${r.isDefault ? 1 : 0}`)
     .join(",");
-  const editions = rows
+  const editions = editionsFromRows(rows);
+  cache = { stamp, editions };
+  return editions;
+}
+
+/** The editions of rows read in academic-year order, parsed, newest first (an invalid format is logged and left out). */
+export function editionsFromRows(rows: (typeof examEditions.$inferSelect)[]): ExamEdition[] {
+  return rows
     .map((row): ExamEdition | null => {
       const format = editionFormatSchema.safeParse(row.format);
       if (!format.success) {
@@ -55,14 +62,16 @@ export async function listEditions(db: Db): Promise<ExamEdition[]> {
     })
     .filter((e): e is ExamEdition => e !== null)
     .reverse();
-  cache = { stamp, editions };
-  return editions;
+}
+
+/** The default edition among editions listed newest first: the one marked default, else the newest. */
+export function pickDefaultEdition(editions: ExamEdition[]): ExamEdition | undefined {
+  return editions.find((e) => e.isDefault) ?? editions[0];
 }
 
 /** The default edition (what practice and templates follow), or a 409 that says how to fix it. */
 export async function defaultEdition(db: Db): Promise<ExamEdition> {
-  const editions = await listEditions(db);
-  const found = editions.find((e) => e.isDefault) ?? editions[0];
+  const found = pickDefaultEdition(await listEditions(db));
   if (!found) throw new HttpError(409, EDITION_ERRORS.noDefault);
   return found;
 }

@@ -20,7 +20,7 @@ import {
   users,
   type User,
 } from "./db/schema";
-import { italianDaySql, SCORE_BIN_SQL } from "./db/aggregate-sql";
+import { BUMP_STATS_VERSION_SQL, italianDaySql, SCORE_BIN_SQL } from "./db/aggregate-sql";
 import { HttpError, withLabels } from "./errors.server";
 import { canSeeKeys, readSeal, servedAttempt, visibleTotals } from "./sealed.server";
 import type { Profile } from "~/lib/profile";
@@ -181,6 +181,7 @@ export async function deleteAccount(db: Db, userId: number): Promise<void> {
     "DELETE FROM stat_question_accuracy WHERE answered <= 0",
     "DELETE FROM stat_score_histogram WHERE count <= 0",
     "DELETE FROM stat_daily_scores WHERE attempts <= 0",
+    BUMP_STATS_VERSION_SQL,
   ].map((statement) => db.run(sql.raw(statement)));
   // Class invitations are addressed to the e-mail, not the account: they go too.
   const account = await db.select({ email: users.email }).from(users).where(eq(users.id, id)).get();

@@ -19,6 +19,12 @@ export function italianDaySql(ms: string): string {
   return `(CASE WHEN ${summer} THEN date(${t}, '+2 hours') ELSE date(${t}, '+1 hour') END)`;
 }
 
+/**
+ * Raises the stats version (issue 33: the dashboards' shared snapshot is rebuilt). A trigger on stat_score_histogram
+ * raises it too, for every writer of the aggregates; this says it outright where aggregates are rebuilt or removed.
+ */
+export const BUMP_STATS_VERSION_SQL = "UPDATE stats_version SET version = version + 1 WHERE id = 1";
+
 export const SCORE_BIN_SQL = "CAST(round(max(0, min(31, coalesce(a.score, a.correct * 31.0 / a.total)))) AS INTEGER)";
 export const REBUILD_AGGREGATES_SQL: string[] = [
   "DELETE FROM stat_score_histogram",
@@ -46,4 +52,5 @@ export const REBUILD_AGGREGATES_SQL: string[] = [
      SELECT subject_id, ${italianDaySql("started_at")} AS d, count(*), sum(score)
      FROM attempts WHERE status = 'completed' AND subject_id IS NOT NULL AND score IS NOT NULL
      GROUP BY subject_id, d`,
+  BUMP_STATS_VERSION_SQL,
 ];

@@ -643,6 +643,31 @@ export const statDailyScores = sqliteTable(
   (t) => [primaryKey({ columns: [t.subjectId, t.day] })],
 );
 
+/**
+ * The stats version (issue 33): one row (id 1), raised whenever anything a dashboard shares changes. `taxonomy` is
+ * raised by triggers on the bank's shape (subjects, topics, units, exam editions, question units, questions' topics);
+ * `version` by those and by every change to the aggregates (a trigger on stat_score_histogram, which every attempt
+ * landing, rebuild and erasure writes, and an explicit bump in the rebuild). The triggers are in migrations/NNNN_stats_triggers.sql.
+ */
+export const statsVersion = sqliteTable("stats_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull().default(1),
+  taxonomy: integer("taxonomy").notNull().default(1),
+});
+
+/**
+ * The dashboard's shared part, composed once per stats version (app/server/shared-stats.server.ts): one row (id 1),
+ * the newest built. `body` is JSON; `daily_from` the first day of the daily averages it holds.
+ */
+export const statsSnapshot = sqliteTable("stats_snapshot", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull(),
+  taxonomy: integer("taxonomy").notNull(),
+  dailyFrom: text("daily_from").notNull(),
+  body: text("body").notNull(),
+  builtAt: integer("built_at", { mode: "timestamp_ms" }).notNull(),
+});
+
 /** Answers and correct answers per question over every student (practice, redo, Rush): the peer difficulty. */
 export const statQuestionAccuracy = sqliteTable("stat_question_accuracy", {
   questionId: integer("question_id").primaryKey(),
