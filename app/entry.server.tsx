@@ -11,8 +11,11 @@ import { nonceContext } from "~/server/context";
 
 export const streamTimeout = 5_000;
 
-/** The production build's stylesheets by URL, written into each page's head (app/components/PageStyles.tsx). */
-const stylesheetText = (href: string): string | undefined => stylesheetTexts[href];
+/**
+ * The production build's stylesheets by URL, written into each page's head (app/components/PageStyles.tsx). React
+ * Router marks a stylesheet that a lazy chunk imports too with a trailing "#": the same file.
+ */
+const stylesheetText = (href: string): string | undefined => stylesheetTexts[href.replace(/#.*$/, "")];
 
 export default async function handleRequest(
   request: Request,

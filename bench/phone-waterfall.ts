@@ -20,7 +20,16 @@ const base = option("--base");
 const runs = Number(option("--runs") ?? 1);
 const paths = args.length ? args : ["/", "/dashboard", "/test/nuovo", "quiz"];
 
-type Row = { id: string; url: string; type: string; priority: string; start: number; headers?: number; end?: number; bytes?: number };
+type Row = {
+  id: string;
+  url: string;
+  type: string;
+  priority: string;
+  start: number;
+  headers?: number;
+  end?: number;
+  bytes?: number;
+};
 
 const server: LocalServer = base ? { baseUrl: base, stop: async () => {} } : await startProductionServer();
 const edge = await startEdge(server.baseUrl);
@@ -78,7 +87,10 @@ try {
       });
       await context.close();
       const t = (s?: number) => (s === undefined ? "" : Math.round((s - zero) * 1000));
-      console.log(`\n${path} (run ${run + 1}):`, JSON.stringify(marks, (_k, v) => (typeof v === "number" ? Math.round(v) : v)));
+      console.log(
+        `\n${path} (run ${run + 1}):`,
+        JSON.stringify(marks, (_k, v) => (typeof v === "number" ? Math.round(v) : v)),
+      );
       console.table(
         [...rows.values()].map((r) => ({
           url: r.url,

@@ -4,7 +4,7 @@
 // `virtual:unicum/inline-css` exports { "/assets/root-….css": "…css text…" } in the server build of `vite build`
 // (the client is built first: react-router's buildApp), and {} in development, where the links stay.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Plugin, ResolvedConfig } from "vite";
 
 const ID = "virtual:unicum/inline-css";
@@ -23,13 +23,14 @@ export function inlineCss(): Plugin {
     load(id) {
       if (id !== RESOLVED) return undefined;
       const client = config.environments.client?.build;
-      const dir = client ? join(config.root, client.outDir, client.assetsDir) : "";
+      const dir = client ? resolve(config.root, client.outDir, client.assetsDir) : "";
       if (config.command !== "build" || this.environment.name === "client" || !client || !existsSync(dir)) {
         return "export default {};";
       }
       const texts: Record<string, string> = {};
       for (const file of readdirSync(dir)) {
-        if (file.endsWith(".css")) texts[`${config.base}${client.assetsDir}/${file}`] = readFileSync(join(dir, file), "utf8");
+        if (file.endsWith(".css"))
+          texts[`${config.base}${client.assetsDir}/${file}`] = readFileSync(join(dir, file), "utf8");
       }
       return `export default ${JSON.stringify(texts)};`;
     },

@@ -10,7 +10,10 @@ const BG = "rgb(20, 21, 24)";
 const SURFACE = "rgb(31, 33, 38)";
 
 const backgroundOf = (page: Page, selector: string) =>
-  page.locator(selector).first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
 
 test("the landing, the dashboard, Nuovo test and a started quiz are drawn styled from their HTML alone", async ({
   page,
@@ -62,7 +65,9 @@ test("a screen reached by the side navigation gets its own styles, and the first
   const nav = page.getByRole("navigation", { name: "Navigazione principale" });
   await nav.getByRole("link", { name: "Nuovo test", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Nuovo test" })).toBeVisible();
-  await expect.poll(() => backgroundOf(page, ".practice-card"), { message: "quiz.css after a navigation" }).toBe(SURFACE);
+  await expect
+    .poll(() => backgroundOf(page, ".practice-card"), { message: "quiz.css after a navigation" })
+    .toBe(SURFACE);
   await nav.getByRole("link", { name: "Dashboard", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Ciao, Giulia" })).toBeVisible();
   await expect
