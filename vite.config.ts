@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { visualizer } from "rollup-plugin-visualizer";
 import { defineConfig, type PluginOption } from "vite";
+import { inlineCss } from "./scripts/vite-inline-css.ts";
 
 // The network is closed here and in CI: never fetch the Request.cf placeholder from Cloudflare.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
@@ -62,6 +63,7 @@ export default defineConfig({
       ...(benchD1Usage ? { config: (worker) => ({ vars: { ...worker.vars, BENCH_D1_USAGE: "1" } }) } : {}),
     }),
     reactRouter(),
+    inlineCss(),
     bundleReport(),
   ],
   optimizeDeps: { include: CLIENT_DEPS },

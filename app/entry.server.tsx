@@ -5,9 +5,17 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import stylesheetTexts from "virtual:unicum/inline-css";
+import { StylesheetTextContext } from "~/components/PageStyles";
 import { nonceContext } from "~/server/context";
 
 export const streamTimeout = 5_000;
+
+/**
+ * The production build's stylesheets by URL, written into each page's head (app/components/PageStyles.tsx). React
+ * Router marks a stylesheet that a lazy chunk imports too with a trailing "#": the same file.
+ */
+const stylesheetText = (href: string): string | undefined => stylesheetTexts[href.replace(/#.*$/, "")];
 
 export default async function handleRequest(
   request: Request,
@@ -25,7 +33,12 @@ export default async function handleRequest(
   let shellRendered = false;
   const userAgent = request.headers.get("user-agent");
 
-  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
+  const page = (
+    <StylesheetTextContext value={stylesheetText}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </StylesheetTextContext>
+  );
+  const body = await renderToReadableStream(page, {
     nonce,
     signal: AbortSignal.timeout(streamTimeout + 1000),
     onError(error: unknown) {

@@ -1,7 +1,6 @@
 import { useEffect, useRef } from "react";
 import {
   isRouteErrorResponse,
-  Links,
   Meta,
   Outlet,
   Scripts,
@@ -13,6 +12,7 @@ import {
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import { CookieConsent } from "~/components/CookieConsent";
+import { PageStyles } from "~/components/PageStyles";
 import { SessionOverlay, SessionOverlayHost } from "~/components/session/SessionOverlay";
 import { ToastProvider } from "~/components/ui/Toast";
 import { PRODUCT_NAME } from "~/lib/constants";
@@ -67,7 +67,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="dark" />
         <Meta />
-        <Links />
+        <PageStyles />
       </head>
       <body>
         <a className="skip-link" href="#contenuto">

@@ -8,7 +8,7 @@
 // - In the runner, at 4x CPU: answering a question (a key on an option) and moving on to the next (ArrowRight),
 //   each from the key press to the frame that shows the change.
 import { CHROMIUM_LAUNCH } from "../scripts/chromium.ts";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { startEdge } from "./lib/edge.ts";
 import { devCookie, type LocalServer } from "./lib/server.ts";
 import { ms, percentile } from "./lib/stats.ts";
@@ -26,7 +26,7 @@ const QUESTIONS = 12;
 export const GOALS = { lcpP50Ms: 1500, cls: 0.05, answerPaintP95Ms: 100 } as const;
 
 /** A decided cookie choice, so the banner is neither the largest paint nor a shift. */
-const CONSENT = encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000");
+export const CONSENT = encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000");
 
 type PageRun = { lcp: number; usable: number; cls: number; lcpBeforeUsable: boolean; lcpElement: string };
 export type PhonePage = {
@@ -66,7 +66,11 @@ function observeLoad() {
 }
 
 /** A new context (cold cache) with the phone's viewport, the cookies, and CPU and network throttled. */
-async function phonePage(browser: Browser, baseUrl: string, cookie: string): Promise<[BrowserContext, Page]> {
+export async function phonePage(
+  browser: Browser,
+  baseUrl: string,
+  cookie: string,
+): Promise<[BrowserContext, Page, CDPSession]> {
   const [name, value] = cookie.split("=");
   const context = await browser.newContext({
     viewport: PHONE.viewport,
@@ -91,7 +95,7 @@ async function phonePage(browser: Browser, baseUrl: string, cookie: string): Pro
     downloadThroughput: PHONE.downloadBytesPerSec,
     uploadThroughput: PHONE.uploadBytesPerSec,
   });
-  return [context, page];
+  return [context, page, cdp];
 }
 
 /** Until React has hydrated (or the page ships none) and every streamed part is in place, then two frames more. */
@@ -143,7 +147,7 @@ async function loadOnce(browser: Browser, baseUrl: string, cookie: string, path:
 }
 
 /** A stored practice quiz of the demo student with `count` questions and no timer (so reloads never expire it). */
-async function startedQuiz(baseUrl: string, cookie: string, count: number): Promise<number> {
+export async function startedQuiz(baseUrl: string, cookie: string, count: number): Promise<number> {
   const response = await fetch(`${baseUrl}/api/quiz`, {
     method: "POST",
     headers: { cookie, "Content-Type": "application/json", Origin: baseUrl },

@@ -1,6 +1,7 @@
 // Compiti (issue 32): a teacher's practice set for a class, with an opening and a due date (Rome time). The pure half,
 // shared by the server and the screens: the Italian texts, the input schemas, a pupil's status and the CSV export.
 import { z } from "zod";
+import { ASSIGNMENT_TEXT } from "./assignment-texts";
 import { MAX_QUESTIONS, MIN_QUESTIONS } from "./constants";
 import { toCsv } from "./csv";
 import { instant } from "./forms/rush-event";
@@ -9,83 +10,8 @@ import { withLabels } from "./validation";
 
 export const ASSIGNMENT_TITLE_MAX = 120;
 
-/** Every Italian word of the feature: a copy fix is a one-line change. */
-export const ASSIGNMENT_TEXT = {
-  nav: "Compiti",
-  pageTitle: "Compiti",
-  pageIntro: "I compiti assegnati dai docenti delle tue classi. Si svolgono come un test di pratica.",
-  none: "Nessun compito per ora: quando un docente ne assegna uno alla tua classe, lo trovi qui.",
-  start: "Inizia",
-  resume: "Riprendi",
-  seeResult: "Vedi il risultato",
-  dueOn: (at: number) => `Scadenza: ${formatRomeDateTime(at)}`,
-  opensOn: (at: number) => `Si apre il ${formatRomeDateTime(at)}`,
-  overdue: "Scaduto: puoi ancora consegnarlo, risulterà in ritardo.",
-  reminderTitle: "Compiti da consegnare",
-  reminderAll: "Tutti i compiti",
-  withTimer: (sec: number) => `timer ${Math.round(sec / 60)} min`,
-  noTimer: "senza timer",
-  questions: (n: number) => `${n} ${n === 1 ? "domanda" : "domande"}`,
-  targeted: "Test mirato",
-  status: { fatto: "Fatto", in_ritardo: "In ritardo", non_fatto: "Non fatto" },
-  // The teacher's tab
-  tabTitle: "Compiti",
-  tabIntro: "Assegna a una classe un test di pratica con una scadenza; vedi chi l'ha fatto e dove sbaglia la classe.",
-  noClasses: "Crea prima una classe nella scheda Classi.",
-  newTitle: "Nuovo compito",
-  fieldClass: "Classe",
-  fieldTitle: "Titolo",
-  fieldSubject: "Materia",
-  fieldCount: "Numero di domande",
-  fieldTimer: "Timer",
-  timerEdition: "Timer dell'edizione",
-  timerNone: "Nessun timer",
-  fieldMode: "Domande",
-  modeCommon: "Le stesse per tutta la classe",
-  modeTargeted: "Test mirato per ogni studente",
-  fieldUnits: "Unità del programma (nessuna scelta: tutta la materia)",
-  fieldOpens: "Apertura (ora di Roma)",
-  fieldDue: "Scadenza (ora di Roma)",
-  create: "Assegna",
-  created: "Compito assegnato.",
-  createError: "Compito non assegnato.",
-  list: "Compiti assegnati",
-  noAssignments: "Nessun compito assegnato a questa classe.",
-  open: "Apri",
-  report: (title: string) => `Compito: ${title}`,
-  perPupil: "Per studente",
-  perQuestion: "Per domanda",
-  colStudent: "Studente",
-  colStatus: "Stato",
-  colScore: "Punteggio",
-  colTime: "Tempo",
-  colSubmitted: "Consegnato il",
-  colQuestion: "Domanda",
-  colAnswered: "Risposte",
-  colRight: "Corrette",
-  colWrong: "Errore più scelto",
-  noWrong: "—",
-  sealedRow: "Domanda di una simulazione in corso: dati nascosti fino alla fine.",
-  noAnswersYet: "Nessuno studente ha ancora consegnato.",
-  counts: (done: number, late: number, notDone: number) =>
-    `Fatto: ${done} · In ritardo: ${late} · Non fatto: ${notDone}`,
-  exportCsv: "Esporta CSV",
-  closeNow: "Chiudi ora (scadenza adesso)",
-  closedNow: "Scadenza spostata ad adesso: chi consegna ora risulta in ritardo.",
-  remove: "Elimina compito",
-  removed: "Compito eliminato.",
-  saveError: "Modifica non salvata.",
-  // Refusals
-  notFound: "Compito non trovato.",
-  notMember: "Questo compito è di una classe di cui non fai parte.",
-  notOpenYet: (at: number) => `Il compito non è ancora aperto: si apre il ${formatRomeDateTime(at)}.`,
-  dueBeforeOpen: "La scadenza deve venire dopo l'apertura.",
-  unknownSubject: "Materia non trovata.",
-  unknownUnits: (units: number[]) => `Unità non presenti nel programma di questa materia: ${units.join(", ")}.`,
-  noEditionTimer: "L'edizione d'esame non prevede questa materia: scegli «Nessun timer».",
-  noQuestions: "Nessuna domanda disponibile per questa materia e queste unità.",
-  nothingToChange: "Indica la nuova apertura o scadenza.",
-} as const;
+/** Every Italian word of the feature (app/lib/assignment-texts.ts, apart so a screen can take the words alone). */
+export { ASSIGNMENT_TEXT };
 
 export const ASSIGNMENT_STATUSES = ["fatto", "in_ritardo", "non_fatto"] as const;
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];

@@ -1,7 +1,7 @@
 // The dashboard's reminder of the assignments (compiti, issue 32) a pupil still has to submit: open ones, overdue
 // ones too (a late submission still counts, as late), nearest due date first. Nothing when there are none.
 import { Link } from "react-router";
-import { ASSIGNMENT_TEXT as T } from "~/lib/assignments";
+import { ASSIGNMENT_TEXT as T } from "~/lib/assignment-texts";
 import type { MyAssignment } from "~/server/assignments.server";
 
 export function AssignmentsDue({ items, now }: { items: MyAssignment[]; now: number }) {

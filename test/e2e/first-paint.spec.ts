@@ -1,0 +1,77 @@
+// Issue 33, point 2: on a phone the first screenful (the greeting and the next sitting, the Nuovo test form, the
+// quiz's first question) is drawn from the HTML before any other file arrives. Each stylesheet <link> in the head
+// blocked that paint for a round trip and shared the slow link with the JavaScript, so the page's styles come inside
+// its HTML (app/components/PageStyles.tsx); a route reached later by a client-side navigation still gets its own.
+import type { Page } from "@playwright/test";
+import { expect, login, test } from "./fixtures";
+
+/** The theme's colours (app/app.css): --bg and --surface. */
+const BG = "rgb(20, 21, 24)";
+const SURFACE = "rgb(31, 33, 38)";
+
+const backgroundOf = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
+
+test("the landing, the dashboard, Nuovo test and a started quiz are drawn styled from their HTML alone", async ({
+  page,
+  browser,
+}) => {
+  await login(page, "studente@example.com");
+  const quiz = (await (await page.request.get("/api/quiz?subjectId=1&count=10")).json()) as {
+    quizId: number;
+    questions: { question_text: string }[];
+  };
+  // Each page's HTML as the server sends it, in a page that fetches nothing else: no script runs, and as the
+  // document has no address of ours (about:blank), no stylesheet or script of /assets can load.
+  const bare = await browser.newContext({ javaScriptEnabled: false });
+  const htmlOnly = await bare.newPage();
+  const open = async (path: string) => {
+    const response = await page.request.get(path);
+    expect(response.status(), path).toBe(200);
+    await htmlOnly.setContent(await response.text());
+    await expect(htmlOnly.locator("head link[rel=stylesheet]"), `${path}: no stylesheet blocks the paint`).toHaveCount(
+      0,
+    );
+    expect(await backgroundOf(htmlOnly, "body"), `${path}: the dark theme`).toBe(BG);
+  };
+
+  await open("/");
+  await expect(htmlOnly.getByRole("heading", { level: 1 })).toBeVisible();
+
+  await open("/dashboard");
+  await expect(htmlOnly.getByRole("heading", { name: "Ciao, Giulia" })).toBeVisible();
+  await expect(htmlOnly.getByTestId("next-sitting")).toBeVisible();
+  // The side navigation has its width and the page its padding: the shell's layout, not the browser's defaults.
+  expect(await htmlOnly.locator(".app-main").evaluate((el) => getComputedStyle(el).paddingTop)).not.toBe("0px");
+
+  await open("/test/nuovo");
+  await expect(htmlOnly.getByRole("heading", { name: "Nuovo test" })).toBeVisible();
+  expect(await backgroundOf(htmlOnly, ".practice-card"), "the form's card (quiz.css)").toBe(SURFACE);
+
+  await open(`/test?id=${quiz.quizId}`);
+  await expect(htmlOnly.locator("#question-text")).toHaveText(quiz.questions[0]!.question_text);
+  expect(await backgroundOf(htmlOnly, ".question-card"), "the question's card (quiz.css)").toBe(SURFACE);
+  await bare.close();
+});
+
+test("a screen reached by the side navigation gets its own styles, and the first screen keeps its own", async ({
+  page,
+}) => {
+  await login(page, "studente@example.com");
+  await page.goto("/dashboard");
+  const nav = page.getByRole("navigation", { name: "Navigazione principale" });
+  await nav.getByRole("link", { name: "Nuovo test", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Nuovo test" })).toBeVisible();
+  await expect
+    .poll(() => backgroundOf(page, ".practice-card"), { message: "quiz.css after a navigation" })
+    .toBe(SURFACE);
+  await nav.getByRole("link", { name: "Dashboard", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Ciao, Giulia" })).toBeVisible();
+  await expect
+    .poll(() => backgroundOf(page, ".dash__filters"), { message: "dashboard.css after coming back" })
+    .toBe(SURFACE);
+  expect(await backgroundOf(page, "body")).toBe(BG);
+});
