@@ -12,22 +12,23 @@ import { createInterface } from "node:readline";
 
 type Part = { name: string; script: string };
 
-const serial = process.env.TEST_SERIAL === "1";
-const PHASES: Part[][] = [
-  [
-    { name: "bank", script: "bank:check" },
-    { name: "lint", script: "lint" },
-    { name: "types", script: "typecheck" },
-  ],
-  ...(serial
-    ? [[{ name: "vitest", script: "test:unit" }], [{ name: "e2e", script: "test:e2e" }]]
-    : [
-        [
-          { name: "vitest", script: "test:unit" },
-          { name: "e2e", script: "test:e2e" },
-        ],
-      ]),
-];
+const bank = { name: "bank", script: "bank:check" };
+const lint = { name: "lint", script: "lint" };
+const types = { name: "types", script: "typecheck" };
+const vitest = { name: "vitest", script: "test:unit" };
+const e2e = { name: "e2e", script: "test:e2e" };
+// TEST_PLAN picks how the parts overlap (each inner list runs side by side, the lists one after the other).
+const PLANS: Record<string, Part[][]> = {
+  overlap: [[bank, lint, types, vitest], [e2e]],
+  "tests-together": [[bank, lint, types], [vitest, e2e]],
+  serial: [[bank], [lint], [types], [vitest], [e2e]],
+};
+const plan = process.env.TEST_PLAN ?? "overlap";
+const PHASES = PLANS[plan];
+if (!PHASES) {
+  console.error(`TEST_PLAN=${plan}: unknown; one of ${Object.keys(PLANS).join(", ")}`);
+  process.exit(2);
+}
 
 const LOGS = join("test-results", "npm-test");
 mkdirSync(LOGS, { recursive: true });

@@ -24,6 +24,13 @@ export const SERVERS: E2eServer[] = [
   .slice(0, SINGLE_SERVER ? 1 : 2)
   .map((s) => ({ ...s, baseURL: `http://localhost:${s.port}` }));
 
+/** The server (and so the state directory) a project's tests run against. */
+export function serverOf(project: string): E2eServer {
+  const server = SERVERS.find((s) => s.project === project);
+  if (!server) throw new Error(`No e2e server for project ${project} (playwright.config.ts)`);
+  return server;
+}
+
 /** The fault drill's own server beside a project's (it kills and restarts it): port + 100, a state of its own. */
 export function drillServer(projectBaseURL: string, project: string) {
   const port = Number(new URL(projectBaseURL).port) + 100;
