@@ -20,7 +20,10 @@ const e2e = { name: "e2e", script: "test:e2e" };
 // TEST_PLAN picks how the parts overlap (each inner list runs side by side, the lists one after the other).
 const PLANS: Record<string, Part[][]> = {
   overlap: [[bank, lint, types, vitest], [e2e]],
-  "tests-together": [[bank, lint, types], [vitest, e2e]],
+  "tests-together": [
+    [bank, lint, types],
+    [vitest, e2e],
+  ],
   serial: [[bank], [lint], [types], [vitest], [e2e]],
 };
 const plan = process.env.TEST_PLAN ?? "overlap";

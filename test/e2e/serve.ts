@@ -38,7 +38,8 @@ function run(command: string, commandArgs: string[]) {
 
 async function seed() {
   if (seedFrom) {
-    if (!existsSync(seedFrom)) throw new Error(`No seeded state in ${seedFrom}: start the server with --keep-seed first.`);
+    if (!existsSync(seedFrom))
+      throw new Error(`No seeded state in ${seedFrom}: start the server with --keep-seed first.`);
     rmSync(state, { recursive: true, force: true });
     cpSync(seedFrom, state, { recursive: true });
     return;
