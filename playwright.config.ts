@@ -17,7 +17,6 @@ const SECOND_HALF = [
   "early-refusals.spec.ts",
   "editions.spec.ts",
   "learning.spec.ts",
-  "profile.spec.ts",
   "sealed.spec.ts",
 ].map((file) => `**/${file}`);
 
