@@ -29,7 +29,10 @@ export default defineConfig({
   // One worker per project (TestProject.workers), so each server sees one test at a time.
   workers: SERVERS.length,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // A test waits for conditions, never for time, so its timeout only bounds a stuck test: 60 s leaves room for a machine
+  // running vitest and a build beside two browsers (30 s let a slow sign-in time out under load 15, and a Rush test's
+  // cleanup with it, which failed the next three).
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: [["list"]],
   outputDir: "test-results/e2e",
