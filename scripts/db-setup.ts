@@ -12,8 +12,10 @@ const persistIndex = args.indexOf("--persist-to");
 const persistTo = persistIndex >= 0 ? args[persistIndex + 1] : process.env.UNICUM_STATE_DIR;
 const persistArgs = persistTo ? ["--persist-to", persistTo] : [];
 
+// The project's own wrangler.jsonc, named: without it wrangler follows .wrangler/deploy/config.json to the last build's
+// config, which a build running at the same time (test/e2e/serve.ts seeds while it builds) has just deleted.
 function wrangler(...rest: string[]): string {
-  return execFileSync(join("node_modules", ".bin", "wrangler"), rest, {
+  return execFileSync(join("node_modules", ".bin", "wrangler"), [...rest, "--config", "wrangler.jsonc"], {
     encoding: "utf8",
     env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
     stdio: ["ignore", "pipe", "pipe"],

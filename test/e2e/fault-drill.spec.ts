@@ -12,18 +12,20 @@
 //    storage after the restart and checks each case. The crash inside the window made exact (time held still),
 //    a stored alarm that fires with nobody connected, and a hibernated room woken by an answer are in
 //    test/integration/simulation-room.test.ts, where the runtime's timers, eviction and alarms can be driven.
-// It runs its own `vite preview` (port E2E_PORT + 100, state .wrangler/drill-state) on the build the
-// e2e web server has just made, so that killing it does not disturb the other tests.
+// It runs its own `vite preview` (its project's port + 100, state .wrangler/drill-state-<project>: test/e2e/servers.ts)
+// on the build the e2e web server has just made, so that killing it does not disturb the other tests.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { WebSocketRoute } from "@playwright/test";
 import { allowConsoleError, expect, test } from "./fixtures";
+import { drillServer, SEED_DIR } from "./servers";
 
-const PORT = Number(process.env.E2E_PORT ?? 4319) + 100;
-const BASE = `http://localhost:${PORT}`;
-const STATE = join(".wrangler", "drill-state");
+// Set in beforeAll from the running project's server (two projects run at once, each with its own drill server).
+let PORT = 0;
+let BASE = "";
+let STATE = "";
 const CROWD = 1000; // with the demo students, more than 1,000 allowed: two rooms
 const CROWD_FIRST_ID = 900_001;
 const GRACE_MS = 2000;
@@ -123,9 +125,13 @@ async function signIn(email: string) {
 }
 
 // The drill's own state: the seed and a crowd of students (with the demo ones, more than 1,000: two rooms).
-test.beforeAll(() => {
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern
+test.beforeAll(({}, testInfo) => {
+  ({ port: PORT, baseURL: BASE, state: STATE } = drillServer(testInfo.project.use.baseURL!, testInfo.project.name));
   rmSync(STATE, { recursive: true, force: true });
-  execFileSync(process.execPath, ["scripts/db-setup.ts", "--persist-to", STATE], { stdio: "ignore", env });
+  // A copy of the seed the e2e web server made (test/e2e/serve.ts --keep-seed); seeded afresh when there is none.
+  if (existsSync(SEED_DIR)) cpSync(SEED_DIR, STATE, { recursive: true });
+  else execFileSync(process.execPath, ["scripts/db-setup.ts", "--persist-to", STATE], { stdio: "ignore", env });
   const values = Array.from(
     { length: CROWD },
     (_, i) => `(${CROWD_FIRST_ID + i}, 'prova-${i}@example.com', 'Prova ${i}')`,
@@ -134,7 +140,7 @@ test.beforeAll(() => {
   writeFileSync(file, `INSERT OR IGNORE INTO users (id, email, name) VALUES\n${values};`);
   execFileSync(
     join("node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", STATE, "--file", file],
+    ["d1", "execute", "DB", "--local", "--persist-to", STATE, "--file", file, "--config", "wrangler.jsonc"],
     { stdio: "ignore", env },
   );
   rmSync(file, { force: true });

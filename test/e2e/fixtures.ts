@@ -142,8 +142,6 @@ export async function forgetConsent(page: Page) {
   await page.context().clearCookies({ name: "unicum_consent" });
 }
 
-const BASE_URL = `http://localhost:${process.env.E2E_PORT ?? 4319}`;
-
 /** Adds the decided choice; a plain clearCookies() (switching user) keeps it, forgetConsent() removes it. */
 async function withDecidedConsent(context: BrowserContext, url: string) {
   const add = () => context.addCookies([{ name: "unicum_consent", value: DECIDED_CONSENT, url }]);
@@ -164,10 +162,12 @@ async function withDecidedConsent(context: BrowserContext, url: string) {
 // (several students in one test use browser.newContext()).
 export const test = base.extend<{ hydrationGuard: void }, { consentOnEveryContext: void }>({
   consentOnEveryContext: [
-    async ({ browser }, use) => {
+    async ({ browser }, use, workerInfo) => {
+      // The worker's project's server (playwright.config.ts: each project has its own).
+      const baseURL = workerInfo.project.use.baseURL!;
       const newContext = browser.newContext.bind(browser);
       browser.newContext = async (options) => {
-        return withDecidedConsent(await newContext(options), options?.baseURL ?? BASE_URL);
+        return withDecidedConsent(await newContext(options), options?.baseURL ?? baseURL);
       };
       await use();
     },

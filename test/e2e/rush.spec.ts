@@ -3,19 +3,20 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, login, test } from "./fixtures";
+import { serverOf } from "./servers";
 
 const HOUR = 3_600_000;
 const DUPLICATE = "Hai già completato il quiz per questa materia nella sessione Rush attiva.";
 
 /**
- * Writes straight into the e2e run's local D1 (test/e2e/serve.ts keeps it in .wrangler/e2e-state).
+ * Writes straight into the local D1 of the server the running test's project uses (test/e2e/servers.ts).
  * Used only to stand in for the quiz grading of the practice runner, which records rush results
  * on the server; no HTTP call can set a rush score.
  */
 function e2eSql(command: string) {
   execFileSync(
     join("node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", join(".wrangler", "e2e-state"), "--command", command],
+    ["d1", "execute", "DB", "--local", "--persist-to", serverOf(test.info().project.name).state, "--command", command],
     {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },

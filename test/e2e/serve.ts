@@ -1,7 +1,11 @@
 // Serves the production build for the e2e run on its own, freshly seeded local state
-// (never the developer's .wrangler/state). Usage: node test/e2e/serve.ts --port 4319 [--state DIR] [--no-build]
-import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+// (never the developer's .wrangler/state).
+// Usage: node test/e2e/serve.ts --port 4319 [--state DIR] [--no-build] [--keep-seed DIR | --seed-from DIR]
+//   --keep-seed DIR  also keep the pristine seeded state in DIR (never served), for other servers of the run
+//   --seed-from DIR  start from a copy of DIR (made by another serve.ts with --keep-seed) instead of seeding
+// Without either it seeds the state itself. The build and the seeding run side by side: they share nothing.
+import { spawn } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const args = process.argv.slice(2);
@@ -11,6 +15,8 @@ const arg = (name: string, fallback: string) => {
 };
 const port = arg("--port", "4319");
 const state = arg("--state", join(".wrangler", "e2e-state"));
+const keepSeed = arg("--keep-seed", "");
+const seedFrom = arg("--seed-from", "");
 const bin = (name: string) => join("node_modules", ".bin", name);
 const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
 
@@ -20,11 +26,39 @@ if (!/^DEV_LOGIN=1$/m.test(readFileSync(".dev.vars", "utf8"))) {
   process.exit(1);
 }
 
-if (!args.includes("--no-build")) {
-  execFileSync(bin("react-router"), ["build"], { stdio: "inherit", env });
+function run(command: string, commandArgs: string[]) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(command, commandArgs, { stdio: "inherit", env });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${commandArgs.join(" ")} exited with ${code}`)),
+    );
+  });
 }
-rmSync(state, { recursive: true, force: true });
-execFileSync(process.execPath, ["scripts/db-setup.ts", "--persist-to", state], { stdio: "inherit", env });
+
+async function seed() {
+  if (seedFrom) {
+    if (!existsSync(seedFrom))
+      throw new Error(`No seeded state in ${seedFrom}: start the server with --keep-seed first.`);
+    rmSync(state, { recursive: true, force: true });
+    cpSync(seedFrom, state, { recursive: true });
+    return;
+  }
+  const target = keepSeed || state;
+  rmSync(target, { recursive: true, force: true });
+  await run(process.execPath, ["scripts/db-setup.ts", "--persist-to", target]);
+  if (keepSeed) {
+    rmSync(state, { recursive: true, force: true });
+    cpSync(keepSeed, state, { recursive: true });
+  }
+}
+
+try {
+  await Promise.all([args.includes("--no-build") ? null : run(bin("react-router"), ["build"]), seed()]);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
 
 const preview = spawn(bin("vite"), ["preview", "--port", port, "--strictPort"], {
   stdio: "inherit",
