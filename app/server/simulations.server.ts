@@ -388,6 +388,13 @@ export async function requireSimulationFor(db: Db, id: string, user: SessionUser
 const startedPlans = new Map<string, { version: number; subjects: PlanSubject[] }>();
 const STARTED_PLANS_KEPT = 32;
 
+/** Sets `key` as the most recent entry of a per-isolate cache, dropping the oldest past `kept` entries. */
+function keepRecent<V>(cache: Map<string, V>, key: string, value: V, kept: number) {
+  cache.delete(key);
+  cache.set(key, value);
+  if (cache.size > kept) cache.delete(cache.keys().next().value!);
+}
+
 /**
  * A simulation's plan for the student view. Before the start: its subjects and their question counts (no question is
  * shown yet). Once started the plan cannot change (saveSimulation refuses), so it is read once per isolate and kept
@@ -426,9 +433,7 @@ export async function simulationPlan(db: Db, sim: SimulationHead): Promise<PlanS
     questions: qs.filter((q) => q.pos === s.position).map((q) => q.q),
   }));
   if (version != null) {
-    startedPlans.delete(sim.id);
-    startedPlans.set(sim.id, { version, subjects: plan });
-    if (startedPlans.size > STARTED_PLANS_KEPT) startedPlans.delete(startedPlans.keys().next().value!);
+    keepRecent(startedPlans, sim.id, { version, subjects: plan }, STARTED_PLANS_KEPT);
   }
   return plan;
 }
@@ -611,8 +616,7 @@ export async function rankingFor(
         .orderBy(asc(simulationAttempts.rankRow))
         .all()
         .then((rows) => {
-          rankingTops.set(topKey, rows as RankingEntry[]);
-          if (rankingTops.size > RANKING_TOPS_KEPT) rankingTops.delete(rankingTops.keys().next().value!);
+          keepRecent(rankingTops, topKey, rows as RankingEntry[], RANKING_TOPS_KEPT);
           return rows as RankingEntry[];
         }),
     mine?.row != null
