@@ -1,5 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, forgetConsent, login, test } from "./fixtures";
+import { expect, forgetConsent, login, test, axe } from "./fixtures";
 
 // Every route of the spec's route table, as the roles that can see it. No serious or critical violation.
 const PUBLIC = ["/", "/policy", "/terms", "/login"];
@@ -32,7 +31,7 @@ async function expectNoSeriousViolations(page: Page, path: string, settled?: (pa
   await page.goto(path);
   await page.waitForLoadState("networkidle");
   await settled?.(page);
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map(
@@ -63,7 +62,7 @@ test.describe("accessibility (axe-core)", () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await expectNoSeriousViolations(page, "/dashboard");
     await page.getByRole("button", { name: "Menu" }).click();
-    const results = await new AxeBuilder({ page }).include(".menu-modal").analyze();
+    const results = await axe(page).include(".menu-modal").analyze();
     expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
   });
 
@@ -94,7 +93,7 @@ test.describe("accessibility (axe-core)", () => {
       await open();
       await expect(page.getByRole("dialog")).toBeVisible();
       await expect(page.getByText("Caricamento…")).toHaveCount(0);
-      const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+      const results = await axe(page).include('[role="dialog"]').analyze();
       const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(serious.map((v) => `${tab} dialog: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
         [],

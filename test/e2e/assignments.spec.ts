@@ -3,11 +3,10 @@
 // teacher then closes it ("Chiudi ora": the due date becomes the present moment, a real feature, no test clock); Marco
 // submits afterwards and is late. The teacher sees done / late / not done per pupil, the per-question table, and
 // downloads the CSV. The assignment is the test's own (a new title each run), so a retry passes.
-import AxeBuilder from "@axe-core/playwright";
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "@playwright/test";
 import { parseCsv } from "../../app/lib/csv.ts";
-import { expect, login, test } from "./fixtures";
+import { expect, login, test, axe } from "./fixtures";
 
 const DEMO_CLASS = "5ªB Liceo Volta";
 const COUNT = 3;
@@ -21,7 +20,7 @@ async function signedIn(browser: Browser, email: string): Promise<Page> {
 
 /** Serious or critical axe-core violations in the page's main content. */
 async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).include("#contenuto").analyze();
+  const results = await axe(page).include("#contenuto").analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);

@@ -3,9 +3,8 @@
 // (1 minute, passed through the room's clock hook as in simulation-day.spec.ts instead of waited for: issue 33) the
 // view shows only the top 3 until the teacher asks for the whole class. The view and the class's progress page are
 // axe-clean, the progress page on a phone too.
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "@playwright/test";
-import { expect, login, passSimulationTime, subjectDeadline, test } from "./fixtures";
+import { expect, login, passSimulationTime, subjectDeadline, test, axe } from "./fixtures";
 
 const Q1 = 2001; // Chimica, multiple choice
 const Q2 = 2002; // Chimica, multiple choice
@@ -18,7 +17,7 @@ async function signedIn(browser: Browser, email: string) {
 }
 
 async function noSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);

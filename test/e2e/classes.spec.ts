@@ -4,10 +4,9 @@
 // for the class with the picker (no id typed), starts it, the student's countdown starts, a student outside
 // the class is refused, and after the end the teacher sees the class result and exports it as CSV.
 // Every row is the test's own (a new class, new students, a new simulation), so a retry passes.
-import AxeBuilder from "@axe-core/playwright";
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "@playwright/test";
-import { expect, login, passSimulationTime, subjectDeadline, test } from "./fixtures";
+import { expect, login, passSimulationTime, subjectDeadline, test, axe } from "./fixtures";
 
 async function signedIn(browser: Browser, email: string): Promise<Page> {
   const context = await browser.newContext();
@@ -176,8 +175,8 @@ test.describe("classes and teachers", () => {
     expect(csv).toContain("Posizione,Studente,Email,Presente");
     expect(csv).toContain(`1,${pupil.name},${pupil.email},sì`);
     expect(csv).toContain(`,${absentee.name},${absentee.email},no`);
-    const axe = await new AxeBuilder({ page: teacher }).include(".modal__card").analyze();
-    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+    const scan = await axe(teacher).include(".modal__card").analyze();
+    expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
 
     await studentContext.close();
     await teacher.context().close();

@@ -1,5 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import { endFriendships, expect, login, test } from "./fixtures";
+import { endFriendships, expect, login, test, axe } from "./fixtures";
 
 test.describe("student analytics dashboard", () => {
   test("the demo student sees the KPI cards, small cards, and line, area and bar charts with data", async ({
@@ -54,8 +53,8 @@ test.describe("student analytics dashboard", () => {
     await expect(page.getByText(/Argomenti sotto il 60%:/)).toBeVisible();
     await expect(page.getByText(/Minuti di studio negli ultimi 7 giorni:/)).toBeVisible();
 
-    const axe = await new AxeBuilder({ page }).analyze();
-    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    const scan = await axe(page).analyze();
+    const serious = scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     // No hydration mismatch or script error.
     expect(errors).toEqual([]);

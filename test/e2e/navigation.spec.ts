@@ -1,8 +1,7 @@
 // Findability (issue 34): each role signs in from /login, as a newcomer would, and reaches every feature of that role
 // by clicks only (no typed URL after the sign-in). The active entry of the side navigation follows each section.
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, hydrated, login, test } from "./fixtures";
+import { expect, hydrated, login, test, axe } from "./fixtures";
 
 const STUDENT_ENTRIES = [
   "Dashboard",
@@ -109,8 +108,8 @@ test.describe("every feature by clicks, for every role", () => {
     const mine = page.getByTestId(`my-sim-${simId}`);
     await expect(mine).toContainText("Simulazione di navigazione");
     // axe on the page with a live (or starting) simulation in it, not only the empty lists a11y.spec.ts sees.
-    const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
+    const scan = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
       [],
     );
     await mine.getByRole("link", { name: "Entra" }).click();

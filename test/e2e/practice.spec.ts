@@ -1,6 +1,6 @@
 import { summaryScore } from "../../app/lib/scoring.ts";
 import matematica from "../../seed/bank/matematica.json" with { type: "json" };
-import { allowConsoleError, expect, login, test } from "./fixtures";
+import { allowConsoleError, expect, login, test, axe } from "./fixtures";
 
 type SummaryBody = {
   correct: number;
@@ -303,12 +303,11 @@ test.describe("practice screens: prefill, review start, layout, accessibility", 
 
   test("no serious or critical accessibility violations on the practice screens", async ({ page }) => {
     test.setTimeout(120_000); // six full axe scans on a shared, slow machine
-    const { default: AxeBuilder } = await import("@axe-core/playwright");
     await login(page, "studente@example.com");
     const check = async (path: string, ready: () => Promise<void>) => {
       await page.goto(path);
       await ready();
-      const results = await new AxeBuilder({ page }).analyze();
+      const results = await axe(page).analyze();
       const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(bad.map((v) => `${path}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
     };

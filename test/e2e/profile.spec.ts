@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
-import { endFriendships, expect, login, test } from "./fixtures";
+import { endFriendships, expect, login, test, axe } from "./fixtures";
 
 test.describe("profile", () => {
   test("Save is enabled only after an edit; saving shows 'Profilo aggiornato!'", async ({ page }) => {
@@ -35,8 +34,8 @@ test.describe("profile", () => {
     await page.getByRole("button", { name: "Salva" }).click();
     await expect(page.getByText("Profilo aggiornato!")).toBeVisible();
 
-    const axe = await new AxeBuilder({ page }).analyze();
-    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    const scan = await axe(page).analyze();
+    const serious = scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
 

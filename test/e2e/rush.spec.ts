@@ -1,8 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, login, test } from "./fixtures";
+import { expect, login, test, axe } from "./fixtures";
 import { serverOf } from "./servers";
 
 const HOUR = 3_600_000;
@@ -51,7 +50,7 @@ async function deleteEvent(page: Page, id: number) {
 }
 
 async function expectNoSeriousA11yIssues(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }

@@ -1,8 +1,7 @@
 // Live simulation with two students and one admin: synchronized start, autosave across a reload,
 // a device clock 10 minutes off that still ends with everyone, rank after the end.
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { allowConsoleError, expect, login, passSimulationTime, subjectDeadline, test } from "./fixtures";
+import { allowConsoleError, expect, login, passSimulationTime, subjectDeadline, test, axe } from "./fixtures";
 
 const MC_ID = 2001; // Chimica, multiple choice
 const GAP_ID = 2005; // Chimica, gap: "neutroni"
@@ -123,8 +122,8 @@ test.describe("live simulation", () => {
     await expect(pageA.getByLabel("Casella 1 di 16", { exact: true })).toHaveValue("N");
     await expect(pageA.getByLabel("Casella 8 di 16", { exact: true })).toHaveValue("I");
 
-    const axe = await new AxeBuilder({ page: pageA }).analyze();
-    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
+    const scan = await axe(pageA).analyze();
+    expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
       [],
     );
 
