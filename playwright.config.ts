@@ -14,7 +14,6 @@ const SECOND_HALF = [
   "a11y.spec.ts",
   "simulation.spec.ts",
   "dashboard.spec.ts",
-  "early-refusals.spec.ts",
   "editions.spec.ts",
   "learning.spec.ts",
   "sealed.spec.ts",
