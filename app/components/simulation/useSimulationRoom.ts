@@ -44,6 +44,13 @@ export function useSimulationRoom(
   eventsRef.current = events;
   const httpSaveRef = useRef(httpSave);
   httpSaveRef.current = httpSave;
+  /** Sealed prefetch: who waits for a subject's key (resolved with the key, or null when refused or lost). */
+  const keyWaiters = useRef(new Map<number, ((key: string | null) => void)[]>());
+  const settleKey = useCallback((subject: number, key: string | null) => {
+    const waiting = keyWaiters.current.get(subject) ?? [];
+    keyWaiters.current.delete(subject);
+    for (const resolve of waiting) resolve(key);
+  }, []);
 
   const addSample = useCallback((s: ClockSample) => {
     samples.current = [...samples.current.slice(-11), s];
@@ -101,6 +108,12 @@ export function useSimulationRoom(
           case "simulation-end":
             eventsRef.current.onEnd();
             break;
+          case "subject-key":
+            settleKey(m.subject, m.key);
+            break;
+          case "key-refused":
+            settleKey(m.subject, null);
+            break;
           case "ack":
           case "rejected": {
             const p = pending.current.get(m.questionId);
@@ -115,6 +128,7 @@ export function useSimulationRoom(
       ws.onclose = (event) => {
         setConnected(false);
         clearInterval(syncTimer);
+        for (const subject of [...keyWaiters.current.keys()]) settleKey(subject, null);
         if (closed) return;
         // Moved to another room at the start: reconnect at once; otherwise back off.
         if (event.code === ROOM_MOVED_CODE) {
@@ -132,7 +146,29 @@ export function useSimulationRoom(
       clearTimeout(reconnectTimer);
       wsRef.current?.close(1000, "bye");
     };
-  }, [simulationId, addSample]);
+  }, [simulationId, addSample, settleKey]);
+
+  /**
+   * Sealed prefetch (issue 31): asks the room for a subject's key (its index in the flow). Null without an open socket,
+   * on a refusal (not open yet for this candidate) or after `timeoutMs`: the runner then asks the server over HTTP.
+   */
+  const requestKey = useCallback((subject: number, timeoutMs: number): Promise<string | null> => {
+    const ws = wsRef.current;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const waiting = keyWaiters.current.get(subject);
+        if (waiting?.includes(done)) waiting.splice(waiting.indexOf(done), 1);
+        resolve(null);
+      }, timeoutMs);
+      const done = (key: string | null) => {
+        clearTimeout(timer);
+        resolve(key);
+      };
+      keyWaiters.current.set(subject, [...(keyWaiters.current.get(subject) ?? []), done]);
+      ws.send(encodeClientMessage({ type: "key", subject }));
+    });
+  }, []);
 
   /** Sends one answer now; it is "saved" only once the room acknowledges it. */
   const saveAnswer = useCallback((subjectId: number, questionId: number, value: string) => {
@@ -181,6 +217,7 @@ export function useSimulationRoom(
     saveAnswer,
     markSaved,
     markClosed,
+    requestKey,
     pendingCount: () => pending.current.size,
   };
 }
