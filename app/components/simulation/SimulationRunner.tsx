@@ -222,13 +222,14 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   clock.current = () => performance.now() + (offset ?? 0);
   const viewRef = useRef(view);
   viewRef.current = view;
-  const { requestKey } = room;
+  const { requestKey, isOpen } = room;
   /** Opens subject `index` from its sealed copy with the room's key; false when that is not possible. */
   const openFromSealed = useCallback(
     async (index: number, cancelled: () => boolean): Promise<boolean> => {
       const sealed = viewRef.current?.sealed?.find((s) => s.subject === index);
       if (!sealed) return false;
-      for (let tries = 0; tries < KEY_TRIES && !cancelled(); tries++) {
+      // A refusal (a clock a little early) is asked again; without a socket the server is asked at once.
+      for (let tries = 0; tries < KEY_TRIES && !cancelled() && isOpen(); tries++) {
         if (tries > 0) await sleep(KEY_RETRY_MS);
         const key = await requestKey(index, KEY_TIMEOUT_MS);
         if (key === null) continue;
@@ -239,7 +240,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
       }
       return false;
     },
-    [requestKey],
+    [requestKey, isOpen],
   );
   // A flow loaded before Avvia is fetched again once the start is known, inside the lead (spread over the sitting).
   const viewStarted = view ? view.started : null;

@@ -190,6 +190,9 @@ export function useSimulationRoom(
     });
   }, []);
 
+  /** Whether the socket is open right now (a key can be asked for). */
+  const isOpen = useCallback(() => wsRef.current?.readyState === WebSocket.OPEN, []);
+
   const markSaved = useCallback((questionIds: number[]) => {
     setSaveStates((m) => {
       const next = { ...m };
@@ -218,6 +221,7 @@ export function useSimulationRoom(
     markSaved,
     markClosed,
     requestKey,
+    isOpen,
     pendingCount: () => pending.current.size,
   };
 }
