@@ -239,7 +239,7 @@ async function loadFlow(c: Client): Promise<boolean> {
 async function fetchAtStart(c: Client) {
   const lead = (c.startTime ?? 0) - serverNow(c) - START_FETCH_MARGIN_MS;
   await sleep(Math.random() * Math.max(0, Math.min(START_FETCH_SPREAD_MS, lead)));
-  for (let wait = 1000; !c.started; wait = Math.min(wait * 2, 8000)) {
+  for (let tries = 0, wait = 1000; !c.started && tries < 5; tries++, wait *= 2) {
     if ((await loadFlow(c)) && c.started) return;
     await sleep(wait);
   }
@@ -329,6 +329,8 @@ function pick<T>(items: T[]): T {
 
 async function sitSubject(c: Client, index: number, window: { startsAt: number; endsAt: number }, wave: Wave) {
   await sleepUntil(c, window.startsAt + KEY_AFTER_OPEN_MS + Math.random() * KEY_SPREAD_MS);
+  // The start's refetch still on its way (a busy server): wait for it a little, as the browser does.
+  if (c.startFetch) await Promise.race([c.startFetch, sleep(3000)]);
   if ((c.flow[index]?.questions.length ?? 0) === 0) {
     if (await openFromSealed(c, index)) keysOpened++;
     else {

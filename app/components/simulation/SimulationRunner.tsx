@@ -63,6 +63,7 @@ const KEY_RETRY_MS = 400;
  */
 const START_FETCH_SPREAD_MS = 2500;
 const START_FETCH_MARGIN_MS = 700;
+const START_FETCH_WAIT_MS = 3000;
 /** Retries of a failed attempt submission: 1 s, 2 s, 4 s, 8 s, then the 'Riprova' button. */
 const SUBMIT_RETRIES = 4;
 
@@ -133,6 +134,8 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   );
   const { addSample, offset } = room;
 
+  /** The latest flow reply (read when a subject opens, without waiting for a render). */
+  const replyRef = useRef<SimView | null>(null);
   const load = useCallback(async (): Promise<SimView | null> => {
     const sentAt = performance.now();
     try {
@@ -140,6 +143,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
         sessionOverlay: false,
       });
       addSample({ sentAt, receivedAt: performance.now(), serverTime: v.serverTime });
+      replyRef.current = v;
       // Subjects opened here from their sealed copies stay open (a reply a few ms older may still hold them sealed).
       setView((old) => keepOpened(old, v));
       setLoadError(null);
@@ -220,13 +224,11 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const opensAt = phase?.kind === "subject" ? phase.startsAt : null;
   const clock = useRef<() => number>(() => performance.now());
   clock.current = () => performance.now() + (offset ?? 0);
-  const viewRef = useRef(view);
-  viewRef.current = view;
   const { requestKey, isOpen } = room;
   /** Opens subject `index` from its sealed copy with the room's key; false when that is not possible. */
   const openFromSealed = useCallback(
     async (index: number, cancelled: () => boolean): Promise<boolean> => {
-      const sealed = viewRef.current?.sealed?.find((s) => s.subject === index);
+      const sealed = replyRef.current?.sealed?.find((s) => s.subject === index);
       if (!sealed) return false;
       // A refusal (a clock a little early) is asked again; without a socket the server is asked at once.
       for (let tries = 0; tries < KEY_TRIES && !cancelled() && isOpen(); tries++) {
@@ -244,10 +246,12 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   );
   // A flow loaded before Avvia is fetched again once the start is known, inside the lead (spread over the sitting).
   const viewStarted = view ? view.started : null;
+  /** That fetch while it runs: a subject opening meanwhile waits for it (briefly) before asking the server itself. */
+  const startFetch = useRef<Promise<void> | null>(null);
   useEffect(() => {
     if (viewStarted !== false || startTime === null) return;
     let cancelled = false;
-    void (async () => {
+    startFetch.current = (async () => {
       const lead = startTime - clock.current() - START_FETCH_MARGIN_MS;
       await sleep(Math.random() * Math.max(0, Math.min(START_FETCH_SPREAD_MS, lead)));
       for (let wait = 1000; !cancelled; wait = Math.min(wait * 2, 8000)) {
@@ -258,6 +262,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     })();
     return () => {
       cancelled = true;
+      startFetch.current = null;
     };
   }, [viewStarted, startTime, load]);
 
@@ -266,6 +271,9 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     let cancelled = false;
     void (async () => {
       await sleep(Math.max(0, opensAt + KEY_AFTER_OPEN_MS + Math.random() * KEY_SPREAD_MS - clock.current()));
+      if (startFetch.current) await Promise.race([startFetch.current, sleep(START_FETCH_WAIT_MS)]);
+      // That reply may hold the subject in clear already (it came after the opening).
+      if ((replyRef.current?.flow[currentIndex]?.questions.length ?? 0) > 0) return;
       if (cancelled || (await openFromSealed(currentIndex, () => cancelled)) || cancelled) return;
       await sleep(Math.max(0, opensAt + QUESTIONS_AFTER_OPEN_MS - clock.current()));
       for (let wait = 500; !cancelled; wait = Math.min(wait * 2, 8000)) {
