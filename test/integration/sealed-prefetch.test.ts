@@ -148,9 +148,9 @@ describe("sealed prefetch", () => {
     const plan = await planOf("sp-giro");
     const sockets = { student: await connect("sp-giro", student), friend: await connect("sp-giro", friend) };
     const held: Record<string, View> = {};
-    const t0 = Date.now();
     for (let index = 0; index < 3; index++) {
       // Just before subject `index` opens: it is sealed for both, and its key is refused.
+      const t0 = Date.now();
       await moveStart("sp-giro", t0 - index * 60_000 + 5_000);
       for (const [who, token] of [
         ["student", student],
@@ -173,7 +173,7 @@ describe("sealed prefetch", () => {
         });
       }
       // It opens: each candidate gets the key, and their own sealed copy opens to exactly their clear questions.
-      await moveStart("sp-giro", t0 - index * 60_000 - 1_000);
+      await moveStart("sp-giro", Date.now() - index * 60_000 - 1_000);
       const opened: Record<string, unknown> = {};
       for (const [who, token] of [
         ["student", student],
