@@ -217,7 +217,7 @@ describe("sealed prefetch", () => {
   it("refuses a subject out of range, a malformed request, the staff's live view, and a non-participant at the door", async () => {
     await createSimulation("sp-rifiuti", { allowedUsers: [STUDENT_ID] });
     expect((await call("POST", "/api/admin/simulations/sp-rifiuti/start", { token: teacher })).status).toBe(200);
-    await moveStart("sp-rifiuti", Date.now() - 10 * 60_000);
+    await moveStart("sp-rifiuti", Date.now() - 150_000); // subject 2 opened 30 s ago
     const socket = await connect("sp-rifiuti", student);
     const unknown = { error: "Materia inesistente in questa simulazione." };
     expect(await socket.ask!(3)).toMatchObject({ type: "key-refused", subject: 3, ...unknown });
