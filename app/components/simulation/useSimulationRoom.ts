@@ -156,15 +156,16 @@ export function useSimulationRoom(
     const ws = wsRef.current;
     if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const waiting = keyWaiters.current.get(subject);
-        if (waiting?.includes(done)) waiting.splice(waiting.indexOf(done), 1);
-        resolve(null);
-      }, timeoutMs);
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (key: string | null) => {
         clearTimeout(timer);
         resolve(key);
       };
+      timer = setTimeout(() => {
+        const waiting = keyWaiters.current.get(subject);
+        if (waiting?.includes(done)) waiting.splice(waiting.indexOf(done), 1);
+        resolve(null);
+      }, timeoutMs);
       keyWaiters.current.set(subject, [...(keyWaiters.current.get(subject) ?? []), done]);
       ws.send(encodeClientMessage({ type: "key", subject }));
     });
