@@ -55,7 +55,11 @@ export const AckMessage = z.object({ type: z.literal("ack"), ...answerRef });
 export const RejectedMessage = z.object({ type: z.literal("rejected"), ...answerRef, error: z.string() });
 export const ErrorMessage = z.object({ type: z.literal("error"), error: z.string() });
 /** A subject's AES-GCM-256 key (base64 of the raw key), released at the candidate's own opening. */
-export const SubjectKeyMessage = z.object({ type: z.literal("subject-key"), subject: z.number().int(), key: z.string() });
+export const SubjectKeyMessage = z.object({
+  type: z.literal("subject-key"),
+  subject: z.number().int(),
+  key: z.string(),
+});
 export const KeyRefusedMessage = z.object({
   type: z.literal("key-refused"),
   subject: z.number().int(),

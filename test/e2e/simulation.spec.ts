@@ -248,12 +248,7 @@ test.describe("live simulation", () => {
     // The flow on load and once more at the start (it then carries both subjects sealed; each opens with the key the
     // room sends over the socket, issue 31: no call per subject), the attempt once (the page's action: no data reload
     // after it), the ranking.
-    expect(requests).toEqual([
-      `GET ${base}`,
-      `GET ${base}`,
-      "POST /simulazione.data",
-      `GET ${base}/ranking`,
-    ]);
+    expect(requests).toEqual([`GET ${base}`, `GET ${base}`, "POST /simulazione.data", `GET ${base}/ranking`]);
     await adminContext.close();
   });
 
