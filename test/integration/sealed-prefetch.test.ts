@@ -106,7 +106,9 @@ async function connect(simId: string, token: string, staff = false) {
   const ws = response.webSocket!;
   ws.accept();
   const messages: Msg[] = [];
-  ws.addEventListener("message", (event) => messages.push(JSON.parse(event.data as string) as Msg));
+  ws.addEventListener("message", (event) => {
+    messages.push(JSON.parse(event.data as string) as Msg);
+  });
   let read = 0;
   /** Sends a key request and waits for the room's answer to it (subject-key, key-refused, or a protocol error). */
   const ask = async (subject: unknown): Promise<Msg> => {
