@@ -39,7 +39,7 @@ type Client = {
   sealed: Map<number, SealedSubject>;
   started: boolean;
   startFetch?: Promise<void>;
-  keyWaiters: Map<number, (key: string | null) => void>;
+  keyWaiters: Map<number, (key: string | null | undefined) => void>;
   ability: number;
   seq: number;
   /** seq → when it was sent (performance.now(), for the ack latency) and what. */
@@ -64,7 +64,10 @@ const KEY_RETRY_MS = 400;
 const START_FETCH_SPREAD_MS = 2500;
 const START_FETCH_MARGIN_MS = 700;
 let keysOpened = 0;
-let keysFallback = 0;
+/** Subjects that fell back to HTTP, by flow index; key requests refused (asked again) and unanswered in time. */
+const keysFallback = [0, 0, 0];
+let keysRefused = 0;
+let keysTimedOut = 0;
 const ROOM_MOVED_CODE = 4001;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ackLatencies: number[] = [];
@@ -178,7 +181,7 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
       c.ws = null;
       for (const [subject, waiter] of c.keyWaiters) {
         c.keyWaiters.delete(subject);
-        waiter(null);
+        waiter(undefined);
       }
       if (event.code === ROOM_MOVED_CODE) {
         c.moved++;
@@ -245,13 +248,15 @@ async function fetchAtStart(c: Client) {
   }
 }
 
-function requestKey(c: Client, subject: number): Promise<string | null> {
+/** The key; null when the room refuses (asked again); undefined without a socket or an answer in time (HTTP then). */
+function requestKey(c: Client, subject: number): Promise<string | null | undefined> {
   const ws = c.ws as WebSocket | null;
-  if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(null);
+  if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       c.keyWaiters.delete(subject);
-      resolve(null);
+      keysTimedOut++;
+      resolve(undefined);
     }, KEY_TIMEOUT_MS);
     c.keyWaiters.set(subject, (key) => {
       clearTimeout(timer);
@@ -268,7 +273,11 @@ async function openFromSealed(c: Client, index: number): Promise<boolean> {
   for (let tries = 0; tries < KEY_TRIES; tries++) {
     if (tries > 0) await sleep(KEY_RETRY_MS);
     const key = await requestKey(c, index);
-    if (key === null) continue;
+    if (key === undefined) return false;
+    if (key === null) {
+      keysRefused++;
+      continue;
+    }
     const questions = await openSealedSubject(key, sealed);
     if (!questions) return false;
     c.flow[index] = { ...c.flow[index]!, questions };
@@ -334,7 +343,7 @@ async function sitSubject(c: Client, index: number, window: { startsAt: number; 
   if ((c.flow[index]?.questions.length ?? 0) === 0) {
     if (await openFromSealed(c, index)) keysOpened++;
     else {
-      keysFallback++;
+      keysFallback[index] = (keysFallback[index] ?? 0) + 1;
       await sleepUntil(c, window.startsAt + QUESTIONS_AFTER_OPEN_MS + Math.random() * 1500);
     }
   }
@@ -436,6 +445,8 @@ async function runAll(waveSubject: number) {
     httpErrors,
     keysOpened,
     keysFallback,
+    keysRefused,
+    keysTimedOut,
   };
 }
 

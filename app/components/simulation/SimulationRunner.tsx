@@ -53,7 +53,7 @@ const QUESTIONS_AFTER_OPEN_MS = 250;
 /** A subject's key is asked this long after it opens, plus up to KEY_SPREAD_MS (a whole sitting does not ask at once). */
 const KEY_AFTER_OPEN_MS = 60;
 const KEY_SPREAD_MS = 300;
-/** How long the room's answer to a key request is awaited, and how many times a refused request is tried again. */
+/** How long the room's answer to a key request is awaited, and how many times a refused request is asked in all. */
 const KEY_TIMEOUT_MS = 3000;
 const KEY_TRIES = 3;
 const KEY_RETRY_MS = 400;
@@ -230,10 +230,12 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     async (index: number, cancelled: () => boolean): Promise<boolean> => {
       const sealed = replyRef.current?.sealed?.find((s) => s.subject === index);
       if (!sealed) return false;
-      // A refusal (a clock a little early) is asked again; without a socket the server is asked at once.
+      // A refusal (a clock a little early) is asked again; without a socket or an answer in time (a busy room) the
+      // server is asked at once.
       for (let tries = 0; tries < KEY_TRIES && !cancelled() && isOpen(); tries++) {
         if (tries > 0) await sleep(KEY_RETRY_MS);
         const key = await requestKey(index, KEY_TIMEOUT_MS);
+        if (key === undefined) return false;
         if (key === null) continue;
         const questions = await openSealedSubject(key, sealed);
         if (!questions || cancelled()) return false;

@@ -14,6 +14,8 @@ import {
 } from "~/lib/simulation-protocol";
 
 export type SaveState = "saved" | "pending" | "rejected";
+/** The room's answer to a key request: the key, null when refused, undefined when none came (no socket, too late). */
+export type KeyAnswer = string | null | undefined;
 
 export type RoomEvents = {
   onStart: (startTime: number) => void;
@@ -44,9 +46,9 @@ export function useSimulationRoom(
   eventsRef.current = events;
   const httpSaveRef = useRef(httpSave);
   httpSaveRef.current = httpSave;
-  /** Sealed prefetch: who waits for a subject's key (resolved with the key, or null when refused or lost). */
-  const keyWaiters = useRef(new Map<number, ((key: string | null) => void)[]>());
-  const settleKey = useCallback((subject: number, key: string | null) => {
+  /** Sealed prefetch: who waits for a subject's key (the key; null when refused; undefined when no answer came). */
+  const keyWaiters = useRef(new Map<number, ((key: KeyAnswer) => void)[]>());
+  const settleKey = useCallback((subject: number, key: KeyAnswer) => {
     const waiting = keyWaiters.current.get(subject) ?? [];
     keyWaiters.current.delete(subject);
     for (const resolve of waiting) resolve(key);
@@ -128,7 +130,7 @@ export function useSimulationRoom(
       ws.onclose = (event) => {
         setConnected(false);
         clearInterval(syncTimer);
-        for (const subject of [...keyWaiters.current.keys()]) settleKey(subject, null);
+        for (const subject of [...keyWaiters.current.keys()]) settleKey(subject, undefined);
         if (closed) return;
         // Moved to another room at the start: reconnect at once; otherwise back off.
         if (event.code === ROOM_MOVED_CODE) {
@@ -149,22 +151,23 @@ export function useSimulationRoom(
   }, [simulationId, addSample, settleKey]);
 
   /**
-   * Sealed prefetch (issue 31): asks the room for a subject's key (its index in the flow). Null without an open socket,
-   * on a refusal (not open yet for this candidate) or after `timeoutMs`: the runner then asks the server over HTTP.
+   * Sealed prefetch (issue 31): asks the room for a subject's key (its index in the flow). Null on a refusal (not open
+   * yet for this candidate); undefined without an open socket or an answer within `timeoutMs`: the runner then asks the
+   * server over HTTP.
    */
-  const requestKey = useCallback((subject: number, timeoutMs: number): Promise<string | null> => {
+  const requestKey = useCallback((subject: number, timeoutMs: number): Promise<KeyAnswer> => {
     const ws = wsRef.current;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(null);
+    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const done = (key: string | null) => {
+      const done = (key: KeyAnswer) => {
         clearTimeout(timer);
         resolve(key);
       };
       timer = setTimeout(() => {
         const waiting = keyWaiters.current.get(subject);
         if (waiting?.includes(done)) waiting.splice(waiting.indexOf(done), 1);
-        resolve(null);
+        resolve(undefined);
       }, timeoutMs);
       keyWaiters.current.set(subject, [...(keyWaiters.current.get(subject) ?? []), done]);
       ws.send(encodeClientMessage({ type: "key", subject }));
