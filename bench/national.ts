@@ -274,6 +274,14 @@ export async function benchNational(server: LocalServer) {
       questions,
       subjectMin: SUBJECT_MIN,
       httpCallsPerClient: f1(httpCalls.reduce((a, b) => a + b, 0) / Math.max(1, httpCalls.length)),
+      // Sealed prefetch (issue 31): subjects opened with the room's key, and those that fell back to the HTTP call.
+      subjectsByKey: sum("keysOpened"),
+      subjectsByHttp: sat.reduce((n, r) => n + (r.keysFallback as number[]).reduce((a, b) => a + b, 0), 0),
+      subjectsByHttpEach: [0, 1, 2]
+        .map((i) => sat.reduce((n, r) => n + ((r.keysFallback as number[])[i] ?? 0), 0))
+        .join("/"),
+      keysRefused: sum("keysRefused"),
+      keysTimedOut: sum("keysTimedOut"),
       // Per student who sat the day (connected), the admin's save and Avvia included.
       d1RowsReadPerClient: f1(usage.rowsRead / Math.max(1, connected)),
       d1RowsWrittenPerClient: f1(usage.rowsWritten / Math.max(1, connected)),

@@ -28,6 +28,7 @@ import { getDb } from "../app/server/db/client.server";
 import { withD1Usage } from "../app/server/db/d1-usage.server";
 import { answerKeysOf, attemptOf, loadSimulation, resultOf } from "../app/server/simulations.server";
 import { writeGradedAttempts } from "../app/server/simulation-grading.server";
+import { subjectKeyText } from "../app/server/sealed-subjects.server";
 
 /** `staff`: the teacher's live view (tag "staff"); a candidate's socket is tagged "user:<id>". */
 type SocketData = { userId: number; role: string; staff?: boolean };
@@ -49,6 +50,9 @@ const ROOM_TEXT = {
   unknownQuestion: "Domanda non presente in questa simulazione.",
   badValue: "Risposta non valida.",
   finished: "Tempo scaduto: la simulazione è già stata corretta.",
+  unknownSubject: "Materia inesistente in questa simulazione.",
+  keyNotForStaff: "Le domande delle materie si aprono solo per i candidati.",
+  noKey: "Chiave della materia non disponibile: le domande arrivano dal server.",
 } as const;
 
 /** Rooms do not all write to D1 in the same instant at the end: room k waits k × this (capped). */
@@ -72,6 +76,8 @@ export class SimulationRoom extends DurableObject<Env> {
   private gradedCache: boolean | null = null;
   /** Answers accepted but not yet written: flushed within ANSWER_BATCH_MS, or before grading. */
   private batch: { ws: WebSocket; userId: number; answer: AnswerMessage; at: number; ack: string }[] = [];
+  /** Sealed prefetch: each subject's key (base64), derived once per wake-up from the plan (never stored). */
+  private subjectKeys = new Map<number, Promise<string>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, withD1Usage(env)); // the bench's D1 meter; the same env otherwise
@@ -247,6 +253,10 @@ export class SimulationRoom extends DurableObject<Env> {
       return;
     }
     const { userId, staff } = ws.deserializeAttachment() as SocketData;
+    if (parsed.type === "key") {
+      await this.releaseKey(ws, userId, parsed.subject, staff === true);
+      return;
+    }
     if (staff) {
       ws.send(encodeStaffMessage({ type: "error", error: ROOM_TEXT.badMessage }));
       return;
@@ -267,6 +277,40 @@ export class SimulationRoom extends DurableObject<Env> {
     if (this.batch.length > 1) return;
     await new Promise((resolve) => setTimeout(resolve, ANSWER_BATCH_MS));
     this.flushAnswers();
+  }
+
+  /**
+   * Sealed prefetch (issue 31): the key of subject `index` to a candidate for whom it is open now (their own windows,
+   * accommodation included: the same rule as the questions of GET /api/simulations/{id}), else a refusal. Derived once
+   * per subject and wake-up (HKDF, no D1); each request after that costs a map lookup and one send, like an ack.
+   */
+  private async releaseKey(ws: WebSocket, userId: number, index: number, staff: boolean) {
+    const refuse = (error: string) => ws.send(encodeServerMessage({ type: "key-refused", subject: index, error }));
+    if (staff) return refuse(ROOM_TEXT.keyNotForStaff);
+    const plan = this.plan ?? (await this.ensurePlan());
+    if (!plan) return refuse(ROOM_TEXT.notStarted);
+    const window = Number.isInteger(index) && index >= 0 ? plan.windowsOf(userId)[index] : undefined;
+    const subject = window ? plan.config.subjects[index] : undefined;
+    if (!window || !subject) return refuse(ROOM_TEXT.unknownSubject);
+    if (Date.now() < window.startsAt) return refuse(ROOM_TEXT.notYet);
+    const secret = this.env.SESSION_SECRET;
+    if (!secret) return refuse(ROOM_TEXT.noKey);
+    let key = this.subjectKeys.get(index);
+    if (!key) {
+      key = subjectKeyText(secret, plan.config.simulationId, index, subject.questionIds);
+      key.catch(() => this.subjectKeys.delete(index));
+      this.subjectKeys.set(index, key);
+    }
+    try {
+      ws.send(encodeServerMessage({ type: "subject-key", subject: index, key: await key }));
+    } catch (error) {
+      console.warn("room: could not release a subject key", error);
+      try {
+        refuse(ROOM_TEXT.noKey);
+      } catch {
+        // closed meanwhile: the runner asks again or falls back to HTTP
+      }
+    }
   }
 
   /** Writes the batched answers (one row each) and acknowledges them. */
@@ -591,6 +635,7 @@ export class SimulationRoom extends DurableObject<Env> {
     this.batch = [];
     this.ctx.storage.sql.exec(`DELETE FROM meta`);
     this.plan = null;
+    this.subjectKeys.clear();
     this.closedThroughCache = null;
     this.gradedCache = null;
     this.ctx.storage.sql.exec(`DELETE FROM answers`);

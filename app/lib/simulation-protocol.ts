@@ -1,7 +1,8 @@
 // The live simulation's socket protocol, one module for both ends: the SimulationRoom Durable Object
 // (workers/simulation-room.ts) parses what clients send with ClientMessage, the browser
 // (app/components/simulation/useSimulationRoom.ts) parses what the room sends with ServerMessage.
-// No server message carries an answer key: grading happens in the room, results come over HTTP.
+// No server message carries an answer key: grading happens in the room, results come over HTTP. (A "subject-key" is
+// the key that opens a subject's sealed questions, never the answers.)
 import { z } from "zod";
 
 /** The longest answer the room stores (a gap answer has at most 20 boxes; options are short). */
@@ -21,7 +22,12 @@ export const AnswerMessage = z.object({
   questionId: z.number().int(),
   value: z.string(),
 });
-export const ClientMessage = z.discriminatedUnion("type", [PingMessage, AnswerMessage]);
+/**
+ * Sealed prefetch (issue 31): the key of a subject (its index in the flow) whose sealed copy the runner holds. The room
+ * answers subject-key only once that subject has opened for THIS candidate (their own windows), else key-refused.
+ */
+export const KeyRequestMessage = z.object({ type: z.literal("key"), subject: z.number().int() });
+export const ClientMessage = z.discriminatedUnion("type", [PingMessage, AnswerMessage, KeyRequestMessage]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 export type AnswerMessage = z.infer<typeof AnswerMessage>;
 
@@ -48,6 +54,17 @@ const answerRef = { seq: z.number().int().nullable(), subjectId: z.number().int(
 export const AckMessage = z.object({ type: z.literal("ack"), ...answerRef });
 export const RejectedMessage = z.object({ type: z.literal("rejected"), ...answerRef, error: z.string() });
 export const ErrorMessage = z.object({ type: z.literal("error"), error: z.string() });
+/** A subject's AES-GCM-256 key (base64 of the raw key), released at the candidate's own opening. */
+export const SubjectKeyMessage = z.object({
+  type: z.literal("subject-key"),
+  subject: z.number().int(),
+  key: z.string(),
+});
+export const KeyRefusedMessage = z.object({
+  type: z.literal("key-refused"),
+  subject: z.number().int(),
+  error: z.string(),
+});
 
 export const ServerMessage = z.discriminatedUnion("type", [
   HelloMessage,
@@ -58,6 +75,8 @@ export const ServerMessage = z.discriminatedUnion("type", [
   AckMessage,
   RejectedMessage,
   ErrorMessage,
+  SubjectKeyMessage,
+  KeyRefusedMessage,
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 export type HelloMessage = z.infer<typeof HelloMessage>;

@@ -1,32 +1,36 @@
 // GET /api/simulations/{id}: the flow (subjects, durations, breaks), started, startTime, serverTime, the caller's
-// extra time (accommodation) and room. Questions of subjects not yet open for the caller are withheld; the rest come
-// in the caller's own order (questions and options); answer keys are never included. O(1) in the audience: one point
-// lookup for the door and the room, the plan once per isolate after the start (issue 31).
+// extra time (accommodation) and room. Questions of subjects not yet open for the caller are withheld in clear; the
+// rest come in the caller's own order (questions and options); answer keys are never included. O(1) in the audience:
+// one point lookup for the door and the room, the plan once per isolate after the start (issue 31).
+// Sealed prefetch (issue 31): after Avvia, `sealed` carries, for each subject not yet open for the caller, an
+// AES-GCM copy of exactly what that subject will return once open; the room releases its key over the socket at the
+// caller's own opening, so the runner needs no call per subject. Before Avvia `sealed` is empty (sealedSubjectsFor).
 import { candidateExtraPct } from "~/server/accommodations.server";
 import { api } from "~/server/api.server";
 import { simulationIdParam } from "~/server/simulation-schemas.server";
 import {
   publicSimulation,
   requireSimulationAccess,
+  sealedSubjectsFor,
   simulationGapBoxes,
   simulationPlan,
 } from "~/server/simulations.server";
 
 export const loader = api({
   access: "user",
-  async handler({ params, db, user }) {
+  async handler({ params, db, env, user }) {
     const { sim, shard, shards } = await requireSimulationAccess(db, simulationIdParam(params.id), user);
     const [subjects, extraPct, gapBoxes] = await Promise.all([
       simulationPlan(db, sim),
       candidateExtraPct(db, sim.id, user.id, sim.started),
       simulationGapBoxes(db, sim.editionId),
     ]);
-    return publicSimulation(
-      { ...sim, subjects },
-      Date.now(),
-      { userId: user.id, extraPct },
-      { gapBoxes },
-      { shard, shards },
-    );
+    const now = Date.now();
+    const candidate = { userId: user.id, extraPct };
+    const config = { ...sim, subjects };
+    return {
+      ...publicSimulation(config, now, candidate, { gapBoxes }, { shard, shards }),
+      sealed: await sealedSubjectsFor(env.SESSION_SECRET, config, now, candidate),
+    };
   },
 });

@@ -17,6 +17,8 @@ import {
 import { flowEnd, type AnswerKey, type FlowSubject, type SimulationResult } from "~/lib/simulation";
 import { ROOM_LOCATION_HINT, roomName, shardOf } from "~/lib/simulation-protocol";
 import { catchUpWithPrimary } from "./db/d1-session.server";
+import type { SealedSubject } from "~/lib/sealed-subject";
+import { sealSubject } from "./sealed-subjects.server";
 import {
   candidateOptions,
   candidateQuestions,
@@ -466,6 +468,69 @@ export type PublicQuestion = {
   options?: string[];
 };
 
+/** Which subjects have opened for a candidate at `now` (server time, their own windows, accommodation included). */
+export function openSubjects(
+  config: Pick<SimulationHead, "started" | "startTime"> & { subjects: PlanSubject[] },
+  now: number,
+  extraPct: number,
+): boolean[] {
+  const windows = config.startTime != null ? studentWindows(config.subjects, config.startTime, extraPct) : [];
+  return config.subjects.map((_, i) => {
+    const opensAt = windows[i]?.startsAt;
+    return config.started && opensAt != null && now >= opensAt;
+  });
+}
+
+/** One subject's questions as a candidate sees them: THEIR order of questions and options, never a key. */
+export function candidateSubjectQuestions(
+  config: Pick<SimulationHead, "id"> & { subjects: PlanSubject[] },
+  subjectIndex: number,
+  userId: number,
+): PublicQuestion[] {
+  const seed = candidateSeed(config.id, userId);
+  return candidateQuestions(config.subjects[subjectIndex]?.questions ?? [], seed, subjectIndex).map(
+    (q): PublicQuestion => ({
+      id: q.id,
+      type: q.type,
+      text: q.stem,
+      topic: q.topicId,
+      difficulty: q.difficulty,
+      ...(q.type === "mc" ? { options: candidateOptions(q.options ?? [], seed, q.id) } : {}),
+    }),
+  );
+}
+
+/**
+ * Sealed prefetch (issue 31): for each subject of a started simulation not yet open for the candidate at `now`, a
+ * sealed copy of exactly what the open subject will return (their order), which the room's key opens at their own
+ * opening. Before Avvia there are none: the plan may still change, and its questions are not read for a waiting room
+ * (the runner fetches the flow again when the room announces the start, inside the lead before the first subject).
+ */
+export async function sealedSubjectsFor(
+  secret: string | undefined,
+  config: Pick<SimulationHead, "id" | "started" | "startTime"> & { subjects: PlanSubject[] },
+  now: number,
+  candidate: { userId: number; extraPct: number },
+): Promise<SealedSubject[]> {
+  if (!secret || !config.started) return [];
+  const open = openSubjects(config, now, candidate.extraPct);
+  return Promise.all(
+    config.subjects.flatMap((s, i) =>
+      open[i] || !s.questions.length
+        ? []
+        : [
+            sealSubject(
+              secret,
+              config.id,
+              i,
+              s.questions.map((q) => q.id),
+              candidateSubjectQuestions(config, i, candidate.userId),
+            ),
+          ],
+    ),
+  );
+}
+
 /**
  * What a candidate may see: the flow, with the questions of subjects that have already opened for them (server time,
  * their own windows: an accommodated candidate's next subject opens after their extended one), in THEIR order
@@ -479,31 +544,15 @@ export function publicSimulation(
   sheet: { gapBoxes: number } = { gapBoxes: SHEET_GAP_BOXES },
   room?: { shard: number; shards: number },
 ) {
-  const windows = config.startTime != null ? studentWindows(config.subjects, config.startTime, candidate.extraPct) : [];
-  const seed = candidateSeed(config.id, candidate.userId);
-  const flow = config.subjects.map((s, i) => {
-    const opensAt = windows[i]?.startsAt;
-    const open = config.started && opensAt != null && now >= opensAt;
-    return {
-      id: s.id,
-      name: s.name,
-      timeMin: s.timeMin,
-      breakAfterMin: s.breakAfterMin,
-      questionCount: s.questionCount,
-      questions: open
-        ? candidateQuestions(s.questions, seed, i).map(
-            (q): PublicQuestion => ({
-              id: q.id,
-              type: q.type,
-              text: q.stem,
-              topic: q.topicId,
-              difficulty: q.difficulty,
-              ...(q.type === "mc" ? { options: candidateOptions(q.options ?? [], seed, q.id) } : {}),
-            }),
-          )
-        : [],
-    };
-  });
+  const open = openSubjects(config, now, candidate.extraPct);
+  const flow = config.subjects.map((s, i) => ({
+    id: s.id,
+    name: s.name,
+    timeMin: s.timeMin,
+    breakAfterMin: s.breakAfterMin,
+    questionCount: s.questionCount,
+    questions: open[i] ? candidateSubjectQuestions(config, i, candidate.userId) : [],
+  }));
   return {
     id: config.id,
     title: config.title,

@@ -1,14 +1,17 @@
 // One worker thread of the national bench: a slice of the students, each behaving as the browser's runner does
 // (app/routes/simulazione.tsx, app/components/simulation/SimulationRunner.tsx and useSimulationRoom.ts):
 // - connect: the page (GET /simulazione?id=), its flow (GET /api/simulations/:id), the room's socket and 5 pings;
-// - run: the start (moved to another room at Avvia → reconnect at once, as the browser does on ROOM_MOVED_CODE);
-//   per subject, its questions once it opens (GET /api/simulations/:id, retried while still empty), then answers at
+// - run: the start (moved to another room at Avvia → reconnect at once, as the browser does on ROOM_MOVED_CODE), and
+//   the flow once more at a random instant of the lead (it now carries the subjects sealed, issue 31); per subject, at
+//   its opening, the key over the socket and the sealed copy opened with it (falling back, as the browser does, to
+//   GET /api/simulations/:id retried while still empty when there is no key or it does not open), then answers at
 //   random instants of the subject, right or wrong by the student's own ability, some changed later; a share of the
 //   students lose their socket mid-subject 2 and reconnect (the reconnect wave), checking that the room's hello gives
 //   back every answer it had acknowledged; at the end the attempt (POST /simulazione.data?id=, the runner's action,
 //   retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
 import { parentPort, workerData } from "node:worker_threads";
 import { Agent } from "undici";
+import { openSealedSubject, type SealedSubject } from "../../app/lib/sealed-subject.ts";
 import { estimateClockOffset, subjectWindows, type ClockSample } from "../../app/lib/simulation.ts";
 
 type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
@@ -32,6 +35,11 @@ type Client = {
   startReceivedAt?: number;
   endReceivedAt?: number;
   flow: FlowSubject[];
+  /** Sealed copies of the subjects not yet open, by flow index (issue 31). */
+  sealed: Map<number, SealedSubject>;
+  started: boolean;
+  startFetch?: Promise<void>;
+  keyWaiters: Map<number, (key: string | null | undefined) => void>;
   ability: number;
   seq: number;
   /** seq → when it was sent (performance.now(), for the ack latency) and what. */
@@ -47,6 +55,19 @@ type Client = {
 const input = workerData as Input;
 const PINGS = 5;
 const QUESTIONS_AFTER_OPEN_MS = 250;
+/** As the browser's runner (SimulationRunner.tsx): the key shortly after the opening, spread; the start's refetch. */
+const KEY_AFTER_OPEN_MS = 60;
+const KEY_SPREAD_MS = 300;
+const KEY_TIMEOUT_MS = 3000;
+const KEY_TRIES = 3;
+const KEY_RETRY_MS = 400;
+const START_FETCH_SPREAD_MS = 2500;
+const START_FETCH_MARGIN_MS = 700;
+let keysOpened = 0;
+/** Subjects that fell back to HTTP, by flow index; key requests refused (asked again) and unanswered in time. */
+const keysFallback = [0, 0, 0];
+let keysRefused = 0;
+let keysTimedOut = 0;
 const ROOM_MOVED_CODE = 4001;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ackLatencies: number[] = [];
@@ -137,6 +158,11 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
       else if (m.type === "simulation-start") {
         c.startReceivedAt ??= Date.now();
         c.startTime = Number(m.startTime);
+        if (!c.started) c.startFetch ??= fetchAtStart(c);
+      } else if (m.type === "subject-key" || m.type === "key-refused") {
+        const waiter = c.keyWaiters.get(Number(m.subject));
+        c.keyWaiters.delete(Number(m.subject));
+        waiter?.(m.type === "subject-key" ? String(m.key) : null);
       } else if (m.type === "simulation-end") c.endReceivedAt ??= Date.now();
       else if (m.type === "ack" || m.type === "rejected") {
         const sent = c.inFlight.get(Number(m.seq));
@@ -153,6 +179,10 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
     ws.onclose = (event) => {
       if (c.ws !== ws) return;
       c.ws = null;
+      for (const [subject, waiter] of c.keyWaiters) {
+        c.keyWaiters.delete(subject);
+        waiter(undefined);
+      }
       if (event.code === ROOM_MOVED_CODE) {
         c.moved++;
         void connect(c);
@@ -177,6 +207,9 @@ function newClient(user: Input["users"][number]): Client {
     open: Promise.resolve(false),
     samples: [],
     flow: [],
+    sealed: new Map(),
+    started: false,
+    keyWaiters: new Map(),
     ability: 0.2 + 0.7 * u,
     seq: 0,
     inFlight: new Map(),
@@ -191,10 +224,67 @@ function newClient(user: Input["users"][number]): Client {
 async function loadFlow(c: Client): Promise<boolean> {
   const response = await http(c, `/api/simulations/${input.simulationId}`);
   if (!response?.ok) return false;
-  const view = (await response.json()) as { flow: FlowSubject[]; startTime: number | null };
-  c.flow = view.flow;
+  const view = (await response.json()) as {
+    flow: FlowSubject[];
+    started: boolean;
+    startTime: number | null;
+    sealed?: SealedSubject[];
+  };
+  // Subjects already opened from their sealed copies stay open.
+  c.flow = view.flow.map((s, i) => (s.questions.length ? s : { ...s, questions: c.flow[i]?.questions ?? [] }));
+  c.sealed = new Map((view.sealed ?? []).map((s) => [s.subject, s]));
+  c.started = view.started;
   if (view.startTime) c.startTime = view.startTime;
   return true;
+}
+
+/** A flow loaded before Avvia holds no sealed copies: once more at a random instant of the lead, as the browser. */
+async function fetchAtStart(c: Client) {
+  const lead = (c.startTime ?? 0) - serverNow(c) - START_FETCH_MARGIN_MS;
+  await sleep(Math.random() * Math.max(0, Math.min(START_FETCH_SPREAD_MS, lead)));
+  for (let tries = 0, wait = 1000; !c.started && tries < 5; tries++, wait *= 2) {
+    if ((await loadFlow(c)) && c.started) return;
+    await sleep(wait);
+  }
+}
+
+/** The key; null when the room refuses (asked again); undefined without a socket or an answer in time (HTTP then). */
+function requestKey(c: Client, subject: number): Promise<string | null | undefined> {
+  const ws = c.ws as WebSocket | null;
+  if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      c.keyWaiters.delete(subject);
+      keysTimedOut++;
+      resolve(undefined);
+    }, KEY_TIMEOUT_MS);
+    c.keyWaiters.set(subject, (key) => {
+      clearTimeout(timer);
+      resolve(key);
+    });
+    ws.send(JSON.stringify({ type: "key", subject }));
+  });
+}
+
+/** The subject's questions from its sealed copy and the room's key; false when that is not possible. */
+async function openFromSealed(c: Client, index: number): Promise<boolean> {
+  const sealed = c.sealed.get(index);
+  if (!sealed) return false;
+  for (let tries = 0; tries < KEY_TRIES; tries++) {
+    if (tries > 0) await sleep(KEY_RETRY_MS);
+    const key = await requestKey(c, index);
+    if (key === undefined) return false;
+    if (key === null) {
+      keysRefused++;
+      continue;
+    }
+    const questions = await openSealedSubject(key, sealed);
+    if (!questions) return false;
+    c.flow[index] = { ...c.flow[index]!, questions };
+    c.sealed.delete(index);
+    return true;
+  }
+  return false;
 }
 
 async function connectAll() {
@@ -247,7 +337,16 @@ function pick<T>(items: T[]): T {
 }
 
 async function sitSubject(c: Client, index: number, window: { startsAt: number; endsAt: number }, wave: Wave) {
-  await sleepUntil(c, window.startsAt + QUESTIONS_AFTER_OPEN_MS + Math.random() * 1500);
+  await sleepUntil(c, window.startsAt + KEY_AFTER_OPEN_MS + Math.random() * KEY_SPREAD_MS);
+  // The start's refetch still on its way (a busy server): wait for it a little, as the browser does.
+  if (c.startFetch) await Promise.race([c.startFetch, sleep(3000)]);
+  if ((c.flow[index]?.questions.length ?? 0) === 0) {
+    if (await openFromSealed(c, index)) keysOpened++;
+    else {
+      keysFallback[index] = (keysFallback[index] ?? 0) + 1;
+      await sleepUntil(c, window.startsAt + QUESTIONS_AFTER_OPEN_MS + Math.random() * 1500);
+    }
+  }
   for (let wait = 500; (c.flow[index]?.questions.length ?? 0) === 0 && serverNow(c) < window.endsAt; wait *= 2) {
     await loadFlow(c);
     if ((c.flow[index]?.questions.length ?? 0) === 0) await sleep(wait);
@@ -344,6 +443,10 @@ async function runAll(waveSubject: number) {
     positions: outcomes.filter((o) => o.position !== null).length,
     httpCalls: clients.map((c) => c.http),
     httpErrors,
+    keysOpened,
+    keysFallback,
+    keysRefused,
+    keysTimedOut,
   };
 }
 

@@ -26,6 +26,10 @@ describe("simulation protocol", () => {
     expect(
       parseFrame(ClientMessage, JSON.stringify({ type: "ack", seq: 1, subjectId: 2, questionId: 2001 })),
     ).toBeNull();
+    // Sealed prefetch (issue 31): a subject's key, by its index in the flow.
+    expect(parseFrame(ClientMessage, JSON.stringify({ type: "key", subject: 1 }))).toEqual({ type: "key", subject: 1 });
+    expect(parseFrame(ClientMessage, JSON.stringify({ type: "key", subject: "1" }))).toBeNull();
+    expect(parseFrame(ClientMessage, JSON.stringify({ type: "key", subject: 0.5 }))).toBeNull();
     expect(parseFrame(ClientMessage, new TextEncoder().encode(JSON.stringify({ type: "ping" })).buffer)).toEqual({
       type: "ping",
     });
@@ -50,6 +54,8 @@ describe("simulation protocol", () => {
       { type: "ack", seq: 1, subjectId: 2, questionId: 2001 },
       { type: "rejected", seq: null, subjectId: 2, questionId: 2001, error: "Tempo scaduto" },
       { type: "error", error: "Messaggio non valido." },
+      { type: "subject-key", subject: 1, key: "AAEC" },
+      { type: "key-refused", subject: 1, error: "Questa materia non è ancora iniziata." },
     ] as const;
     for (const m of messages) expect(parseFrame(ServerMessage, encodeServerMessage(m))).toEqual(m);
     expect(parseFrame(ServerMessage, JSON.stringify({ type: "subject-closed" }))).toBeNull();

@@ -1,7 +1,10 @@
 // /simulazione?id=: waiting → subjects (with breaks) → result. Every countdown runs on the server
 // clock (performance.now() + offset); answers are autosaved to the room and acknowledged.
-// HTTP is used only for what the socket does not carry: the flow on load, each subject's questions
-// once it opens, the attempt once at the end, the ranking. It polls only while the socket is down.
+// HTTP is used only for what the socket does not carry: the flow on load (once more when the room announces the start,
+// if it was loaded before), the attempt once at the end, the ranking. Each subject's questions come in that flow,
+// sealed (issue 31): at the candidate's own opening the room sends the key over the socket and the runner decrypts
+// them; without a socket, or if that fails, it asks the server for the open subject as before. It polls only while
+// the socket is down.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, apiFetch } from "~/lib/api-client";
 import { SHEET_GAP_BOXES, SIMULATION_POLL_MS } from "~/lib/constants";
@@ -15,6 +18,7 @@ import { GapInput } from "./GapInput";
 import { ResultView, type RankState, type StoredResult } from "./ResultView";
 import { T } from "./texts";
 import { useSimulationRoom, type SaveState } from "./useSimulationRoom";
+import { openSealedSubject, type SealedSubject } from "~/lib/sealed-subject";
 import {
   answeredCount,
   Centered,
@@ -39,11 +43,27 @@ type SimView = {
   /** The completamento boxes of the simulation's edition. */
   gapBoxes?: number;
   flow: FlowItem[];
+  /** Sealed copies of the subjects not yet open (after Avvia): opened with the key the room releases. */
+  sealed?: SealedSubject[];
 };
 const resultKey = (id: string) => `simResult_${id}`;
 
 /** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
 const QUESTIONS_AFTER_OPEN_MS = 250;
+/** A subject's key is asked this long after it opens, plus up to KEY_SPREAD_MS (a whole sitting does not ask at once). */
+const KEY_AFTER_OPEN_MS = 60;
+const KEY_SPREAD_MS = 300;
+/** How long the room's answer to a key request is awaited, and how many times a refused request is asked in all. */
+const KEY_TIMEOUT_MS = 3000;
+const KEY_TRIES = 3;
+const KEY_RETRY_MS = 400;
+/**
+ * A flow loaded before Avvia holds no sealed copies: it is fetched again once the start is announced, at a random
+ * instant of the lead (at most this spread, and ending this margin before the first subject opens).
+ */
+const START_FETCH_SPREAD_MS = 2500;
+const START_FETCH_MARGIN_MS = 700;
+const START_FETCH_WAIT_MS = 3000;
 /** Retries of a failed attempt submission: 1 s, 2 s, 4 s, 8 s, then the 'Riprova' button. */
 const SUBMIT_RETRIES = 4;
 
@@ -114,16 +134,21 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   );
   const { addSample, offset } = room;
 
-  const load = useCallback(async () => {
+  /** The latest flow reply (read when a subject opens, without waiting for a render). */
+  const replyRef = useRef<SimView | null>(null);
+  const load = useCallback(async (): Promise<SimView | null> => {
     const sentAt = performance.now();
     try {
       const v = await apiFetch<SimView>(`/api/simulations/${encodeURIComponent(simulationId)}`, {
         sessionOverlay: false,
       });
       addSample({ sentAt, receivedAt: performance.now(), serverTime: v.serverTime });
-      setView(v);
+      replyRef.current = v;
+      // Subjects opened here from their sealed copies stay open (a reply a few ms older may still hold them sealed).
+      setView((old) => keepOpened(old, v));
       setLoadError(null);
       if (v.startTime) setStartTime(v.startTime);
+      return v;
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) reportSessionProblem({ kind: "expired" });
       else if (error instanceof ApiError && error.status === 423)
@@ -135,6 +160,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
             ? T.notFound
             : T.loadError,
       );
+      return null;
     }
   }, [simulationId, addSample]);
 
@@ -198,10 +224,59 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const opensAt = phase?.kind === "subject" ? phase.startsAt : null;
   const clock = useRef<() => number>(() => performance.now());
   clock.current = () => performance.now() + (offset ?? 0);
+  const { requestKey, isOpen } = room;
+  /** Opens subject `index` from its sealed copy with the room's key; false when that is not possible. */
+  const openFromSealed = useCallback(
+    async (index: number, cancelled: () => boolean): Promise<boolean> => {
+      const sealed = replyRef.current?.sealed?.find((s) => s.subject === index);
+      if (!sealed) return false;
+      // A refusal (a clock a little early) is asked again; without a socket or an answer in time (a busy room) the
+      // server is asked at once.
+      for (let tries = 0; tries < KEY_TRIES && !cancelled() && isOpen(); tries++) {
+        if (tries > 0) await sleep(KEY_RETRY_MS);
+        const key = await requestKey(index, KEY_TIMEOUT_MS);
+        if (key === undefined) return false;
+        if (key === null) continue;
+        const questions = await openSealedSubject(key, sealed);
+        if (!questions || cancelled()) return false;
+        setView((v) => (v ? withQuestions(v, index, questions) : v));
+        return true;
+      }
+      return false;
+    },
+    [requestKey, isOpen],
+  );
+  // A flow loaded before Avvia is fetched again once the start is known, inside the lead (spread over the sitting).
+  const viewStarted = view ? view.started : null;
+  /** That fetch while it runs: a subject opening meanwhile waits for it (briefly) before asking the server itself. */
+  const startFetch = useRef<Promise<void> | null>(null);
+  useEffect(() => {
+    if (viewStarted !== false || startTime === null) return;
+    let cancelled = false;
+    startFetch.current = (async () => {
+      const lead = startTime - clock.current() - START_FETCH_MARGIN_MS;
+      await sleep(Math.random() * Math.max(0, Math.min(START_FETCH_SPREAD_MS, lead)));
+      for (let wait = 1000; !cancelled; wait = Math.min(wait * 2, 8000)) {
+        const v = await load();
+        if (cancelled || v?.started) return;
+        await sleep(wait);
+      }
+    })();
+    return () => {
+      cancelled = true;
+      startFetch.current = null;
+    };
+  }, [viewStarted, startTime, load]);
+
   useEffect(() => {
     if (!missingQuestions || opensAt === null) return;
     let cancelled = false;
     void (async () => {
+      await sleep(Math.max(0, opensAt + KEY_AFTER_OPEN_MS + Math.random() * KEY_SPREAD_MS - clock.current()));
+      if (startFetch.current) await Promise.race([startFetch.current, sleep(START_FETCH_WAIT_MS)]);
+      // That reply may hold the subject in clear already (it came after the opening).
+      if ((replyRef.current?.flow[currentIndex]?.questions.length ?? 0) > 0) return;
+      if (cancelled || (await openFromSealed(currentIndex, () => cancelled)) || cancelled) return;
       await sleep(Math.max(0, opensAt + QUESTIONS_AFTER_OPEN_MS - clock.current()));
       for (let wait = 500; !cancelled; wait = Math.min(wait * 2, 8000)) {
         await load();
@@ -212,7 +287,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     return () => {
       cancelled = true;
     };
-  }, [missingQuestions, currentIndex, opensAt, load]);
+  }, [missingQuestions, currentIndex, opensAt, load, openFromSealed]);
 
   useEffect(() => setQIndex(0), [currentIndex]);
 
@@ -520,3 +595,24 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
 }
 
 export { formatClock };
+
+/** The view with subject `index`'s questions in place (opened from its sealed copy). */
+function withQuestions(view: SimView, index: number, questions: PublicQuestion[]): SimView {
+  return {
+    ...view,
+    flow: view.flow.map((s, i) => (i === index ? { ...s, questions } : s)),
+    sealed: view.sealed?.filter((s) => s.subject !== index),
+  };
+}
+
+/** A new reply, keeping the questions of subjects already opened here that it still holds sealed. */
+function keepOpened(old: SimView | null, next: SimView): SimView {
+  if (!old || old.id !== next.id || !next.sealed?.length) return next;
+  let view = next;
+  for (const sealed of next.sealed) {
+    const held = old.flow[sealed.subject]?.questions;
+    if (held?.length && view.flow[sealed.subject]?.id === old.flow[sealed.subject]?.id)
+      view = withQuestions(view, sealed.subject, held);
+  }
+  return view;
+}

@@ -14,6 +14,8 @@ import {
 } from "~/lib/simulation-protocol";
 
 export type SaveState = "saved" | "pending" | "rejected";
+/** The room's answer to a key request: the key, null when refused, undefined when none came (no socket, too late). */
+export type KeyAnswer = string | null | undefined;
 
 export type RoomEvents = {
   onStart: (startTime: number) => void;
@@ -44,6 +46,13 @@ export function useSimulationRoom(
   eventsRef.current = events;
   const httpSaveRef = useRef(httpSave);
   httpSaveRef.current = httpSave;
+  /** Sealed prefetch: who waits for a subject's key (the key; null when refused; undefined when no answer came). */
+  const keyWaiters = useRef(new Map<number, ((key: KeyAnswer) => void)[]>());
+  const settleKey = useCallback((subject: number, key: KeyAnswer) => {
+    const waiting = keyWaiters.current.get(subject) ?? [];
+    keyWaiters.current.delete(subject);
+    for (const resolve of waiting) resolve(key);
+  }, []);
 
   const addSample = useCallback((s: ClockSample) => {
     samples.current = [...samples.current.slice(-11), s];
@@ -101,6 +110,12 @@ export function useSimulationRoom(
           case "simulation-end":
             eventsRef.current.onEnd();
             break;
+          case "subject-key":
+            settleKey(m.subject, m.key);
+            break;
+          case "key-refused":
+            settleKey(m.subject, null);
+            break;
           case "ack":
           case "rejected": {
             const p = pending.current.get(m.questionId);
@@ -115,6 +130,7 @@ export function useSimulationRoom(
       ws.onclose = (event) => {
         setConnected(false);
         clearInterval(syncTimer);
+        for (const subject of [...keyWaiters.current.keys()]) settleKey(subject, undefined);
         if (closed) return;
         // Moved to another room at the start: reconnect at once; otherwise back off.
         if (event.code === ROOM_MOVED_CODE) {
@@ -132,7 +148,31 @@ export function useSimulationRoom(
       clearTimeout(reconnectTimer);
       wsRef.current?.close(1000, "bye");
     };
-  }, [simulationId, addSample]);
+  }, [simulationId, addSample, settleKey]);
+
+  /**
+   * Sealed prefetch (issue 31): asks the room for a subject's key (its index in the flow). Null on a refusal (not open
+   * yet for this candidate); undefined without an open socket or an answer within `timeoutMs`: the runner then asks the
+   * server over HTTP.
+   */
+  const requestKey = useCallback((subject: number, timeoutMs: number): Promise<KeyAnswer> => {
+    const ws = wsRef.current;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = (key: KeyAnswer) => {
+        clearTimeout(timer);
+        resolve(key);
+      };
+      timer = setTimeout(() => {
+        const waiting = keyWaiters.current.get(subject);
+        if (waiting?.includes(done)) waiting.splice(waiting.indexOf(done), 1);
+        resolve(undefined);
+      }, timeoutMs);
+      keyWaiters.current.set(subject, [...(keyWaiters.current.get(subject) ?? []), done]);
+      ws.send(encodeClientMessage({ type: "key", subject }));
+    });
+  }, []);
 
   /** Sends one answer now; it is "saved" only once the room acknowledges it. */
   const saveAnswer = useCallback((subjectId: number, questionId: number, value: string) => {
@@ -153,6 +193,9 @@ export function useSimulationRoom(
       }
     });
   }, []);
+
+  /** Whether the socket is open right now (a key can be asked for). */
+  const isOpen = useCallback(() => wsRef.current?.readyState === WebSocket.OPEN, []);
 
   const markSaved = useCallback((questionIds: number[]) => {
     setSaveStates((m) => {
@@ -181,6 +224,8 @@ export function useSimulationRoom(
     saveAnswer,
     markSaved,
     markClosed,
+    requestKey,
+    isOpen,
     pendingCount: () => pending.current.size,
   };
 }

@@ -1,0 +1,91 @@
+// Sealed prefetch (issue 31), the server half: each subject's key is derived, never stored, with HKDF-SHA-256 from
+// SESSION_SECRET (in the env of both the Worker and the rooms), per (simulation, subject index) and bound to the
+// subject's question list, so that a copy sealed for another plan (a simulation deleted and made again under the same
+// id) does not open: the runner then asks the server as before. The Worker seals (GET /api/simulations/{id}); the room
+// derives the same key and releases it over the socket at each candidate's own opening (workers/simulation-room.ts).
+import { SEALED_IV_BYTES, type SealedSubject, toBase64 } from "~/lib/sealed-subject";
+
+const SALT = new TextEncoder().encode("unicum/sealed-subject/v1");
+const AES_KEY_BITS = 256;
+
+/** The HKDF base key of a secret, imported once per isolate. */
+let base: { secret: string; key: Promise<CryptoKey> } | null = null;
+
+function baseKey(secret: string): Promise<CryptoKey> {
+  if (base?.secret !== secret) {
+    base = {
+      secret,
+      key: crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveBits"]),
+    };
+  }
+  return base.key;
+}
+
+/** What a subject's key is bound to: the simulation, the subject's place in the flow, its questions (plan order). */
+function keyInfo(simulationId: string, subjectIndex: number, questionIds: readonly number[]) {
+  return new TextEncoder().encode(`${simulationId}\n${subjectIndex}\n${questionIds.join(",")}`);
+}
+
+/** The raw 256-bit key of one subject of one simulation's plan. */
+export async function subjectKeyBytes(
+  secret: string,
+  simulationId: string,
+  subjectIndex: number,
+  questionIds: readonly number[],
+): Promise<Uint8Array<ArrayBuffer>> {
+  const bits = await crypto.subtle.deriveBits(
+    { name: "HKDF", hash: "SHA-256", salt: SALT, info: keyInfo(simulationId, subjectIndex, questionIds) },
+    await baseKey(secret),
+    AES_KEY_BITS,
+  );
+  return new Uint8Array(bits);
+}
+
+/** The same key as base64, what the room sends. */
+export async function subjectKeyText(
+  secret: string,
+  simulationId: string,
+  subjectIndex: number,
+  questionIds: readonly number[],
+): Promise<string> {
+  return toBase64(await subjectKeyBytes(secret, simulationId, subjectIndex, questionIds));
+}
+
+/** Encryption keys per isolate, by what they are bound to (a national day has a handful). */
+const sealingKeys = new Map<string, Promise<CryptoKey>>();
+const SEALING_KEYS_KEPT = 64;
+
+function sealingKey(secret: string, simulationId: string, subjectIndex: number, questionIds: readonly number[]) {
+  const id = `${simulationId}\n${subjectIndex}\n${questionIds.join(",")}`;
+  let key = sealingKeys.get(id);
+  if (!key) {
+    key = subjectKeyBytes(secret, simulationId, subjectIndex, questionIds).then((raw) =>
+      crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt"]),
+    );
+    key.catch(() => sealingKeys.delete(id));
+    sealingKeys.set(id, key);
+    if (sealingKeys.size > SEALING_KEYS_KEPT) sealingKeys.delete(sealingKeys.keys().next().value!);
+  }
+  return key;
+}
+
+/**
+ * One subject's sealed copy of `payload` (exactly what the open subject would return): AES-GCM-256 under the subject's
+ * key, a fresh random IV each time.
+ */
+export async function sealSubject(
+  secret: string,
+  simulationId: string,
+  subjectIndex: number,
+  questionIds: readonly number[],
+  payload: unknown,
+): Promise<SealedSubject> {
+  const key = await sealingKey(secret, simulationId, subjectIndex, questionIds);
+  const iv = crypto.getRandomValues(new Uint8Array(new ArrayBuffer(SEALED_IV_BYTES)));
+  const data = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv },
+    key,
+    new TextEncoder().encode(JSON.stringify(payload)),
+  );
+  return { subject: subjectIndex, iv: toBase64(iv), data: toBase64(new Uint8Array(data)) };
+}

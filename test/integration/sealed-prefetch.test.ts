@@ -1,0 +1,284 @@
+// Sealed prefetch (issue 31), through the real routes, D1 and rooms: GET /api/simulations/{id} carries, after Avvia,
+// an AES-GCM copy of each subject not yet open for the caller, and none of that subject's texts, options or ids in
+// clear; the room releases a subject's key over the socket only once it has opened for THAT candidate (their own
+// windows, accommodation included), and the key opens exactly what the open subject then returns.
+import { env, runInDurableObject } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { openSealedSubject, type SealedSubject } from "~/lib/sealed-subject";
+import type { SimulationRoom } from "../../workers/simulation-room";
+import { call, json, login, seed } from "./helpers";
+
+const STUDENT_ID = 1;
+const FRIEND_ID = 2;
+let teacher: string;
+let student: string;
+let friend: string;
+let classId: number;
+
+type Question = { id: number; type: string; text: string; options?: string[] };
+type View = {
+  started: boolean;
+  flow: { id: number; questionCount: number; questions: Question[] }[];
+  subjects: { questions: Question[] }[];
+  sealed: SealedSubject[];
+};
+
+beforeAll(async () => {
+  await seed();
+  [teacher, student, friend] = await Promise.all([
+    login("docente@example.com"),
+    login("studente@example.com"),
+    login("amico@example.com"),
+  ]);
+  const created = await call("POST", "/api/classes", { token: teacher, json: { name: "5ªB chiavi" } });
+  expect(created.status).toBe(201);
+  classId = (await json<{ id: number }>(created)).id;
+  await env.DB.prepare("INSERT INTO class_members (class_id, user_id) VALUES (?, ?), (?, ?)")
+    .bind(classId, STUDENT_ID, classId, FRIEND_ID)
+    .run();
+});
+
+const roomOf = (id: string) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:0`));
+
+/** Moves the start instant in D1 and in the room, so that a test does not wait for real minutes. */
+async function moveStart(id: string, startTime: number) {
+  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
+  await runInDurableObject(roomOf(id), async (room: SimulationRoom) => room.shiftStartForTest(startTime));
+}
+
+const view = async (id: string, token: string) => {
+  const response = await call("GET", `/api/simulations/${id}`, { token });
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  return { text, body: JSON.parse(text) as View };
+};
+
+/** Three 1-minute subjects of 4 questions, no breaks: subject i opens at start + i minutes (for a 0 % candidate). */
+async function createSimulation(id: string, audience: { allowedUsers?: number[]; allowedClasses?: number[] }) {
+  const subjects = [2, 4, 1].map((subjectId) => ({ subjectId, timeMin: 1, questionCount: 4, breakAfterMin: 0 }));
+  const response = await call("POST", "/api/admin/simulations", {
+    token: teacher,
+    json: { id, title: `Prova ${id}`, subjects, allowedUsers: [], allowedClasses: [], ...audience },
+  });
+  expect(response.status).toBe(201);
+}
+
+/** Every question of the simulation by subject position: stem, options and id, straight from D1. */
+async function planOf(id: string) {
+  const rows = await env.DB.prepare(
+    `SELECT q.id, q.stem, q.options, sq.subject_position AS pos FROM simulation_questions sq
+     JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.subject_position, sq.position`,
+  )
+    .bind(id)
+    .all<{ id: number; stem: string; options: string | null; pos: number }>();
+  const bySubject: { id: number; stem: string; options: string[] }[][] = [[], [], []];
+  for (const r of rows.results)
+    bySubject[r.pos]!.push({ id: r.id, stem: r.stem, options: r.options ? (JSON.parse(r.options) as string[]) : [] });
+  return bySubject;
+}
+
+/**
+ * What of subject `index` shows in clear in a response's text: its stems and options (as JSON strings; an option that
+ * an open subject also has is left out), its question ids as JSON numbers. Base64 never holds a quote or a comma.
+ */
+function clearLeaks(text: string, plan: Awaited<ReturnType<typeof planOf>>, index: number, open: number[]): string[] {
+  const openOptions = new Set(open.flatMap((i) => plan[i]!.flatMap((q) => q.options)));
+  const found: string[] = [];
+  for (const q of plan[index]!) {
+    if (text.includes(JSON.stringify(q.stem).slice(1, -1))) found.push(`stem of ${q.id}`);
+    for (const option of q.options)
+      if (!openOptions.has(option) && text.includes(JSON.stringify(option))) found.push(`option ${option} of ${q.id}`);
+    if (new RegExp(`[\\[:,]\\s*${q.id}\\s*[,\\]}]`).test(text)) found.push(`id ${q.id}`);
+  }
+  return found;
+}
+
+type Msg = Record<string, unknown> & { type: string };
+
+/** A socket to the room through the Worker's own route (a candidate's, or the staff's live view). */
+async function connect(simId: string, token: string, staff = false) {
+  const path = staff ? `/api/simulations/${simId}/staff/ws?shard=0` : `/api/simulations/${simId}/ws`;
+  const response = await exports.default.fetch(`http://localhost${path}`, {
+    headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` },
+  });
+  if (response.status !== 101) return { status: response.status, body: await response.json(), ask: null, close: null };
+  const ws = response.webSocket!;
+  ws.accept();
+  const messages: Msg[] = [];
+  ws.addEventListener("message", (event) => {
+    messages.push(JSON.parse(event.data as string) as Msg);
+  });
+  let read = 0;
+  /** Sends a key request and waits for the room's answer to it (subject-key, key-refused, or a protocol error). */
+  const ask = async (subject: unknown): Promise<Msg> => {
+    ws.send(JSON.stringify({ type: "key", subject }));
+    for (let i = 0; i < 200; i++) {
+      while (read < messages.length) {
+        const m = messages[read++]!;
+        if (m.type === "subject-key" || m.type === "key-refused" || m.type === "error") return m;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error("no answer to the key request");
+  };
+  return { status: 101, body: null, ask, close: () => ws.close(1000, "done") };
+}
+
+const sealedOf = (v: View, index: number) => v.sealed.find((s) => s.subject === index);
+
+describe("sealed prefetch", () => {
+  it("seals nothing before Avvia (the plan may still change) and nothing in clear", async () => {
+    await createSimulation("sp-prima", { allowedUsers: [STUDENT_ID] });
+    const plan = await planOf("sp-prima");
+    const { text, body } = await view("sp-prima", student);
+    expect(body.started).toBe(false);
+    expect(body.sealed).toEqual([]);
+    for (const i of [0, 1, 2]) expect(clearLeaks(text, plan, i, [])).toEqual([]);
+    const socket = await connect("sp-prima", student);
+    expect(await socket.ask!(0)).toEqual({
+      type: "key-refused",
+      subject: 0,
+      error: "La simulazione non è ancora iniziata.",
+    });
+    socket.close!();
+  });
+
+  it("every subject, for two candidates: sealed and absent in clear until it opens; refused before, then the key opens exactly the open subject", async () => {
+    await createSimulation("sp-giro", { allowedUsers: [STUDENT_ID, FRIEND_ID] });
+    expect((await call("POST", "/api/admin/simulations/sp-giro/start", { token: teacher })).status).toBe(200);
+    const plan = await planOf("sp-giro");
+    const sockets = { student: await connect("sp-giro", student), friend: await connect("sp-giro", friend) };
+    const held: Record<string, View> = {};
+    for (let index = 0; index < 3; index++) {
+      // Just before subject `index` opens: it is sealed for both, and its key is refused.
+      const t0 = Date.now();
+      await moveStart("sp-giro", t0 - index * 60_000 + 5_000);
+      for (const [who, token] of [
+        ["student", student],
+        ["friend", friend],
+      ] as const) {
+        const { text, body } = await view("sp-giro", token);
+        held[who] = body;
+        const open = [...Array(index).keys()];
+        expect(body.sealed.map((s) => s.subject)).toEqual([0, 1, 2].filter((i) => i >= index));
+        for (const i of [0, 1, 2].filter((i) => i >= index)) {
+          expect(body.flow[i]!.questions).toEqual([]);
+          expect(body.subjects[i]!.questions).toEqual([]);
+          expect(clearLeaks(text, plan, i, open), `${who}, subject ${i}`).toEqual([]);
+        }
+        for (const i of open) expect(body.flow[i]!.questions).toHaveLength(4);
+        expect(await sockets[who].ask!(index)).toEqual({
+          type: "key-refused",
+          subject: index,
+          error: "Questa materia non è ancora iniziata.",
+        });
+      }
+      // It opens: each candidate gets the key, and their own sealed copy opens to exactly their clear questions.
+      await moveStart("sp-giro", Date.now() - index * 60_000 - 1_000);
+      const opened: Record<string, unknown> = {};
+      for (const [who, token] of [
+        ["student", student],
+        ["friend", friend],
+      ] as const) {
+        const answer = await sockets[who].ask!(index);
+        expect(answer).toMatchObject({ type: "subject-key", subject: index });
+        const questions = await openSealedSubject(String(answer.key), sealedOf(held[who]!, index)!);
+        const now = (await view("sp-giro", token)).body;
+        expect(now.flow[index]!.questions).toHaveLength(4);
+        expect(questions).toEqual(now.flow[index]!.questions);
+        expect(sealedOf(now, index)).toBeUndefined();
+        opened[who] = questions;
+      }
+      // The same key, their own order: two different copies of the same questions.
+      expect(opened.student).not.toEqual(opened.friend);
+      // A key opens only its own subject.
+      const next = sealedOf(held.student!, index + 1);
+      if (next) {
+        const key = (await sockets.student.ask!(index)).key as string;
+        expect(await openSealedSubject(key, next)).toBeNull();
+      }
+    }
+    sockets.student.close!();
+    sockets.friend.close!();
+  });
+
+  it("each response seals with a fresh IV", async () => {
+    await createSimulation("sp-iv", { allowedUsers: [STUDENT_ID] });
+    expect((await call("POST", "/api/admin/simulations/sp-iv/start", { token: teacher })).status).toBe(200);
+    const a = (await view("sp-iv", student)).body.sealed;
+    const b = (await view("sp-iv", student)).body.sealed;
+    expect(a.map((s) => s.subject)).toEqual(b.map((s) => s.subject));
+    expect(a.length).toBeGreaterThan(0);
+    for (const [i, s] of a.entries()) {
+      expect(s.iv).not.toBe(b[i]!.iv);
+      expect(s.data).not.toBe(b[i]!.data);
+    }
+  });
+
+  it("refuses a subject out of range, a malformed request, the staff's live view, and a non-participant at the door", async () => {
+    await createSimulation("sp-rifiuti", { allowedUsers: [STUDENT_ID] });
+    expect((await call("POST", "/api/admin/simulations/sp-rifiuti/start", { token: teacher })).status).toBe(200);
+    await moveStart("sp-rifiuti", Date.now() - 150_000); // subject 2 opened 30 s ago
+    const socket = await connect("sp-rifiuti", student);
+    const unknown = { error: "Materia inesistente in questa simulazione." };
+    expect(await socket.ask!(3)).toMatchObject({ type: "key-refused", subject: 3, ...unknown });
+    expect(await socket.ask!(-1)).toMatchObject({ type: "key-refused", subject: -1, ...unknown });
+    expect(await socket.ask!(1.5)).toEqual({ type: "error", error: "Messaggio non valido." });
+    expect(await socket.ask!("0")).toEqual({ type: "error", error: "Messaggio non valido." });
+    // Every subject is open by now: the candidate gets each key.
+    for (const i of [0, 1, 2]) expect(await socket.ask!(i)).toMatchObject({ type: "subject-key", subject: i });
+    // The teacher's live view is no candidate.
+    const staff = await connect("sp-rifiuti", teacher, true);
+    expect(staff.status).toBe(101);
+    expect(await staff.ask!(0)).toEqual({
+      type: "key-refused",
+      subject: 0,
+      error: "Le domande delle materie si aprono solo per i candidati.",
+    });
+    // A student outside the audience never reaches the room, and gets no flow either.
+    const outsider = await connect("sp-rifiuti", friend);
+    expect(outsider.status).toBe(403);
+    expect(outsider.body).toEqual({ error: "Non sei abilitato a questa simulazione" });
+    expect((await call("GET", "/api/simulations/sp-rifiuti", { token: friend })).status).toBe(403);
+    socket.close!();
+    staff.close?.();
+  });
+
+  it("gives an accommodated candidate the key at their own opening, not at the others'", async () => {
+    const extra = await call("PATCH", `/api/classes/${classId}/members/${FRIEND_ID}`, {
+      token: teacher,
+      json: { extraTimePct: 30 },
+    });
+    expect(extra.status).toBe(200);
+    await createSimulation("sp-tempo", { allowedClasses: [classId] });
+    expect((await call("POST", "/api/admin/simulations/sp-tempo/start", { token: teacher })).status).toBe(200);
+    const plan = await planOf("sp-tempo");
+    // 65 s in: subject 1 opened at 60 s for everybody else; for the pupil with +30 % it opens at 78 s.
+    const t0 = Date.now();
+    await moveStart("sp-tempo", t0 - 65_000);
+    const mine = await view("sp-tempo", student);
+    const theirs = await view("sp-tempo", friend);
+    expect(mine.body.flow[1]!.questions).toHaveLength(4);
+    expect(theirs.body.flow[1]!.questions).toEqual([]);
+    expect(sealedOf(theirs.body, 1)).toBeDefined();
+    expect(clearLeaks(theirs.text, plan, 1, [0])).toEqual([]);
+    const s = await connect("sp-tempo", student);
+    const f = await connect("sp-tempo", friend);
+    expect(await s.ask!(1)).toMatchObject({ type: "subject-key", subject: 1 });
+    expect(await f.ask!(1)).toEqual({
+      type: "key-refused",
+      subject: 1,
+      error: "Questa materia non è ancora iniziata.",
+    });
+    // 80 s in: their own opening has come.
+    await moveStart("sp-tempo", t0 - 80_000);
+    const answer = await f.ask!(1);
+    expect(answer).toMatchObject({ type: "subject-key", subject: 1 });
+    const opened = await openSealedSubject(String(answer.key), sealedOf(theirs.body, 1)!);
+    expect(opened).toEqual((await view("sp-tempo", friend)).body.flow[1]!.questions);
+    s.close!();
+    f.close!();
+    await call("PATCH", `/api/classes/${classId}/members/${FRIEND_ID}`, { token: teacher, json: { extraTimePct: 0 } });
+  });
+});
