@@ -157,6 +157,9 @@ export function learningStatements(
 
 // --- Simulations: graded by the room, written with prepared D1 statements. ---
 
+/** Distinct review steps remembered during one grading write (a few KB). */
+const MEMORY_STEPS_KEPT = 4096;
+
 /**
  * Prepared statements that apply a simulation's answers to the participants' memories, each guarded
  * so it lands only together with the attempt row inserted by this same write (created_at = now): a
@@ -198,12 +201,25 @@ export async function simulationMemoryStatements(
       });
     }
   }
+  // One review step depends only on the prior memory and the verdict (same instant, no time): a room's thousands of
+  // students share a few of them (every first answer is one of three), so each distinct step is computed once.
+  const steps = new Map<string, (number | null)[]>();
+  const stepOf = (before: MemoryState | undefined, correct: boolean | null) => {
+    const key = before
+      ? `${correct}|${before.due}|${before.stability}|${before.difficulty}|${before.scheduledDays}|${before.learningSteps}|${before.reps}|${before.lapses}|${before.state}|${before.lastReview}|${before.lastCorrect}`
+      : `${correct}`;
+    let columns = steps.get(key);
+    if (!columns) {
+      columns = memoryColumns(reviewMemory(before, { correct, timeSec: null, at: now }));
+      if (steps.size < MEMORY_STEPS_KEPT) steps.set(key, columns);
+    }
+    return columns;
+  };
   return graded.map((g) => {
     const rows = subjectKeys.flatMap((s) =>
       s.keys.map((key) => {
         const correct = isCorrect(key, g.answers[String(s.id)]?.[String(key.id)]);
-        const m = reviewMemory(prior.get(`${g.userId}:${key.id}`), { correct, timeSec: null, at: now });
-        return [key.id, ...memoryColumns(m)];
+        return [key.id, ...stepOf(prior.get(`${g.userId}:${key.id}`), correct)];
       }),
     );
     return d1
