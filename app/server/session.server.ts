@@ -44,14 +44,13 @@ function signerOf(env: Env): Signer {
  * promise settled in another request's context can hang a Worker); two first requests at once may both import it.
  */
 async function keyOf(signer: Signer): Promise<CryptoKey> {
-  signer.key ??= await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(signer.secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign", "verify"],
-  );
-  return signer.key;
+  if (signer.key) return signer.key;
+  const key = await crypto.subtle.importKey("raw", encoder.encode(signer.secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+  signer.key = key;
+  return key;
 }
 
 /**
