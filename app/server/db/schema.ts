@@ -682,6 +682,8 @@ export const questionMemory = sqliteTable(
   {
     // No foreign keys (issue 31): each written row checked both parents, three rows read per memory row on a national
     // day's grading. The triggers of migration question_memory_no_fk delete a user's or a question's memories instead.
+    // That migration also makes the table WITHOUT ROWID (by hand: drizzle cannot say it); a future rebuild of this
+    // table by drizzle-kit must keep both.
     userId: integer("user_id").notNull(),
     questionId: integer("question_id").notNull(),
     /** When the question is due for review (FSRS, never earlier than 24 h after a mistake). */
