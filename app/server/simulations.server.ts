@@ -561,51 +561,15 @@ export function percentileOf(below: number, participants: number): number {
 }
 
 /**
- * Pages of final rankings read in this isolate (a final ranking never changes), by simulation, grading instant, size
- * and page: the top and every participant's neighbours come from them, so a national day's ranking calls read each
- * page once per isolate instead of the 11 around each student (issue 31). About 6 KB a page.
- */
-const rankingPages = new Map<string, RankingEntry[]>();
-const RANKING_PAGE_ROWS = 100;
-const RANKING_PAGES_KEPT = 256;
-
-/** Rows `from` to `to` (1-based rank_row, inclusive) of a final ranking, through the isolate's pages. */
-async function rankingRows(db: Db, simulationId: string, version: string, from: number, to: number) {
-  if (to < from) return [];
-  const first = Math.floor((from - 1) / RANKING_PAGE_ROWS);
-  const last = Math.floor((to - 1) / RANKING_PAGE_ROWS);
-  const pages = await Promise.all(
-    Array.from({ length: last - first + 1 }, async (_, i): Promise<RankingEntry[]> => {
-      const page = first + i;
-      const key = `${version}:${page}`;
-      const cached = rankingPages.get(key);
-      if (cached) return cached;
-      const rows = (await db
-        .select({ userId: simulationAttempts.userId, pos: simulationAttempts.rankPos, score: simulationAttempts.score })
-        .from(simulationAttempts)
-        .where(
-          and(
-            eq(simulationAttempts.simulationId, simulationId),
-            between(simulationAttempts.rankRow, page * RANKING_PAGE_ROWS + 1, (page + 1) * RANKING_PAGE_ROWS),
-          ),
-        )
-        .orderBy(asc(simulationAttempts.rankRow))
-        .all()) as RankingEntry[];
-      keepRecent(rankingPages, key, rows, RANKING_PAGES_KEPT);
-      return rows;
-    }),
-  );
-  // rank_row runs 1..participants without gaps: page p holds rows p × 100 + 1 onwards, in order.
-  const offset = first * RANKING_PAGE_ROWS + 1;
-  return pages.flat().slice(from - offset, to - offset + 1);
-}
-
-/**
  * A participant's ranking (GET /api/simulations/{id}/ranking), O(1) in the audience (issue 31): their own position,
  * score and percentile, the top RANKING_PAGE_TOP and the RANKING_AROUND around them, out of `participants`; index
  * range reads of the stored ranking. `ranking` (the spec's field) is the top. Until every room has graded there is no
  * final ranking: `final: false` with null positions (the runner asks again).
  */
+/** The top RANKING_PAGE_TOP of final rankings read in this isolate, by simulation, grading instant and size. */
+const rankingTops = new Map<string, RankingEntry[]>();
+const RANKING_TOPS_KEPT = 16;
+
 export async function rankingFor(
   db: Db,
   simulationId: string,
@@ -634,6 +598,11 @@ export async function rankingFor(
       around: [] as RankingEntry[],
     };
   }
+  const entry = {
+    userId: simulationAttempts.userId,
+    pos: simulationAttempts.rankPos,
+    score: simulationAttempts.score,
+  };
   const mine = await db
     .select({
       row: simulationAttempts.rankRow,
@@ -645,11 +614,35 @@ export async function rankingFor(
     .where(and(eq(simulationAttempts.simulationId, simulationId), eq(simulationAttempts.userId, userId)))
     .get();
   const half = RANKING_AROUND / 2;
-  const version = `${simulationId}:${sim?.gradedAt}:${participants}`;
+  // The top of a final ranking never changes: read once per isolate (issue 31: it was 50 of a student's rows).
+  const topKey = `${simulationId}:${sim?.gradedAt}:${participants}`;
+  const cachedTop = rankingTops.get(topKey);
   const [top, around] = await Promise.all([
-    rankingRows(db, simulationId, version, 1, RANKING_PAGE_TOP),
+    cachedTop ??
+      db
+        .select(entry)
+        .from(simulationAttempts)
+        .where(
+          and(eq(simulationAttempts.simulationId, simulationId), lte(simulationAttempts.rankRow, RANKING_PAGE_TOP)),
+        )
+        .orderBy(asc(simulationAttempts.rankRow))
+        .all()
+        .then((rows) => {
+          keepRecent(rankingTops, topKey, rows as RankingEntry[], RANKING_TOPS_KEPT);
+          return rows as RankingEntry[];
+        }),
     mine?.row != null
-      ? rankingRows(db, simulationId, version, Math.max(1, mine.row - half), mine.row + half)
+      ? db
+          .select(entry)
+          .from(simulationAttempts)
+          .where(
+            and(
+              eq(simulationAttempts.simulationId, simulationId),
+              between(simulationAttempts.rankRow, mine.row - half, mine.row + half),
+            ),
+          )
+          .orderBy(asc(simulationAttempts.rankRow))
+          .all()
       : Promise.resolve([]),
   ]);
   const pos = mine?.pos ?? null;
