@@ -15,7 +15,12 @@ import {
 export const loader = api({
   access: "user",
   async handler({ params, db, user }) {
-    const { sim, shard, shards, extraPct: fixedPct } = await requireSimulationAccess(db, simulationIdParam(params.id), user);
+    const {
+      sim,
+      shard,
+      shards,
+      extraPct: fixedPct,
+    } = await requireSimulationAccess(db, simulationIdParam(params.id), user);
     const [subjects, extraPct, gapBoxes] = await Promise.all([
       simulationPlan(db, sim),
       candidateExtraPct(db, sim.id, user.id, sim.started, fixedPct),

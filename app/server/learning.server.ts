@@ -195,7 +195,9 @@ export async function simulationMemoryStatements(
   for (let i = 0; i < graded.length; i += PRIOR_USERS_PER_SELECT) {
     const users = graded.slice(i, i + PRIOR_USERS_PER_SELECT).map((g) => sqlNumber(g.userId));
     const { results } = await d1
-      .prepare(`SELECT * FROM question_memory WHERE user_id IN (${users.join(",")}) AND question_id IN (${questionList})`)
+      .prepare(
+        `SELECT * FROM question_memory WHERE user_id IN (${users.join(",")}) AND question_id IN (${questionList})`,
+      )
       .all<Record<string, number | null>>();
     for (const r of results) {
       prior.set(`${r.user_id}:${r.question_id}`, {

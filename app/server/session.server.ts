@@ -45,10 +45,13 @@ function signerOf(env: Env): Signer {
  */
 async function keyOf(signer: Signer): Promise<CryptoKey> {
   if (signer.key) return signer.key;
-  const key = await crypto.subtle.importKey("raw", encoder.encode(signer.secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(signer.secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
   signer.key = key;
   return key;
 }

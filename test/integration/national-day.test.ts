@@ -464,7 +464,10 @@ describe("a student's whole day", () => {
     // What each of two students does before the start (the page and the flow), then Avvia (the admin's share).
     for (const who of ["listed", "pupil"]) {
       add("page", (await rowsOf(() => ok("GET", "/simulazione?id=nd-day", tokens[who]!))).rowsRead / 2);
-      add("flow before the start", (await rowsOf(() => ok("GET", "/api/simulations/nd-day", tokens[who]!))).rowsRead / 2);
+      add(
+        "flow before the start",
+        (await rowsOf(() => ok("GET", "/api/simulations/nd-day", tokens[who]!))).rowsRead / 2,
+      );
     }
     // Avvia is the admin's, once per sitting: it reads the audience and the users with an accommodation (the whole
     // test database's users here, ~1 per student at a national day's audience). Printed, not a student's cost.
@@ -489,7 +492,10 @@ describe("a student's whole day", () => {
       }
       // The flow as each subject opens.
       for (let subject = 0; subject < 3; subject++)
-        add("flow per subject (3)", (await rowsOf(() => ok("GET", "/api/simulations/nd-day", tokens[who]!))).rowsRead / 2);
+        add(
+          "flow per subject (3)",
+          (await rowsOf(() => ok("GET", "/api/simulations/nd-day", tokens[who]!))).rowsRead / 2,
+        );
     }
 
     // The room's grading write: everyone's attempt and 93 question memories, answers right, wrong and blank.
@@ -523,8 +529,11 @@ describe("a student's whole day", () => {
     for (const who of ["listed", "pupil"]) {
       add(
         "attempt",
-        (await rowsOf(() => ok("POST", "/api/simulations/nd-day/attempt", tokens[who]!, { answers: {}, timeTaken: 180 })))
-          .rowsRead / 2,
+        (
+          await rowsOf(() =>
+            ok("POST", "/api/simulations/nd-day/attempt", tokens[who]!, { answers: {}, timeTaken: 180 }),
+          )
+        ).rowsRead / 2,
       );
       add("ranking", (await rowsOf(() => ok("GET", "/api/simulations/nd-day/ranking", tokens[who]!))).rowsRead / 2);
     }
