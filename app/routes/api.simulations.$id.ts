@@ -19,10 +19,15 @@ import {
 export const loader = api({
   access: "user",
   async handler({ params, db, env, user }) {
-    const { sim, shard, shards } = await requireSimulationAccess(db, simulationIdParam(params.id), user);
+    const {
+      sim,
+      shard,
+      shards,
+      extraPct: fixedPct,
+    } = await requireSimulationAccess(db, simulationIdParam(params.id), user);
     const [subjects, extraPct, gapBoxes] = await Promise.all([
       simulationPlan(db, sim),
-      candidateExtraPct(db, sim.id, user.id, sim.started),
+      candidateExtraPct(db, sim.id, user.id, sim.started, fixedPct),
       simulationGapBoxes(db, sim.editionId),
     ]);
     const now = Date.now();

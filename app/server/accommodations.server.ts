@@ -110,8 +110,18 @@ export async function simulationExtraTimes(db: Db, simulationId: string): Promis
   return Object.fromEntries(rows.map((r) => [String(r.userId), r.pct]));
 }
 
-/** One candidate's extra time: the fixed one once started, else what would apply if it started now. */
-export async function candidateExtraPct(db: Db, simulationId: string, userId: number, started: boolean) {
+/**
+ * One candidate's extra time: the fixed one once started, else what would apply if it started now. `known`: the fixed
+ * one as the door lookup already read it (requireSimulationAccess's extraPct), so no second statement.
+ */
+export async function candidateExtraPct(
+  db: Db,
+  simulationId: string,
+  userId: number,
+  started: boolean,
+  known: number | null = null,
+) {
+  if (started && known != null) return known;
   if (started) {
     const row = await db
       .select({ pct: simulationAccommodations.extraTimePct })

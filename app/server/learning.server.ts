@@ -157,10 +157,28 @@ export function learningStatements(
 
 // --- Simulations: graded by the room, written with prepared D1 statements. ---
 
+/** Distinct review steps remembered during one grading write (a few KB). */
+const MEMORY_STEPS_KEPT = 4096;
+
+/** A number our own code computed (an id, a memory column) as an SQL literal; anything else is refused. */
+function sqlNumber(value: number | null): string {
+  if (value == null) return "NULL";
+  if (typeof value !== "number" || !Number.isFinite(value)) throw new Error(`not a finite number: ${String(value)}`);
+  return String(value);
+}
+
+/** Students whose prior memories one SELECT reads (their ids are written in the statement, as literals). */
+const PRIOR_USERS_PER_SELECT = 100;
+
 /**
- * Prepared statements that apply a simulation's answers to the participants' memories, each guarded
- * so it lands only together with the attempt row inserted by this same write (created_at = now): a
- * rerun of the grading, which inserts nothing, changes no memory either.
+ * Statements that apply a simulation's answers to the participants' memories, one per participant, each guarded so
+ * it lands only together with the attempt row inserted by this same write (created_at = now): a rerun of the
+ * grading, which inserts nothing, changes no memory either.
+ *
+ * What they cost is a national day's largest share of D1 rows (issue 31): a student's 93 rows go as VALUES written
+ * in the statement (numbers our code computed: a JSON parameter read back through json_each counted 93 rows read),
+ * into a table without foreign keys (whose checks read 2 rows per row). The prior memories are read with the ids as
+ * literals too (no subquery re-reading the simulation's questions for each chunk).
  */
 export async function simulationMemoryStatements(
   d1: D1Database,
@@ -172,16 +190,14 @@ export async function simulationMemoryStatements(
   if (graded.length === 0) return [];
   const questionIds = subjectKeys.flatMap((s) => s.keys.map((k) => k.id));
   if (questionIds.length === 0) return [];
-  const users = graded.map((g) => g.userId);
+  const questionList = questionIds.map(sqlNumber).join(",");
   const prior = new Map<string, MemoryState>();
-  for (let i = 0; i < users.length; i += 50) {
-    const chunk = users.slice(i, i + 50);
+  for (let i = 0; i < graded.length; i += PRIOR_USERS_PER_SELECT) {
+    const users = graded.slice(i, i + PRIOR_USERS_PER_SELECT).map((g) => sqlNumber(g.userId));
     const { results } = await d1
       .prepare(
-        `SELECT * FROM question_memory WHERE user_id IN (${chunk.map(() => "?").join(",")})
-           AND question_id IN (SELECT question_id FROM simulation_questions WHERE simulation_id = ?)`,
+        `SELECT * FROM question_memory WHERE user_id IN (${users.join(",")}) AND question_id IN (${questionList})`,
       )
-      .bind(...chunk, simulationId)
       .all<Record<string, number | null>>();
     for (const r of results) {
       prior.set(`${r.user_id}:${r.question_id}`, {
@@ -198,27 +214,42 @@ export async function simulationMemoryStatements(
       });
     }
   }
+  // One review step depends only on the prior memory and the verdict (same instant, no time): a room's thousands of
+  // students share a few of them (every first answer is one of three), so each distinct step is computed once.
+  const steps = new Map<string, string>();
+  const stepOf = (before: MemoryState | undefined, correct: boolean | null) => {
+    const key = before
+      ? `${correct}|${before.due}|${before.stability}|${before.difficulty}|${before.scheduledDays}|${before.learningSteps}|${before.reps}|${before.lapses}|${before.state}|${before.lastReview}|${before.lastCorrect}`
+      : `${correct}`;
+    let columns = steps.get(key);
+    if (columns === undefined) {
+      columns = memoryColumns(reviewMemory(before, { correct, timeSec: null, at: now }))
+        .map(sqlNumber)
+        .join(",");
+      if (steps.size < MEMORY_STEPS_KEPT) steps.set(key, columns);
+    }
+    return columns;
+  };
   return graded.map((g) => {
+    const user = sqlNumber(g.userId);
     const rows = subjectKeys.flatMap((s) =>
       s.keys.map((key) => {
         const correct = isCorrect(key, g.answers[String(s.id)]?.[String(key.id)]);
-        const m = reviewMemory(prior.get(`${g.userId}:${key.id}`), { correct, timeSec: null, at: now });
-        return [key.id, ...memoryColumns(m)];
+        return `(${user},${sqlNumber(key.id)},${stepOf(prior.get(`${g.userId}:${key.id}`), correct)})`;
       }),
     );
     return d1
       .prepare(
         `INSERT INTO question_memory (user_id, question_id, due, stability, difficulty, scheduled_days, learning_steps, reps, lapses, state, last_review, last_correct)
-         SELECT ?1, j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, j.value ->> 8, j.value ->> 9, j.value ->> 10
-           FROM json_each(?2) AS j
-          WHERE EXISTS (SELECT 1 FROM simulation_attempts WHERE simulation_id = ?3 AND user_id = ?1 AND created_at = ?4)
+         SELECT * FROM (VALUES ${rows.join(",")})
+          WHERE EXISTS (SELECT 1 FROM simulation_attempts WHERE simulation_id = ?1 AND user_id = ?2 AND created_at = ?3)
          ON CONFLICT (user_id, question_id) DO UPDATE SET due = excluded.due, stability = excluded.stability,
            difficulty = excluded.difficulty, scheduled_days = excluded.scheduled_days, learning_steps = excluded.learning_steps,
            reps = excluded.reps, lapses = excluded.lapses, state = excluded.state, last_review = excluded.last_review,
            last_correct = excluded.last_correct
          WHERE excluded.last_review >= question_memory.last_review`,
       )
-      .bind(g.userId, JSON.stringify(rows), simulationId, now);
+      .bind(simulationId, g.userId, now);
   });
 }
 

@@ -191,7 +191,7 @@ export async function deleteAccount(db: Db, userId: number): Promise<void> {
     db.delete(pageViews).where(eq(pageViews.userId, id)),
     db.update(consentRecords).set({ userId: null }).where(eq(consentRecords.userId, id)),
     // Cascades: sessions, login events, quizzes, attempts and answers, reports, friendships,
-    // simulation attempts and permissions, rush progress.
+    // simulation attempts and permissions, rush progress; the question memories by a trigger (no foreign key).
     db.delete(users).where(eq(users.id, id)),
   ]);
 }

@@ -1,7 +1,7 @@
 // Sessions: a row in `sessions`, named by a token (HS256 JWT carrying the session id) that travels
 // as the HttpOnly cookie for the web app or as `Authorization: Bearer` for API clients.
 import { and, desc, eq, gt } from "drizzle-orm";
-import { jwtVerify, SignJWT } from "jose";
+import { type JWTPayload, jwtVerify, SignJWT } from "jose";
 import { ACCESS_ROLES, type Access, type RoleName } from "~/lib/access";
 import { SESSION_COOKIE, SESSION_MAX_AGE_MS, SESSION_TOUCH_MS, SESSION_TTL_MS } from "~/lib/constants";
 import { getDb, type Db } from "./db/client.server";
@@ -12,13 +12,77 @@ export type SessionUser = User & { sessionId: string; effectiveRole: Role };
 
 const encoder = new TextEncoder();
 
-function secretKey(env: Env): Uint8Array {
+/**
+ * Per isolate and per secret (issue 31: the session lookup was 14 % of a national day's CPU): the HMAC key, imported
+ * once instead of at every verification, and the payloads of the tokens it verified lately. A token is immutable and
+ * its signature checked once; its expiry is checked again at every use, and the session row (revocation, the sliding
+ * end, the user's status) is read on every request as before.
+ */
+type Signer = { secret: string; key: CryptoKey | null; verified: Map<string, JWTPayload> };
+const signers = new Map<string, Signer>();
+/** Tokens remembered per secret: a national day's audience in one isolate (about 400 bytes each: ~3 MB at most). */
+const VERIFIED_TOKENS_KEPT = 8192;
+
+function signerOf(env: Env): Signer {
   const secret = env.SESSION_SECRET;
   if (!secret || secret.length < 32) {
     // A deployment without a secret must not hand out forgeable sessions.
     throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
   }
-  return encoder.encode(secret);
+  let signer = signers.get(secret);
+  if (!signer) {
+    // A test may run with another secret; a deployment has one (two while rotating).
+    if (signers.size >= 4) signers.clear();
+    signer = { secret, key: null, verified: new Map() };
+    signers.set(secret, signer);
+  }
+  return signer;
+}
+
+/**
+ * The HMAC key of the session secret, imported once per isolate. The key itself is kept, never a pending promise (a
+ * promise settled in another request's context can hang a Worker); two first requests at once may both import it.
+ */
+async function keyOf(signer: Signer): Promise<CryptoKey> {
+  if (signer.key) return signer.key;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(signer.secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
+  signer.key = key;
+  return key;
+}
+
+/**
+ * The payload of a token signed with our secret whose outer expiry has not passed, or null. jose verifies a token the
+ * first time it is seen; later uses of the same token only check the expiry again (as jose does: `exp` in seconds).
+ */
+async function verifiedPayload(token: string, env: Env): Promise<JWTPayload | null> {
+  let signer: Signer;
+  try {
+    signer = signerOf(env);
+  } catch {
+    return null; // no usable secret: nobody is signed in (createSession refuses to sign)
+  }
+  const known = signer.verified.get(token);
+  if (known) {
+    if (typeof known.exp === "number" && known.exp <= Math.floor(Date.now() / 1000)) {
+      signer.verified.delete(token);
+      return null;
+    }
+    return known;
+  }
+  try {
+    const { payload } = await jwtVerify(token, await keyOf(signer), { algorithms: ["HS256"] });
+    signer.verified.set(token, payload);
+    if (signer.verified.size > VERIFIED_TOKENS_KEPT) signer.verified.delete(signer.verified.keys().next().value!);
+    return payload;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -47,7 +111,7 @@ export async function createSession(
     .setSubject(String(userId))
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(Math.floor((now + SESSION_MAX_AGE_MS) / 1000))
-    .sign(secretKey(env));
+    .sign(await keyOf(signerOf(env)));
 }
 
 export async function destroySession(env: Env, sessionId: string): Promise<void> {
@@ -110,12 +174,7 @@ function decodeCookieValue(raw: string): string | null {
 
 /** Whether a token carries our signature and has not passed its outer expiry (the session row is not read). */
 async function signedByUs(token: string, env: Env): Promise<boolean> {
-  try {
-    await jwtVerify(token, secretKey(env), { algorithms: ["HS256"] });
-    return true;
-  } catch {
-    return false;
-  }
+  return (await verifiedPayload(token, env)) != null;
 }
 
 /**
@@ -149,27 +208,18 @@ export function effectiveRole(user: Pick<User, "role" | "email">, env: Env): Rol
 export async function tokenUserId(request: Request, env: Env): Promise<number | null> {
   const token = readToken(request);
   if (!token) return null;
-  try {
-    const { payload } = await jwtVerify(token, secretKey(env), { algorithms: ["HS256"] });
-    const id = Number(payload.sub);
-    return Number.isInteger(id) && id > 0 ? id : null;
-  } catch {
-    return null;
-  }
+  const payload = await verifiedPayload(token, env);
+  const id = Number(payload?.sub);
+  return Number.isInteger(id) && id > 0 ? id : null;
 }
 
 /** Resolves the session's user, or null when there is no valid, unexpired session. */
 export async function getSessionUser(request: Request, env: Env): Promise<SessionUser | null> {
   const token = readToken(request);
   if (!token) return null;
-  let sid: string;
-  try {
-    const { payload } = await jwtVerify(token, secretKey(env), { algorithms: ["HS256"] });
-    if (typeof payload.sid !== "string") return null;
-    sid = payload.sid;
-  } catch {
-    return null;
-  }
+  const payload = await verifiedPayload(token, env);
+  if (typeof payload?.sid !== "string") return null;
+  const sid = payload.sid;
   const db = getDb(env.DB);
   const now = Date.now();
   const row = await db

@@ -329,8 +329,12 @@ export type SimulationHead = {
   rankedCount: number | null;
 };
 
-/** A student's door into a simulation: its row, whether they are in its audience, and their room. */
-export type SimulationAccess = { sim: SimulationHead; shard: number; shards: number };
+/**
+ * A student's door into a simulation: its row, whether they are in its audience, and their room. `extraPct`: their
+ * extra time fixed at the start (simulation_accommodations), read in the same statement; null before the start (then
+ * candidateExtraPct computes what would apply now).
+ */
+export type SimulationAccess = { sim: SimulationHead; shard: number; shards: number; extraPct: number | null };
 
 /**
  * ONE statement, point lookups only, whatever the audience (issue 31): the simulation's row, the user's seat
@@ -354,10 +358,13 @@ export async function requireSimulationAccess(
     editionId: number | null;
     rankedCount: number | null;
     seat: number | null;
+    extraPct: number | null;
     member: number;
   } | null>(sql`SELECT s.id, s.title, s.started, s.start_time AS startTime, s.graded_at AS gradedAt,
       s.created_by AS createdBy, s.shards, s.edition_id AS editionId, s.ranked_count AS rankedCount,
       (SELECT shard FROM simulation_seats WHERE simulation_id = s.id AND user_id = ${user.id}) AS seat,
+      (SELECT extra_time_pct FROM simulation_accommodations WHERE s.started AND simulation_id = s.id
+        AND user_id = ${user.id}) AS extraPct,
       (EXISTS (SELECT 1 FROM simulation_allowed_users WHERE simulation_id = s.id AND user_id = ${user.id})
         OR EXISTS (SELECT 1 FROM class_members cm
           JOIN simulation_allowed_classes sac ON sac.simulation_id = s.id AND sac.class_id = cm.class_id
@@ -378,7 +385,12 @@ export async function requireSimulationAccess(
     rankedCount: row.rankedCount,
   };
   const seat = row.seat;
-  return { sim, shards, shard: seat != null && seat < shards ? seat : shardOf(user.id, shards) };
+  return {
+    sim,
+    shards,
+    shard: seat != null && seat < shards ? seat : shardOf(user.id, shards),
+    extraPct: sim.started ? (row.extraPct ?? 0) : null,
+  };
 }
 
 /** The same door as requireSimulationAccess, for the JSON calls: the simulation's row (404/403 as there). */

@@ -348,6 +348,42 @@ describe("memory is written once per graded answer, on every path", () => {
   });
 });
 
+describe("memories go with their user or question (issue 31: no foreign keys, triggers)", () => {
+  const remember = async (userId: number, questionIds: number[]) => {
+    for (const q of questionIds)
+      await env.DB.prepare(
+        `INSERT INTO question_memory (user_id, question_id, due, stability, difficulty, last_review, last_correct)
+         VALUES (?, ?, ?, 1, 5, ?, 1)`,
+      )
+        .bind(userId, q, Date.now() + DAY, Date.now())
+        .run();
+  };
+  const memories = (where: string) => count("question_memory", where);
+
+  it("account deletion, an admin's deletion and a question's deletion delete the memories, nobody else's", async () => {
+    const kept = await freshStudent();
+    const self = await freshStudent();
+    const removed = await freshStudent();
+    await env.DB.prepare(
+      `INSERT OR REPLACE INTO questions (id, subject_id, type, stem, accepted_answers, active)
+       VALUES (94101, 4, 'gap', 'Quanto fa 2 + 2? ___', '["4"]', 0)`,
+    ).run();
+    for (const user of [kept, self, removed]) await remember(user.id, [2001, 2002, 94101]);
+
+    const own = await call("DELETE", "/api/profile", { token: self.token, json: { confirm: "ELIMINA" } });
+    expect(own.status).toBe(200);
+    expect(await memories(`user_id = ${self.id}`)).toBe(0);
+
+    expect((await call("DELETE", `/api/admin/users/${removed.id}`, { token: admin })).status).toBe(200);
+    expect(await memories(`user_id = ${removed.id}`)).toBe(0);
+
+    await env.DB.prepare("DELETE FROM questions WHERE id = 94101").run();
+    expect(await memories("question_id = 94101")).toBe(0);
+    // The one left keeps the memories of questions that still exist.
+    expect(await memories(`user_id = ${kept.id}`)).toBe(2);
+  });
+});
+
 describe("GET /api/me/forecast", () => {
   it("Chimica, Fisica, Biologia always; null under 30 answers; an interval around the prediction after", async () => {
     const { token } = await freshStudent();

@@ -3,13 +3,16 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { RANKING_AROUND, RANKING_PAGE_TOP } from "~/lib/constants";
-import { percentileWithin, rankScores } from "~/lib/simulation";
+import { RANKING_AROUND, RANKING_PAGE_TOP, SIMULATION_GRACE_MS } from "~/lib/constants";
+import { gradeSimulation, percentileWithin, rankScores } from "~/lib/simulation";
 import { getDb } from "~/server/db/client.server";
-import { loadSimulation, rankingFor } from "~/server/simulations.server";
+import { d1Usage, resetD1Usage, withD1Usage } from "~/server/db/d1-usage.server";
+import { writeGradedAttempts } from "~/server/simulation-grading.server";
+import { answerKeysOf, loadSimulation, rankingFor } from "~/server/simulations.server";
 import type { SimulationRoom } from "../../workers/simulation-room";
+import { routeSimulationSocket } from "../../workers/simulation-socket";
 import { countingD1 } from "./d1-counter";
-import { call, json, login, seed } from "./helpers";
+import { call, count, json, login, seed } from "./helpers";
 
 /** Prints the rows read per statement of each measured call. */
 const DEBUG = false;
@@ -419,3 +422,128 @@ describe("the admin tab's list", () => {
 });
 
 type AdminRow = { id: string } & Record<string, unknown>;
+
+/** The issue's goal: D1 rows read per student over the whole national day (bench/national.ts, NATIONAL_GOALS). */
+const DAY_ROWS_GOAL = 200;
+
+describe("a student's whole day", () => {
+  it("reads at most 200 D1 rows: the calls, the socket, the grading write and the ranking, with memories", async () => {
+    // The bench's meter (the server's own, app/server/db/d1-usage.server.ts): it counts what writes read too (a
+    // memory row's key checks), which a replay of the SELECTs cannot see.
+    const metered = withD1Usage({ ...env, BENCH_D1_USAGE: "1", DEV_LOGIN: "1" } as Env);
+    const rowsOf = async (work: () => Promise<unknown>) => {
+      resetD1Usage();
+      await work();
+      return d1Usage();
+    };
+    const ok = async (method: string, path: string, token: string, body?: unknown) => {
+      const response = await call(method, path, { token, json: body, env: { DB: metered.DB } });
+      expect(response.status, `${method} ${path}`).toBeLessThan(300);
+      await response.arrayBuffer();
+    };
+    // 60 students, half listed and half in a class (`listed` and `pupil` among them); the edition's day: 3 × 31.
+    const cls = await makeClass("nd-day", [ids.pupil!, ...crowd.slice(2000, 2029)]);
+    const listed = [ids.listed!, ...crowd.slice(2030, 2059)];
+    const everyone = [...listed, ids.pupil!, ...crowd.slice(2000, 2029)];
+    const saved = await call("POST", "/api/admin/simulations", {
+      token: admin,
+      json: {
+        id: "nd-day",
+        title: "Giornata nazionale",
+        subjects: [2, 4, 1].map((subjectId) => ({ subjectId, timeMin: 1, questionCount: 31, breakAfterMin: 0 })),
+        allowedUsers: listed,
+        allowedClasses: [cls],
+      },
+    });
+    expect(saved.status).toBe(201);
+
+    const perStudent: Record<string, number> = {};
+    const add = (label: string, rows: number) => {
+      perStudent[label] = Math.round(((perStudent[label] ?? 0) + rows) * 10) / 10;
+    };
+    // What each of two students does before the start (the page and the flow), then Avvia (the admin's share).
+    for (const who of ["listed", "pupil"]) {
+      add("page", (await rowsOf(() => ok("GET", "/simulazione?id=nd-day", tokens[who]!))).rowsRead / 2);
+      add(
+        "flow before the start",
+        (await rowsOf(() => ok("GET", "/api/simulations/nd-day", tokens[who]!))).rowsRead / 2,
+      );
+    }
+    // Avvia is the admin's, once per sitting: it reads the audience and the users with an accommodation (the whole
+    // test database's users here, ~1 per student at a national day's audience). Printed, not a student's cost.
+    const avvia = await rowsOf(() => ok("POST", "/api/admin/simulations/nd-day/start", admin));
+    // The started plan is read once per isolate (a room's thousands share it): read it before measuring.
+    await call("GET", "/api/simulations/nd-day", { token: admin });
+    for (const who of ["listed", "pupil"]) {
+      // The socket (and a reconnect, as 30 % of the bench's students do) through the Worker's socket route.
+      for (let i = 0; i < 2; i++) {
+        const usage = await rowsOf(async () => {
+          const response = await routeSimulationSocket(
+            new Request("http://localhost/api/simulations/nd-day/ws", {
+              headers: { Upgrade: "websocket", Authorization: `Bearer ${tokens[who]}` },
+            }),
+            metered,
+          );
+          expect(response?.status).toBe(101);
+          response!.webSocket!.accept();
+          response!.webSocket!.close(1000, "bye");
+        });
+        add("socket (connect and one reconnect)", usage.rowsRead / 2);
+      }
+      // The flow as each subject opens.
+      for (let subject = 0; subject < 3; subject++)
+        add(
+          "flow per subject (3)",
+          (await rowsOf(() => ok("GET", "/api/simulations/nd-day", tokens[who]!))).rowsRead / 2,
+        );
+    }
+
+    // The room's grading write: everyone's attempt and 93 question memories, answers right, wrong and blank.
+    const config = (await loadSimulation(getDb(env.DB), "nd-day"))!;
+    const keys = answerKeysOf(config);
+    expect(keys.flatMap((k) => k.keys)).toHaveLength(93);
+    const graded = everyone.map((userId, i) => {
+      const answers: Record<string, Record<string, string>> = {};
+      for (const subject of keys) {
+        const own: Record<string, string> = (answers[String(subject.id)] = {});
+        subject.keys.forEach((key, k) => {
+          const pick = (i * 31 + k * 7) % 10; // 0: blank, 1-3: wrong, 4-9: right
+          if (pick === 0) return;
+          const right = key.type === "mc" ? key.options![key.correctIndex!]! : key.accepted![0]!;
+          const wrong = key.type === "mc" ? key.options!.find((o) => o !== right)! : "non so";
+          own[String(key.id)] = pick <= 3 ? wrong : right;
+        });
+      }
+      return { userId, answers, result: gradeSimulation(keys, answers), timeSec: 150 + (i % 30) };
+    });
+    const grading = await rowsOf(() => writeGradedAttempts(metered.DB, "nd-day", 0, graded, Date.now(), keys));
+    add("grading write (attempt, 93 memories, ranking)", grading.rowsRead / everyone.length);
+    expect(await count("question_memory", `user_id = ${ids.pupil}`)).toBe(93);
+
+    // The day is over (the room agrees): the attempt call gets the stored result, then the ranking.
+    const over = Date.now() - 3 * 60_000 - SIMULATION_GRACE_MS - 5_000;
+    await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = 'nd-day'").bind(over).run();
+    for (const shard of [0])
+      await runInDurableObject(roomOf("nd-day", shard), (r: SimulationRoom) => r.shiftStartForTest(over));
+    await call("GET", "/api/simulations/nd-day/ranking", { token: admin }); // the top, once per isolate
+    for (const who of ["listed", "pupil"]) {
+      add(
+        "attempt",
+        (
+          await rowsOf(() =>
+            ok("POST", "/api/simulations/nd-day/attempt", tokens[who]!, { answers: {}, timeTaken: 180 }),
+          )
+        ).rowsRead / 2,
+      );
+      add("ranking", (await rowsOf(() => ok("GET", "/api/simulations/nd-day/ranking", tokens[who]!))).rowsRead / 2);
+    }
+    const total = Object.values(perStudent).reduce((a, b) => a + b, 0);
+    console.log(`D1 rows read per student over a national day: ${total.toFixed(1)}`, perStudent, {
+      "Avvia (admin, once)": avvia.rowsRead,
+    });
+    if (DEBUG) console.log(JSON.stringify({ avvia: avvia.statements, grading: grading.statements }, null, 1));
+    // A memory row costs at most its own write (no key checks of parents): 93 of them within 1.2 rows each.
+    expect(perStudent["grading write (attempt, 93 memories, ranking)"]).toBeLessThanOrEqual(93 * 1.2);
+    expect(total).toBeLessThanOrEqual(DAY_ROWS_GOAL);
+  });
+});

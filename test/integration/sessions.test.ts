@@ -66,6 +66,23 @@ describe("sessions", () => {
     expect((await call("GET", "/api/me", { token })).status).toBe(401);
   });
 
+  it("a token already verified in this isolate still stops at its own expiry (issue 31: verified tokens are kept)", async () => {
+    await signIn("sessioni.uno@example.com", CHROME_WINDOWS);
+    const [row] = (await sessionRows(9501)).results.slice(-1);
+    // The same session row (valid for 30 days), named by a token whose outer bound ends in two seconds.
+    const token = await new SignJWT({ sid: row!.id })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("9501")
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 2)
+      .sign(new TextEncoder().encode(env.SESSION_SECRET));
+    expect((await call("GET", "/api/me", { token })).status).toBe(200);
+    expect((await call("GET", "/api/me", { token })).status).toBe(200); // now from the isolate's verified tokens
+    await expect
+      .poll(async () => (await call("GET", "/api/me", { token })).status, { timeout: 6000, interval: 250 })
+      .toBe(401);
+  });
+
   it("'Esci da tutti i dispositivi' ends every session, this one too, and clears the cookie", async () => {
     const a = await signIn("sessioni.uno@example.com", CHROME_WINDOWS);
     const b = await signIn("sessioni.uno@example.com", SAFARI_IPHONE);
