@@ -65,6 +65,19 @@ export default defineConfig({
     reactRouter(),
     inlineCss(),
     bundleReport(),
+    {
+      // `vite preview` (the e2e servers and the bench) closes an idle keep-alive connection after Node's default 5 s;
+      // a client that sends its next request on it at that instant gets "socket hang up" (a POST is not retried).
+      // On a loaded machine the gap between two requests of a test often is about 5 s: a class-live run under two
+      // busy loops failed so. Keep idle connections a minute, as a load balancer would.
+      name: "unicum:preview-keep-alive",
+      configurePreviewServer(server) {
+        const http = server.httpServer as import("node:http").Server | null;
+        if (!http) return;
+        http.keepAliveTimeout = 65_000;
+        http.headersTimeout = 66_000;
+      },
+    },
   ],
   optimizeDeps: { include: CLIENT_DEPS },
   resolve: { tsconfigPaths: true },
