@@ -2,10 +2,10 @@
 // socket gets the room's state and each pupil's row as they connect and answer (counts only: no answer, key or
 // verdict while it runs), the scores of a subject once it has closed for everybody; a pupil, another teacher, a
 // signed-out caller and a bad room are refused, and a pupil cannot ask for a staff socket with a header of their own.
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SimulationRoom } from "../../workers/simulation-room";
+import { moveStart, roomOf } from "./room-socket";
 import { call, json, login } from "./helpers";
 import { seed } from "./helpers";
 
@@ -57,11 +57,6 @@ async function connect(path: string, token?: string, headers: Record<string, str
 
 const staffPath = (id: string, shard?: string) =>
   `/api/simulations/${id}/staff/ws${shard === undefined ? "" : `?shard=${shard}`}`;
-const roomOf = (id: string) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:0`));
-async function moveStart(id: string, startTime: number) {
-  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
-  await runInDurableObject(roomOf(id), async (room: SimulationRoom) => room.shiftStartForTest(startTime));
-}
 
 /** A class simulation of the teacher: Chimica then Fisica, 1 minute each, two questions each. */
 async function classSimulation(id: string) {

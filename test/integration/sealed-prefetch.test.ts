@@ -2,11 +2,11 @@
 // an AES-GCM copy of each subject not yet open for the caller, and none of that subject's texts, options or ids in
 // clear; the room releases a subject's key over the socket only once it has opened for THAT candidate (their own
 // windows, accommodation included), and the key opens exactly what the open subject then returns.
-import { env, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openSealedSubject, type SealedSubject } from "~/lib/sealed-subject";
-import type { SimulationRoom } from "../../workers/simulation-room";
+import { moveStart } from "./room-socket";
 import { call, json, login, seed } from "./helpers";
 
 const STUDENT_ID = 1;
@@ -38,14 +38,6 @@ beforeAll(async () => {
     .bind(classId, STUDENT_ID, classId, FRIEND_ID)
     .run();
 });
-
-const roomOf = (id: string) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:0`));
-
-/** Moves the start instant in D1 and in the room, so that a test does not wait for real minutes. */
-async function moveStart(id: string, startTime: number) {
-  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
-  await runInDurableObject(roomOf(id), async (room: SimulationRoom) => room.shiftStartForTest(startTime));
-}
 
 const view = async (id: string, token: string) => {
   const response = await call("GET", `/api/simulations/${id}`, { token });

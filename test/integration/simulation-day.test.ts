@@ -2,10 +2,9 @@
 // simulation from the edition's template; each candidate's own question and option order (stable on reload);
 // a pupil's accommodation set by their teacher only; an accommodated candidate's answer taken after the common end
 // and graded, another's at the same instant refused; grades out of 30 from the edition.
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SimulationRoom } from "../../workers/simulation-room";
-import { connectRoom } from "./room-socket";
+import { connectRoom, moveStart, roomOf } from "./room-socket";
 import { call, count, json, login, seed } from "./helpers";
 
 const STUDENT_ID = 1;
@@ -38,13 +37,6 @@ beforeAll(async () => {
     .bind(classId, STUDENT_ID, classId, FRIEND_ID)
     .run();
 });
-
-const roomOf = (id: string) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:0`));
-
-async function moveStart(id: string, startTime: number) {
-  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
-  await runInDurableObject(roomOf(id), async (room: SimulationRoom) => room.shiftStartForTest(startTime));
-}
 
 type View = {
   extraTimePct: number;

@@ -13,6 +13,7 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { SIMULATION_GRACE_MS } from "~/lib/constants";
 import type { SimulationRoom } from "../../workers/simulation-room";
+import { moveStart, roomOf } from "./room-socket";
 import { call, count, json, login, seed } from "./helpers";
 
 let admin: string;
@@ -94,15 +95,6 @@ async function createSimulation(
       pos: number;
     }>();
   return { flow, questions: keys.results };
-}
-
-/** Room 0 of a simulation (a class-sized simulation has one room, "<id>:0"). */
-const roomOf = (id: string, shard = 0) => env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:${shard}`));
-
-/** Moves the room's start instant (and D1's) so that a test does not wait for real minutes. */
-async function moveStart(id: string, startTime: number) {
-  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
-  await runInDurableObject(roomOf(id), async (room: SimulationRoom) => room.shiftStartForTest(startTime));
 }
 
 describe("SimulationRoom", () => {
