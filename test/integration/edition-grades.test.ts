@@ -9,7 +9,7 @@ import type { SubjectResult } from "~/lib/simulation";
 import { getDb } from "~/server/db/client.server";
 import { listEditions } from "~/server/editions.server";
 import { bestSimulationGrades } from "~/server/grades.server";
-import { call, json, login, seed } from "./helpers";
+import { call, json, login, seed, classOfDemoPupils } from "./helpers";
 
 const STUDENT_ID = 1;
 const FRIEND_ID = 2;
@@ -25,12 +25,7 @@ beforeAll(async () => {
     login("docente@example.com"),
     login("studente@example.com"),
   ]);
-  const created = await call("POST", "/api/classes", { token: teacher, json: { name: "5ªC voti" } });
-  expect(created.status).toBe(201);
-  classId = (await json<{ id: number }>(created)).id;
-  await env.DB.prepare("INSERT INTO class_members (class_id, user_id) VALUES (?, ?), (?, ?)")
-    .bind(classId, STUDENT_ID, classId, FRIEND_ID)
-    .run();
+  classId = await classOfDemoPupils(teacher, "5ªC voti");
 });
 
 describe("the completamento boxes are the edition's", () => {

@@ -124,6 +124,18 @@ export async function seed(now = Date.now()) {
   await env.DB.batch(statements.map((sql) => env.DB.prepare(sql)));
 }
 
+/**
+ * A class of the teacher (made through POST /api/classes) with the demo student (id 1) and the demo friend (id 2) in
+ * it; returns its id.
+ */
+export async function classOfDemoPupils(teacherToken: string, name: string): Promise<number> {
+  const created = await call("POST", "/api/classes", { token: teacherToken, json: { name } });
+  if (created.status !== 201) throw new Error(`POST /api/classes: ${created.status} ${await created.text()}`);
+  const { id } = (await created.json()) as { id: number };
+  await env.DB.prepare("INSERT INTO class_members (class_id, user_id) VALUES (?, 1), (?, 2)").bind(id, id).run();
+  return id;
+}
+
 export async function count(table: string, where = "1=1"): Promise<number> {
   const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).first<{ n: number }>();
   return row?.n ?? 0;

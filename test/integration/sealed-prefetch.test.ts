@@ -7,7 +7,7 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openSealedSubject, type SealedSubject } from "~/lib/sealed-subject";
 import { moveStart } from "./room-socket";
-import { call, json, login, seed } from "./helpers";
+import { call, classOfDemoPupils, login, seed } from "./helpers";
 
 const STUDENT_ID = 1;
 const FRIEND_ID = 2;
@@ -31,12 +31,7 @@ beforeAll(async () => {
     login("studente@example.com"),
     login("amico@example.com"),
   ]);
-  const created = await call("POST", "/api/classes", { token: teacher, json: { name: "5ªB chiavi" } });
-  expect(created.status).toBe(201);
-  classId = (await json<{ id: number }>(created)).id;
-  await env.DB.prepare("INSERT INTO class_members (class_id, user_id) VALUES (?, ?), (?, ?)")
-    .bind(classId, STUDENT_ID, classId, FRIEND_ID)
-    .run();
+  classId = await classOfDemoPupils(teacher, "5ªB chiavi");
 });
 
 const view = async (id: string, token: string) => {

@@ -5,7 +5,7 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectRoom, moveStart, roomOf } from "./room-socket";
-import { call, count, json, login, seed } from "./helpers";
+import { call, count, json, login, seed, classOfDemoPupils } from "./helpers";
 
 const STUDENT_ID = 1;
 const FRIEND_ID = 2;
@@ -30,12 +30,7 @@ beforeAll(async () => {
     login("studente@example.com"),
     login("amico@example.com"),
   ]);
-  const created = await call("POST", "/api/classes", { token: teacher, json: { name: "5ªA giorno d'esame" } });
-  expect(created.status).toBe(201);
-  classId = (await json<{ id: number }>(created)).id;
-  await env.DB.prepare("INSERT INTO class_members (class_id, user_id) VALUES (?, ?), (?, ?)")
-    .bind(classId, STUDENT_ID, classId, FRIEND_ID)
-    .run();
+  classId = await classOfDemoPupils(teacher, "5ªA giorno d'esame");
 });
 
 type View = {
