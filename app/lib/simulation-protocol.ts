@@ -181,3 +181,21 @@ export type StaffServerMessage = z.infer<typeof StaffServerMessage>;
 export function encodeStaffMessage(message: StaffServerMessage): string {
   return JSON.stringify(message);
 }
+
+// --- The runner's timing (SimulationRunner.tsx; the national bench's client copies what the browser does) ---
+
+/** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
+export const QUESTIONS_AFTER_OPEN_MS = 250;
+/** A subject's key is asked this long after it opens, plus up to KEY_SPREAD_MS (a whole sitting does not ask at once). */
+export const KEY_AFTER_OPEN_MS = 60;
+export const KEY_SPREAD_MS = 300;
+/** How long the room's answer to a key request is awaited, and how many times a refused request is asked in all. */
+export const KEY_TIMEOUT_MS = 3000;
+export const KEY_TRIES = 3;
+export const KEY_RETRY_MS = 400;
+/**
+ * A flow loaded before Avvia holds no sealed copies: it is fetched again once the start is announced, at a random
+ * instant of the lead (at most this spread, and ending this margin before the first subject opens).
+ */
+export const START_FETCH_SPREAD_MS = 2500;
+export const START_FETCH_MARGIN_MS = 700;

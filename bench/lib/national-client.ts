@@ -13,6 +13,17 @@ import { parentPort, workerData } from "node:worker_threads";
 import { Agent } from "undici";
 import { openSealedSubject, type SealedSubject } from "../../app/lib/sealed-subject.ts";
 import { estimateClockOffset, subjectWindows, type ClockSample } from "../../app/lib/simulation.ts";
+// The browser's runner timing (SimulationRunner.tsx): the bench asks as the browser does.
+import {
+  QUESTIONS_AFTER_OPEN_MS,
+  KEY_AFTER_OPEN_MS,
+  KEY_SPREAD_MS,
+  KEY_TIMEOUT_MS,
+  KEY_TRIES,
+  KEY_RETRY_MS,
+  START_FETCH_SPREAD_MS,
+  START_FETCH_MARGIN_MS,
+} from "../../app/lib/simulation-protocol.ts";
 
 type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
 type Input = {
@@ -54,15 +65,6 @@ type Client = {
 
 const input = workerData as Input;
 const PINGS = 5;
-const QUESTIONS_AFTER_OPEN_MS = 250;
-/** As the browser's runner (SimulationRunner.tsx): the key shortly after the opening, spread; the start's refetch. */
-const KEY_AFTER_OPEN_MS = 60;
-const KEY_SPREAD_MS = 300;
-const KEY_TIMEOUT_MS = 3000;
-const KEY_TRIES = 3;
-const KEY_RETRY_MS = 400;
-const START_FETCH_SPREAD_MS = 2500;
-const START_FETCH_MARGIN_MS = 700;
 let keysOpened = 0;
 /** Subjects that fell back to HTTP, by flow index; key requests refused (asked again) and unanswered in time. */
 const keysFallback = [0, 0, 0];

@@ -20,6 +20,16 @@ import { T } from "./texts";
 import { useSimulationRoom, type SaveState } from "./useSimulationRoom";
 import { openSealedSubject, type SealedSubject } from "~/lib/sealed-subject";
 import {
+  QUESTIONS_AFTER_OPEN_MS,
+  KEY_AFTER_OPEN_MS,
+  KEY_SPREAD_MS,
+  KEY_TIMEOUT_MS,
+  KEY_TRIES,
+  KEY_RETRY_MS,
+  START_FETCH_SPREAD_MS,
+  START_FETCH_MARGIN_MS,
+} from "~/lib/simulation-protocol";
+import {
   answeredCount,
   Centered,
   type FlowItem,
@@ -48,21 +58,6 @@ type SimView = {
 };
 const resultKey = (id: string) => `simResult_${id}`;
 
-/** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
-const QUESTIONS_AFTER_OPEN_MS = 250;
-/** A subject's key is asked this long after it opens, plus up to KEY_SPREAD_MS (a whole sitting does not ask at once). */
-const KEY_AFTER_OPEN_MS = 60;
-const KEY_SPREAD_MS = 300;
-/** How long the room's answer to a key request is awaited, and how many times a refused request is asked in all. */
-const KEY_TIMEOUT_MS = 3000;
-const KEY_TRIES = 3;
-const KEY_RETRY_MS = 400;
-/**
- * A flow loaded before Avvia holds no sealed copies: it is fetched again once the start is announced, at a random
- * instant of the lead (at most this spread, and ending this margin before the first subject opens).
- */
-const START_FETCH_SPREAD_MS = 2500;
-const START_FETCH_MARGIN_MS = 700;
 const START_FETCH_WAIT_MS = 3000;
 /** Retries of a failed attempt submission: 1 s, 2 s, 4 s, 8 s, then the 'Riprova' button. */
 const SUBMIT_RETRIES = 4;
