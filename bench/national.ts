@@ -276,6 +276,7 @@ export async function benchNational(server: LocalServer) {
       httpCallsPerClient: f1(httpCalls.reduce((a, b) => a + b, 0) / Math.max(1, httpCalls.length)),
       // Sealed prefetch (issue 31): subjects opened with the room's key, and those that fell back to the HTTP call.
       subjectsByKey: sum("keysOpened"),
+      subjectsByPushedKey: sum("keysPushed"),
       subjectsByHttp: sat.reduce((n, r) => n + (r.keysFallback as number[]).reduce((a, b) => a + b, 0), 0),
       subjectsByHttpEach: [0, 1, 2]
         .map((i) => sat.reduce((n, r) => n + ((r.keysFallback as number[])[i] ?? 0), 0))

@@ -8,7 +8,7 @@
 // types are the zod schemas of app/lib/simulation-protocol.ts, shared with the browser.
 import { DurableObject } from "cloudflare:workers";
 import { SIMULATION_GRACE_MS } from "../app/lib/constants";
-import { nextAlarm, planOf, type RoomConfig, type RoomPlan } from "../app/lib/room-plan";
+import { nextAlarm, openedBetween, planOf, type RoomConfig, type RoomPlan } from "../app/lib/room-plan";
 import { gradeSimulation, type SimulationResult } from "../app/lib/simulation";
 import {
   ClientMessage,
@@ -233,6 +233,7 @@ export class SimulationRoom extends DurableObject<Env> {
           ? (plan?.config.flow.length ?? this.closedThrough)
           : Math.max(this.closedThrough, plan?.closedFor(userId, now) ?? 0),
         extraTimePct: plan?.extraOf(userId) ?? 0,
+        ...(plan ? { roomEndsAt: plan.end } : {}),
         answers: this.answersOf(userId),
         graded: this.graded,
       }),
@@ -293,14 +294,8 @@ export class SimulationRoom extends DurableObject<Env> {
     const subject = window ? plan.config.subjects[index] : undefined;
     if (!window || !subject) return refuse(ROOM_TEXT.unknownSubject);
     if (Date.now() < window.startsAt) return refuse(ROOM_TEXT.notYet);
-    const secret = this.env.SESSION_SECRET;
-    if (!secret) return refuse(ROOM_TEXT.noKey);
-    let key = this.subjectKeys.get(index);
-    if (!key) {
-      key = subjectKeyText(secret, plan.config.simulationId, index, subject.questionIds);
-      key.catch(() => this.subjectKeys.delete(index));
-      this.subjectKeys.set(index, key);
-    }
+    const key = this.subjectKey(plan, index);
+    if (!key) return refuse(ROOM_TEXT.noKey);
     try {
       ws.send(encodeServerMessage({ type: "subject-key", subject: index, key: await key }));
     } catch (error) {
@@ -309,6 +304,56 @@ export class SimulationRoom extends DurableObject<Env> {
         refuse(ROOM_TEXT.noKey);
       } catch {
         // closed meanwhile: the runner asks again or falls back to HTTP
+      }
+    }
+  }
+
+  /** Subject `index`'s key (base64), derived once per wake-up (HKDF from SESSION_SECRET, no D1); null without a secret. */
+  private subjectKey(plan: RoomPlan, index: number): Promise<string> | null {
+    const secret = this.env.SESSION_SECRET;
+    const subject = plan.config.subjects[index];
+    if (!secret || !subject) return null;
+    let key = this.subjectKeys.get(index);
+    if (!key) {
+      key = subjectKeyText(secret, plan.config.simulationId, index, subject.questionIds);
+      key.catch(() => this.subjectKeys.delete(index));
+      this.subjectKeys.set(index, key);
+    }
+    return key;
+  }
+
+  /**
+   * Sealed prefetch (issue 31): at each opening (the alarm), the key of every subject that opened in (since, now] for a
+   * connected candidate (their own windows) goes to them unasked, so a whole sitting opens its subject without a
+   * request each. A socket opened later asks (releaseKey).
+   */
+  private async pushKeys(plan: RoomPlan, since: number, now: number) {
+    const due = new Map<number, WebSocket[]>();
+    for (const ws of this.ctx.getWebSockets()) {
+      const { userId, staff } = ws.deserializeAttachment() as SocketData;
+      if (staff) continue;
+      for (const index of openedBetween(plan.windowsOf(userId), since, now)) {
+        const list = due.get(index);
+        if (list) list.push(ws);
+        else due.set(index, [ws]);
+      }
+    }
+    for (const [index, sockets] of due) {
+      let text: string;
+      try {
+        const key = this.subjectKey(plan, index);
+        if (!key) return;
+        text = encodeServerMessage({ type: "subject-key", subject: index, key: await key });
+      } catch (error) {
+        console.warn("room: could not derive a subject key", error);
+        continue;
+      }
+      for (const ws of sockets) {
+        try {
+          ws.send(text);
+        } catch {
+          // closing: the runner asks again once reconnected
+        }
       }
     }
   }
@@ -538,7 +583,22 @@ export class SimulationRoom extends DurableObject<Env> {
     this.setMeta("shard", String(shard));
     const plan = await this.ensurePlan({ simulationId, shard, startTime });
     if (!plan) return null;
-    this.broadcast({ type: "simulation-start", id: simulationId, startTime: plan.config.startTime });
+    // Each candidate learns the start with their own accommodation (fixed now) and when the room ends.
+    for (const ws of this.ctx.getWebSockets()) {
+      const { userId, staff } = ws.deserializeAttachment() as SocketData;
+      try {
+        ws.send(
+          encodeServerMessage({
+            type: "simulation-start",
+            id: simulationId,
+            startTime: plan.config.startTime,
+            ...(staff ? {} : { extraTimePct: plan.extraOf(userId), roomEndsAt: plan.end }),
+          }),
+        );
+      } catch {
+        // a socket closing under us: it will reconnect and get the state in its hello
+      }
+    }
     // Avvia moves nobody who was seated (issue 31): only a member seated now, whose waiting room was full, is told to
     // reconnect; the socket route sends them to their seat.
     const moving = new Set(leaving);
@@ -679,16 +739,24 @@ export class SimulationRoom extends DurableObject<Env> {
     const plan = this.currentPlan();
     if (!plan) return;
     const now = Date.now();
+    // What happened since the last run (an opening, a deadline, or both at once): stored, so a retried or late alarm
+    // does each once.
+    const since = Number(this.meta("alarmRanAt") ?? 0);
+    await this.pushKeys(plan, since, now);
     const closed = Math.max(this.closedThrough, plan.closedForAll(now));
-    this.closedThrough = closed;
-    this.tellClosed(plan, now);
-    // At each deadline the staff get the state again: who is closed where, and the scores of subjects closed for
-    // everybody (the last one's come with the grading).
-    if (closed < plan.windows.length) this.tellStaffState();
+    if (closed > this.closedThrough) this.closedThrough = closed;
+    if (plan.deadlines.some((d) => d > since && d <= now)) {
+      this.tellClosed(plan, now);
+      // At each deadline the staff get the state again: who is closed where, and the scores of subjects closed for
+      // everybody (the last one's come with the grading).
+      if (closed < plan.windows.length) this.tellStaffState();
+    }
     if (closed >= plan.windows.length) {
       await this.finalize();
+      this.setMeta("alarmRanAt", String(now));
       return;
     }
+    this.setMeta("alarmRanAt", String(now));
     await this.scheduleNextAlarm(plan.config);
   }
 
@@ -750,6 +818,9 @@ export class SimulationRoom extends DurableObject<Env> {
   async shiftStartForTest(startTime: number): Promise<void> {
     const plan = this.currentPlan();
     if (!plan) return;
+    // Openings and deadlines moved behind the last alarm run are done again at the next one (sent twice is harmless).
+    const since = Number(this.meta("alarmRanAt") ?? 0);
+    if (since >= startTime) this.setMeta("alarmRanAt", String(startTime - 1));
     this.storeConfig({ ...plan.config, startTime });
     await this.scheduleNextAlarm({ ...plan.config, startTime });
   }
@@ -762,7 +833,13 @@ export class SimulationRoom extends DurableObject<Env> {
     const plan = await this.ensurePlan();
     if (!plan) return false;
     await this.shiftStartForTest(startTime);
-    this.broadcast({ type: "simulation-start", id: plan.config.simulationId, startTime });
+    const roomEndsAt = this.plan?.end;
+    this.broadcast({
+      type: "simulation-start",
+      id: plan.config.simulationId,
+      startTime,
+      ...(roomEndsAt != null ? { roomEndsAt } : {}),
+    });
     return true;
   }
 }

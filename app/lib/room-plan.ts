@@ -26,6 +26,8 @@ export type RoomPlan = {
   questions: Map<number, { subjectIndex: number; subjectId: number; key: AnswerKey }>;
   /** Every instant (grace included) at which some candidate's subject closes, sorted. */
   deadlines: number[];
+  /** Every instant at which some candidate's subject opens (the room sends its key then), sorted. */
+  openings: number[];
   extraOf: (userId: number) => number;
   windowsOf: (userId: number) => Window[];
   /** How many of this candidate's subjects are closed at `now`. */
@@ -57,6 +59,7 @@ export function planOf(config: RoomConfig, graceMs: number): RoomPlan {
     end: latest.length ? latest[latest.length - 1]!.endsAt : config.startTime,
     questions,
     deadlines: roomDeadlines(config.flow, config.startTime, pcts, graceMs),
+    openings: [...new Set([0, ...pcts].flatMap((pct) => windowsAt(pct).map((w) => w.startsAt)))].sort((a, b) => a - b),
     extraOf,
     windowsOf,
     closedFor: (userId, now) => closedCount(windowsOf(userId), now, graceMs),
@@ -64,7 +67,18 @@ export function planOf(config: RoomConfig, graceMs: number): RoomPlan {
   };
 }
 
-/** The instant of the room's next alarm after `now`: the next deadline, or the last one (overdue: run at once). */
+/**
+ * The instant of the room's next alarm after `now`: the next opening or deadline, whichever comes first, or the last
+ * deadline (overdue: run at once).
+ */
 export function nextAlarm(plan: RoomPlan, now: number): number | null {
-  return plan.deadlines.find((d) => d > now) ?? plan.deadlines.at(-1) ?? null;
+  const deadline = plan.deadlines.find((d) => d > now);
+  const opening = plan.openings.find((o) => o > now);
+  if (deadline == null) return opening ?? plan.deadlines.at(-1) ?? null;
+  return opening != null && opening < deadline ? opening : deadline;
+}
+
+/** Which subjects (flow indexes) open for a candidate with these windows in (since, now]: their keys go out now. */
+export function openedBetween(windows: readonly Window[], since: number, now: number): number[] {
+  return windows.flatMap((w, i) => (w.startsAt > since && w.startsAt <= now ? [i] : []));
 }

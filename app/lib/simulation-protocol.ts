@@ -45,16 +45,29 @@ export const HelloMessage = z.object({
   graded: z.boolean(),
   /** This candidate's accommodation (extra time, %), fixed at the start; their deadlines follow studentWindows. */
   extraTimePct: z.number().min(0).max(100).optional(),
+  /** When the room's last candidate (extra time included) ends: it grades after that, plus the grace. */
+  roomEndsAt: z.number().optional(),
 });
 export const PongMessage = z.object({ type: z.literal("pong"), t0: z.number().nullable(), serverTime: z.number() });
-export const StartMessage = z.object({ type: z.literal("simulation-start"), id: z.string(), startTime: z.number() });
+export const StartMessage = z.object({
+  type: z.literal("simulation-start"),
+  id: z.string(),
+  startTime: z.number(),
+  /** To a candidate: their accommodation fixed at Avvia (a lobby loaded before it did not know it). */
+  extraTimePct: z.number().min(0).max(100).optional(),
+  /** When the room's last candidate ends (as in the hello). */
+  roomEndsAt: z.number().optional(),
+});
 export const SubjectClosedMessage = z.object({ type: z.literal("subject-closed"), closedThrough: z.number().int() });
 export const EndMessage = z.object({ type: z.literal("simulation-end"), id: z.string() });
 const answerRef = { seq: z.number().int().nullable(), subjectId: z.number().int(), questionId: z.number().int() };
 export const AckMessage = z.object({ type: z.literal("ack"), ...answerRef });
 export const RejectedMessage = z.object({ type: z.literal("rejected"), ...answerRef, error: z.string() });
 export const ErrorMessage = z.object({ type: z.literal("error"), error: z.string() });
-/** A subject's AES-GCM-256 key (base64 of the raw key), released at the candidate's own opening. */
+/**
+ * A subject's AES-GCM-256 key (base64 of the raw key), released at the candidate's own opening: sent by the room to
+ * every connected candidate at that instant (its alarm), or in answer to a key request (a socket opened later).
+ */
 export const SubjectKeyMessage = z.object({
   type: z.literal("subject-key"),
   subject: z.number().int(),
@@ -186,9 +199,14 @@ export function encodeStaffMessage(message: StaffServerMessage): string {
 
 /** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
 export const QUESTIONS_AFTER_OPEN_MS = 250;
-/** A subject's key is asked this long after it opens, plus up to KEY_SPREAD_MS (a whole sitting does not ask at once). */
-export const KEY_AFTER_OPEN_MS = 60;
-export const KEY_SPREAD_MS = 300;
+/**
+ * The room sends each subject's key at its opening; a runner that holds no key this long after its opening asks for it,
+ * at a random instant of the next KEY_SPREAD_MS (a whole sitting whose room was late does not ask at once).
+ */
+export const KEY_AFTER_OPEN_MS = 1500;
+export const KEY_SPREAD_MS = 1500;
+/** A runner that cannot open a subject with its key asks the server at a random instant of this spread. */
+export const QUESTIONS_FALLBACK_SPREAD_MS = 2000;
 /** How long the room's answer to a key request is awaited, and how many times a refused request is asked in all. */
 export const KEY_TIMEOUT_MS = 3000;
 export const KEY_TRIES = 3;
@@ -199,3 +217,11 @@ export const KEY_RETRY_MS = 400;
  */
 export const START_FETCH_SPREAD_MS = 2500;
 export const START_FETCH_MARGIN_MS = 700;
+/**
+ * At the end, with every answer acknowledged and the socket open, the runner asks for its result once the room has
+ * graded (simulation-end), at a random instant of END_SUBMIT_SPREAD_MS (a whole sitting does not call while its rooms
+ * write, nor all at once after); without that word by the room's end plus the grace plus END_WAIT_MAX_MS, at once
+ * (the call itself makes a late room grade).
+ */
+export const END_SUBMIT_SPREAD_MS = 3000;
+export const END_WAIT_MAX_MS = 20_000;

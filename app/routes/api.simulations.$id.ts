@@ -2,9 +2,9 @@
 // extra time (accommodation) and room. Questions of subjects not yet open for the caller are withheld in clear; the
 // rest come in the caller's own order (questions and options); answer keys are never included. O(1) in the audience:
 // one point lookup for the door and the room, the plan once per isolate after the start (issue 31).
-// Sealed prefetch (issue 31): after Avvia, `sealed` carries, for each subject not yet open for the caller, an
-// AES-GCM copy of exactly what that subject will return once open; the room releases its key over the socket at the
-// caller's own opening, so the runner needs no call per subject. Before Avvia `sealed` is empty (sealedSubjectsFor).
+// Sealed prefetch (issue 31): `sealed` carries, for each subject not yet open for the caller (before Avvia too), an
+// AES-GCM copy of exactly what that subject will return once open; the room sends its key over the socket at the
+// caller's own opening, so the runner needs no call at the start nor per subject (sealedSubjectsFor).
 import { candidateExtraPct } from "~/server/accommodations.server";
 import { api } from "~/server/api.server";
 import { simulationIdParam } from "~/server/simulation-schemas.server";

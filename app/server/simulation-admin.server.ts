@@ -293,7 +293,10 @@ export async function saveSimulation(
   const { shards, seats } = seatsAtSave([...allowedIds, ...members]);
   await db.batch([
     existing
-      ? db.update(simulations).set({ title: input.title, shards, editionId }).where(eq(simulations.id, id))
+      ? db
+          .update(simulations)
+          .set({ title: input.title, shards, editionId, planVersion: sql`${simulations.planVersion} + 1` })
+          .where(eq(simulations.id, id))
       : db.insert(simulations).values({ id, title: input.title, createdBy: user.id, shards, editionId }),
     db.delete(simulationQuestions).where(eq(simulationQuestions.simulationId, id)),
     db.delete(simulationSubjects).where(eq(simulationSubjects.simulationId, id)),

@@ -327,6 +327,8 @@ export type SimulationHead = {
   editionId: number | null;
   /** How many attempts its final ranking holds; null until ranked (rankSimulation). */
   rankedCount: number | null;
+  /** Before Avvia, the version of its plan (made and saved when): a Worker keeps the plan per isolate under it. */
+  planVersion?: string;
 };
 
 /**
@@ -363,8 +365,11 @@ export async function requireSimulationAccess(
     seat: number | null;
     extraPct: number | null;
     member: number;
+    createdAt: number;
+    planVersion: number;
   } | null>(sql`SELECT s.id, s.title, s.started, s.start_time AS startTime, s.graded_at AS gradedAt,
       s.created_by AS createdBy, s.shards, s.edition_id AS editionId, s.ranked_count AS rankedCount,
+      s.created_at AS createdAt, s.plan_version AS planVersion,
       (SELECT shard FROM simulation_seats WHERE simulation_id = s.id AND user_id = ${user.id}) AS seat,
       (SELECT extra_time_pct FROM simulation_accommodations WHERE s.started AND simulation_id = s.id
         AND user_id = ${user.id}) AS extraPct,
@@ -386,6 +391,7 @@ export async function requireSimulationAccess(
     shards,
     editionId: row.editionId,
     rankedCount: row.rankedCount,
+    planVersion: `${row.createdAt}:${row.planVersion}`,
   };
   const seat = row.seat;
   return {
@@ -401,9 +407,14 @@ export async function requireSimulationFor(db: Db, id: string, user: SessionUser
   return (await requireSimulationAccess(db, id, user)).sim;
 }
 
-/** Plans of started simulations, per isolate: fixed at Avvia, so the start instant is their version. */
-const startedPlans = new Map<string, { version: number; subjects: PlanSubject[] }>();
-const STARTED_PLANS_KEPT = 32;
+/**
+ * Plans per isolate, by version: a started one is fixed at Avvia (the start instant is its version); before Avvia the
+ * version is the simulation's save (planVersion), and the copy is read again after PLAN_LOBBY_MAX_AGE_MS at most (a
+ * question of the bank edited meanwhile).
+ */
+const plans = new Map<string, { version: string; at: number; subjects: PlanSubject[] }>();
+const PLANS_KEPT = 32;
+const PLAN_LOBBY_MAX_AGE_MS = 60_000;
 
 /** Sets `key` as the most recent entry of a per-isolate cache, dropping the oldest past `kept` entries. */
 function keepRecent<V>(cache: Map<string, V>, key: string, value: V, kept: number) {
@@ -413,15 +424,24 @@ function keepRecent<V>(cache: Map<string, V>, key: string, value: V, kept: numbe
 }
 
 /**
- * A simulation's plan for the student view. Before the start: its subjects and their question counts (no question is
- * shown yet). Once started the plan cannot change (saveSimulation refuses), so it is read once per isolate and kept
- * with the start instant as its version (a simulation deleted and made again under the same id starts anew).
+ * A simulation's plan for the student view: its subjects and their questions (the view shows only the open ones, in
+ * clear; the others are sealed, sealedSubjectsFor). Once started the plan cannot change (saveSimulation refuses), so it
+ * is read once per isolate and kept with the start instant as its version (a simulation deleted and made again under
+ * the same id starts anew); before the start it is kept under the save's version (planVersion), for a minute at most.
+ * Without a version (before the start) the questions are not read.
  */
 export async function simulationPlan(db: Db, sim: SimulationHead): Promise<PlanSubject[]> {
-  const version = sim.started ? sim.startTime : null;
+  const version = sim.started
+    ? sim.startTime != null
+      ? `s:${sim.startTime}`
+      : null
+    : sim.planVersion != null
+      ? `p:${sim.planVersion}`
+      : null;
+  const now = Date.now();
   if (version != null) {
-    const cached = startedPlans.get(sim.id);
-    if (cached?.version === version) return cached.subjects;
+    const cached = plans.get(sim.id);
+    if (cached?.version === version && (sim.started || now - cached.at < PLAN_LOBBY_MAX_AGE_MS)) return cached.subjects;
   }
   const subs = await db
     .select({ s: simulationSubjects, name: subjects.name })
@@ -449,9 +469,7 @@ export async function simulationPlan(db: Db, sim: SimulationHead): Promise<PlanS
     questionCount: s.questionCount,
     questions: qs.filter((q) => q.pos === s.position).map((q) => q.q),
   }));
-  if (version != null) {
-    keepRecent(startedPlans, sim.id, { version, subjects: plan }, STARTED_PLANS_KEPT);
-  }
+  if (version != null) keepRecent(plans, sim.id, { version, at: now, subjects: plan }, PLANS_KEPT);
   return plan;
 }
 
@@ -516,10 +534,10 @@ export function candidateSubjectQuestions(
 }
 
 /**
- * Sealed prefetch (issue 31): for each subject of a started simulation not yet open for the candidate at `now`, a
- * sealed copy of exactly what the open subject will return (their order), which the room's key opens at their own
- * opening. Before Avvia there are none: the plan may still change, and its questions are not read for a waiting room
- * (the runner fetches the flow again when the room announces the start, inside the lead before the first subject).
+ * Sealed prefetch (issue 31): for each subject not yet open for the candidate at `now`, a sealed copy of exactly what
+ * the open subject will return (their order), which the room's key opens at their own opening. Before Avvia too (the
+ * lobby): the plan is the last save's, and the key is bound to its question list, so a copy sealed before a later save
+ * does not open (the runner then asks the server); a lobby loaded before Avvia needs no call at the start.
  */
 export async function sealedSubjectsFor(
   secret: string | undefined,
@@ -527,7 +545,7 @@ export async function sealedSubjectsFor(
   now: number,
   candidate: { userId: number; extraPct: number },
 ): Promise<SealedSubject[]> {
-  if (!secret || !config.started) return [];
+  if (!secret) return [];
   const open = openSubjects(config, now, candidate.extraPct);
   return Promise.all(
     config.subjects.flatMap((s, i) =>

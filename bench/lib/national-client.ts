@@ -1,18 +1,20 @@
 // One worker thread of the national bench: a slice of the students, each behaving as the browser's runner does
 // (app/routes/simulazione.tsx, app/components/simulation/SimulationRunner.tsx and useSimulationRoom.ts):
 // - connect: the page (GET /simulazione?id=), its flow (GET /api/simulations/:id), the room's socket and 5 pings;
-// - run: the start (moved to another room at Avvia → reconnect at once, as the browser does on ROOM_MOVED_CODE), and
-//   the flow once more at a random instant of the lead (it now carries the subjects sealed, issue 31); per subject, at
-//   its opening, the key over the socket and the sealed copy opened with it (falling back, as the browser does, to
-//   GET /api/simulations/:id retried while still empty when there is no key or it does not open), then answers at
-//   random instants of the subject, right or wrong by the student's own ability, some changed later; a share of the
-//   students lose their socket mid-subject 2 and reconnect (the reconnect wave), checking that the room's hello gives
-//   back every answer it had acknowledged; at the end the attempt (POST /simulazione.data?id=, the runner's action,
-//   retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
+// - run: the start (moved to another room at Avvia → reconnect at once, as the browser does on ROOM_MOVED_CODE; the
+//   flow once more at a random instant of the lead only when it came without sealed copies); per subject, at its
+//   opening, the key the room sends unasked (asked for when none came shortly after) and the sealed copy opened with it
+//   (falling back, as the browser does, to GET /api/simulations/:id retried while still empty when there is no key or
+//   it does not open), then answers at random instants of the subject, right or wrong by the student's own ability,
+//   some changed later; a share of the students lose their socket mid-subject 2 and reconnect (the reconnect wave),
+//   checking that the room's hello gives back every answer it had acknowledged; at the end, once the room has graded
+//   (simulation-end, or at once with an answer unacknowledged), the attempt (POST /simulazione.data?id=, the runner's
+//   action, retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
 import { parentPort, workerData } from "node:worker_threads";
 import { Agent } from "undici";
 import { openSealedSubject, type SealedSubject } from "../../app/lib/sealed-subject.ts";
 import { estimateClockOffset, subjectWindows, type ClockSample } from "../../app/lib/simulation.ts";
+import { SIMULATION_GRACE_MS } from "../../app/lib/constants.ts";
 // The browser's runner timing (SimulationRunner.tsx): the bench asks as the browser does.
 import {
   QUESTIONS_AFTER_OPEN_MS,
@@ -21,6 +23,9 @@ import {
   KEY_TIMEOUT_MS,
   KEY_TRIES,
   KEY_RETRY_MS,
+  END_SUBMIT_SPREAD_MS,
+  END_WAIT_MAX_MS,
+  QUESTIONS_FALLBACK_SPREAD_MS,
   START_FETCH_SPREAD_MS,
   START_FETCH_MARGIN_MS,
 } from "../../app/lib/simulation-protocol.ts";
@@ -51,6 +56,10 @@ type Client = {
   started: boolean;
   startFetch?: Promise<void>;
   keyWaiters: Map<number, (key: string | null | undefined) => void>;
+  /** Keys the room sent (unasked at each opening, or answering a request), and who waits for one sent unasked. */
+  keys: Map<number, string>;
+  keyListeners: Map<number, (key: string | undefined) => void>;
+  roomEndsAt?: number;
   ability: number;
   seq: number;
   /** seq → when it was sent (performance.now(), for the ack latency) and what. */
@@ -66,6 +75,8 @@ type Client = {
 const input = workerData as Input;
 const PINGS = 5;
 let keysOpened = 0;
+/** Subjects opened with a key the room sent unasked (a subset of keysOpened). */
+let keysPushed = 0;
 /** Subjects that fell back to HTTP, by flow index; key requests refused (asked again) and unanswered in time. */
 const keysFallback = [0, 0, 0];
 let keysRefused = 0;
@@ -160,8 +171,15 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
       else if (m.type === "simulation-start") {
         c.startReceivedAt ??= Date.now();
         c.startTime = Number(m.startTime);
-        if (!c.started) c.startFetch ??= fetchAtStart(c);
+        if (typeof m.roomEndsAt === "number") c.roomEndsAt = m.roomEndsAt;
+        if (!c.started && c.sealed.size === 0) c.startFetch ??= fetchAtStart(c);
       } else if (m.type === "subject-key" || m.type === "key-refused") {
+        if (m.type === "subject-key") {
+          c.keys.set(Number(m.subject), String(m.key));
+          const listener = c.keyListeners.get(Number(m.subject));
+          c.keyListeners.delete(Number(m.subject));
+          listener?.(String(m.key));
+        }
         const waiter = c.keyWaiters.get(Number(m.subject));
         c.keyWaiters.delete(Number(m.subject));
         waiter?.(m.type === "subject-key" ? String(m.key) : null);
@@ -184,6 +202,10 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
       for (const [subject, waiter] of c.keyWaiters) {
         c.keyWaiters.delete(subject);
         waiter(undefined);
+      }
+      for (const [subject, listener] of c.keyListeners) {
+        c.keyListeners.delete(subject);
+        listener(undefined);
       }
       if (event.code === ROOM_MOVED_CODE) {
         c.moved++;
@@ -212,6 +234,8 @@ function newClient(user: Input["users"][number]): Client {
     sealed: new Map(),
     started: false,
     keyWaiters: new Map(),
+    keys: new Map(),
+    keyListeners: new Map(),
     ability: 0.2 + 0.7 * u,
     seq: 0,
     inFlight: new Map(),
@@ -250,8 +274,28 @@ async function fetchAtStart(c: Client) {
   }
 }
 
+/** The key the room sends unasked at the opening; undefined when none came within `timeoutMs` or without a socket. */
+function awaitKey(c: Client, subject: number, timeoutMs: number): Promise<string | undefined> {
+  const known = c.keys.get(subject);
+  if (known !== undefined) return Promise.resolve(known);
+  const ws = c.ws as WebSocket | null;
+  if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      c.keyListeners.delete(subject);
+      resolve(undefined);
+    }, timeoutMs);
+    c.keyListeners.set(subject, (key) => {
+      clearTimeout(timer);
+      resolve(key);
+    });
+  });
+}
+
 /** The key; null when the room refuses (asked again); undefined without a socket or an answer in time (HTTP then). */
 function requestKey(c: Client, subject: number): Promise<string | null | undefined> {
+  const known = c.keys.get(subject);
+  if (known !== undefined) return Promise.resolve(known);
   const ws = c.ws as WebSocket | null;
   if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
   return new Promise((resolve) => {
@@ -339,14 +383,34 @@ function pick<T>(items: T[]): T {
 }
 
 async function sitSubject(c: Client, index: number, window: { startsAt: number; endsAt: number }, wave: Wave) {
-  await sleepUntil(c, window.startsAt + KEY_AFTER_OPEN_MS + Math.random() * KEY_SPREAD_MS);
+  // The key the room sends at the opening; none shortly after: ask (spread), as the browser does.
+  const sealed = c.sealed.get(index);
+  await sleepUntil(c, window.startsAt - 50);
+  const pushed = sealed
+    ? await awaitKey(
+        c,
+        index,
+        Math.max(0, window.startsAt + KEY_AFTER_OPEN_MS + Math.random() * KEY_SPREAD_MS - serverNow(c)),
+      )
+    : undefined;
+  let opened = false;
+  if (sealed && pushed !== undefined && (c.flow[index]?.questions.length ?? 0) === 0) {
+    const questions = await openSealedSubject(pushed, sealed);
+    if (questions) {
+      c.flow[index] = { ...c.flow[index]!, questions };
+      c.sealed.delete(index);
+      keysOpened++;
+      keysPushed++;
+      opened = true;
+    }
+  }
   // The start's refetch still on its way (a busy server): wait for it a little, as the browser does.
-  if (c.startFetch) await Promise.race([c.startFetch, sleep(3000)]);
+  if (!opened && c.startFetch) await Promise.race([c.startFetch, sleep(3000)]);
   if ((c.flow[index]?.questions.length ?? 0) === 0) {
-    if (await openFromSealed(c, index)) keysOpened++;
+    if (pushed === undefined && (await openFromSealed(c, index))) keysOpened++;
     else {
       keysFallback[index] = (keysFallback[index] ?? 0) + 1;
-      await sleepUntil(c, window.startsAt + QUESTIONS_AFTER_OPEN_MS + Math.random() * 1500);
+      await sleepUntil(c, window.startsAt + QUESTIONS_AFTER_OPEN_MS + Math.random() * QUESTIONS_FALLBACK_SPREAD_MS);
     }
   }
   for (let wait = 500; (c.flow[index]?.questions.length ?? 0) === 0 && serverNow(c) < window.endsAt; wait *= 2) {
@@ -395,6 +459,8 @@ async function reconnectAndReadBack(c: Client, wave: Wave) {
   const old = c.ws;
   c.ws = null;
   old?.close(1000, "bench: network blip");
+  // The browser's first reconnect waits 1 s, jittered ×0.5–1.5 (useSimulationRoom.ts).
+  await sleep(1000 * (0.5 + Math.random()));
   const hello = await connect(c);
   if (!hello) return;
   wave.reconnected++;
@@ -446,6 +512,7 @@ async function runAll(waveSubject: number) {
     httpCalls: clients.map((c) => c.http),
     httpErrors,
     keysOpened,
+    keysPushed,
     keysFallback,
     keysRefused,
     keysTimedOut,
@@ -454,7 +521,15 @@ async function runAll(waveSubject: number) {
 
 async function finishWithRanking(c: Client, windows: { startsAt: number; endsAt: number }[]) {
   const end = windows.at(-1)!.endsAt;
-  await sleepUntil(c, end + Math.random() * 1000);
+  await sleepUntil(c, end);
+  // Every answer acknowledged and the socket open: wait for the room's grading (simulation-end), then ask at a random
+  // instant of the spread, as the browser does; else at once.
+  const waitLimit = (c.roomEndsAt ?? end) + SIMULATION_GRACE_MS + END_WAIT_MAX_MS;
+  if (c.inFlight.size === 0 && c.ws?.readyState === WebSocket.OPEN) {
+    while (c.endReceivedAt === undefined && serverNow(c) < waitLimit && c.ws?.readyState === WebSocket.OPEN)
+      await sleep(100);
+    await sleep(Math.random() * END_SUBMIT_SPREAD_MS);
+  }
   const timeTaken = Math.round((end - c.startTime!) / 1000);
   let graded = false;
   for (let attempt = 0; attempt <= 4 && !graded; attempt++) {

@@ -194,7 +194,7 @@ test.describe("live simulation", () => {
     await Promise.all([adminContext.close(), contextA.close(), contextB.close()]);
   });
 
-  test("a 2-subject simulation costs a student's page 4 HTTP requests: no polling while the socket is open, subjects open with the room's key and close on its word, one attempt submission", async ({
+  test("a 2-subject simulation costs a student's page 3 HTTP requests: no polling while the socket is open, no call at the start, subjects open with the room's key and close on its word, one attempt submission", async ({
     page,
     browser,
   }) => {
@@ -244,10 +244,10 @@ test.describe("live simulation", () => {
     await expect(page.getByTestId("sim-rank")).toHaveText("#1");
     await expect(page.getByText("Risposte date")).toHaveCount(0);
     const base = `/api/simulations/${simId}`;
-    // The flow on load and once more at the start (it then carries both subjects sealed; each opens with the key the
-    // room sends over the socket, issue 31: no call per subject), the attempt once (the page's action: no data reload
-    // after it), the ranking.
-    expect(requests).toEqual([`GET ${base}`, `GET ${base}`, "POST /simulazione.data", `GET ${base}/ranking`]);
+    // The flow on load (in the lobby it already carries both subjects sealed; each opens with the key the room sends
+    // over the socket, issue 31: no call at the start nor per subject), the attempt once after the room has graded
+    // (the page's action: no data reload after it), the ranking.
+    expect(requests).toEqual([`GET ${base}`, "POST /simulazione.data", `GET ${base}/ranking`]);
     await adminContext.close();
   });
 

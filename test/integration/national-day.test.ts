@@ -467,7 +467,9 @@ describe("a student's whole day", () => {
     const add = (label: string, rows: number) => {
       perStudent[label] = Math.round(((perStudent[label] ?? 0) + rows) * 10) / 10;
     };
-    // What each of two students does before the start (the page and the flow), then Avvia (the admin's share).
+    // What each of two students does before the start (the page and the flow), then Avvia (the admin's share). The
+    // lobby's plan (sealed for the candidates) is read once per isolate and save, for a minute at most: read it first.
+    await call("GET", "/api/simulations/nd-day", { token: admin });
     for (const who of ["listed", "pupil"]) {
       add("page", (await rowsOf(() => ok("GET", "/simulazione?id=nd-day", tokens[who]!))).rowsRead / 2);
       add(

@@ -1,7 +1,8 @@
-// Sealed prefetch (issue 31), through the real routes, D1 and rooms: GET /api/simulations/{id} carries, after Avvia,
-// an AES-GCM copy of each subject not yet open for the caller, and none of that subject's texts, options or ids in
-// clear; the room releases a subject's key over the socket only once it has opened for THAT candidate (their own
-// windows, accommodation included), and the key opens exactly what the open subject then returns.
+// Sealed prefetch (issue 31), through the real routes, D1 and rooms: GET /api/simulations/{id} carries, in the lobby
+// and after Avvia, an AES-GCM copy of each subject not yet open for the caller, and none of that subject's texts,
+// options or ids in clear; the room sends a subject's key over the socket (unasked at the opening, or when asked) only
+// once it has opened for THAT candidate (their own windows, accommodation included), and the key opens exactly what
+// the open subject then returns.
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -42,13 +43,17 @@ const view = async (id: string, token: string) => {
 };
 
 /** Three 1-minute subjects of 4 questions, no breaks: subject i opens at start + i minutes (for a 0 % candidate). */
-async function createSimulation(id: string, audience: { allowedUsers?: number[]; allowedClasses?: number[] }) {
+async function createSimulation(
+  id: string,
+  audience: { allowedUsers?: number[]; allowedClasses?: number[] },
+  status = 201,
+) {
   const subjects = [2, 4, 1].map((subjectId) => ({ subjectId, timeMin: 1, questionCount: 4, breakAfterMin: 0 }));
   const response = await call("POST", "/api/admin/simulations", {
     token: teacher,
     json: { id, title: `Prova ${id}`, subjects, allowedUsers: [], allowedClasses: [], ...audience },
   });
-  expect(response.status).toBe(201);
+  expect(response.status).toBe(status);
 }
 
 /** Every question of the simulation by subject position: stem, options and id, straight from D1. */
@@ -97,31 +102,49 @@ async function connect(simId: string, token: string, staff = false) {
     messages.push(JSON.parse(event.data as string) as Msg);
   });
   let read = 0;
-  /** Sends a key request and waits for the room's answer to it (subject-key, key-refused, or a protocol error). */
+  /**
+   * Sends a key request and waits for the room's answer to it (subject-key or key-refused for that subject, or a
+   * protocol error); keys the room sends unasked for other subjects are skipped.
+   */
   const ask = async (subject: unknown): Promise<Msg> => {
     ws.send(JSON.stringify({ type: "key", subject }));
     for (let i = 0; i < 200; i++) {
       while (read < messages.length) {
         const m = messages[read++]!;
-        if (m.type === "subject-key" || m.type === "key-refused" || m.type === "error") return m;
+        if (m.type === "error" || ((m.type === "subject-key" || m.type === "key-refused") && m.subject === subject))
+          return m;
       }
       await new Promise((r) => setTimeout(r, 25));
     }
     throw new Error("no answer to the key request");
   };
-  return { status: 101, body: null, ask, close: () => ws.close(1000, "done") };
+  /** Every message of a type received so far (the socket never asked for any key here). */
+  const received = (type: string) => messages.filter((m) => m.type === type);
+  /** Waits up to `ms` for a message of a type matching `where`; null when none came. */
+  const waitFor = async (type: string, where: (m: Msg) => boolean, ms: number): Promise<Msg | null> => {
+    for (const end = Date.now() + ms; Date.now() < end; ) {
+      const found = messages.find((m) => m.type === type && where(m));
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return messages.find((m) => m.type === type && where(m)) ?? null;
+  };
+  return { status: 101, body: null, ask, received, waitFor, close: () => ws.close(1000, "done") };
 }
 
 const sealedOf = (v: View, index: number) => v.sealed.find((s) => s.subject === index);
 
 describe("sealed prefetch", () => {
-  it("seals nothing before Avvia (the plan may still change) and nothing in clear", async () => {
+  it("seals every subject in the lobby, nothing in clear, no key before Avvia; a later save's key does not open the lobby's copies", async () => {
     await createSimulation("sp-prima", { allowedUsers: [STUDENT_ID] });
-    const plan = await planOf("sp-prima");
-    const { text, body } = await view("sp-prima", student);
-    expect(body.started).toBe(false);
-    expect(body.sealed).toEqual([]);
-    for (const i of [0, 1, 2]) expect(clearLeaks(text, plan, i, [])).toEqual([]);
+    const before = await planOf("sp-prima");
+    const lobby = await view("sp-prima", student);
+    expect(lobby.body.started).toBe(false);
+    expect(lobby.body.sealed.map((s) => s.subject)).toEqual([0, 1, 2]);
+    for (const i of [0, 1, 2]) {
+      expect(lobby.body.flow[i]!.questions).toEqual([]);
+      expect(clearLeaks(lobby.text, before, i, [])).toEqual([]);
+    }
     const socket = await connect("sp-prima", student);
     expect(await socket.ask!(0)).toEqual({
       type: "key-refused",
@@ -129,6 +152,56 @@ describe("sealed prefetch", () => {
       error: "La simulazione non è ancora iniziata.",
     });
     socket.close!();
+    // The teacher saves again (a new draw): the lobby now seals the new plan, not a copy kept from before.
+    await createSimulation("sp-prima", { allowedUsers: [STUDENT_ID] }, 200);
+    const after = await planOf("sp-prima");
+    expect(after[0]!.map((q) => q.id)).not.toEqual(before[0]!.map((q) => q.id));
+    const relobby = await view("sp-prima", student);
+    expect((await call("POST", "/api/admin/simulations/sp-prima/start", { token: teacher })).status).toBe(200);
+    await moveStart("sp-prima", Date.now() - 1_000);
+    const again = await connect("sp-prima", student);
+    const answer = await again.ask!(0);
+    expect(answer).toMatchObject({ type: "subject-key", subject: 0 });
+    // The copy sealed before the second save does not open (the runner then asks the server); the new one does.
+    expect(await openSealedSubject(String(answer.key), sealedOf(lobby.body, 0)!)).toBeNull();
+    const opened = await openSealedSubject(String(answer.key), sealedOf(relobby.body, 0)!);
+    expect(opened).toEqual((await view("sp-prima", student)).body.flow[0]!.questions);
+    again.close!();
+  });
+
+  it("the room sends each candidate the key unasked at their own opening, and the start with their own extra time", async () => {
+    const extra = await call("PATCH", `/api/classes/${classId}/members/${FRIEND_ID}`, {
+      token: teacher,
+      json: { extraTimePct: 30 },
+    });
+    expect(extra.status).toBe(200);
+    await createSimulation("sp-spinta", { allowedClasses: [classId] });
+    const lobby = { student: (await view("sp-spinta", student)).body, friend: (await view("sp-spinta", friend)).body };
+    const s = await connect("sp-spinta", student);
+    const f = await connect("sp-spinta", friend);
+    expect((await call("POST", "/api/admin/simulations/sp-spinta/start", { token: teacher })).status).toBe(200);
+    const startOf = async (socket: typeof s) => socket.waitFor!("simulation-start", () => true, 5_000);
+    expect(await startOf(s)).toMatchObject({ type: "simulation-start", extraTimePct: 0 });
+    expect(await startOf(f)).toMatchObject({ type: "simulation-start", extraTimePct: 30 });
+    // Subject 1 opens in a second and a half for the student; for the pupil with +30 % at 78 s, much later.
+    const t0 = Date.now();
+    await moveStart("sp-spinta", t0 - 60_000 + 1_500);
+    const pushed = await s.waitFor!("subject-key", (m) => m.subject === 1, 15_000);
+    expect(pushed).toMatchObject({ type: "subject-key", subject: 1 });
+    expect(Date.now()).toBeGreaterThanOrEqual(t0 + 1_400);
+    const questions = await openSealedSubject(String(pushed!.key), sealedOf(lobby.student, 1)!);
+    expect(questions).toEqual((await view("sp-spinta", student)).body.flow[1]!.questions);
+    expect(f.received!("subject-key").filter((m) => m.subject === 1)).toEqual([]);
+    // Their own opening comes: their key, unasked.
+    await moveStart("sp-spinta", Date.now() - 78_000 + 1_500);
+    const theirs = await f.waitFor!("subject-key", (m) => m.subject === 1, 15_000);
+    expect(theirs).toMatchObject({ type: "subject-key", subject: 1 });
+    expect(await openSealedSubject(String(theirs!.key), sealedOf(lobby.friend, 1)!)).toEqual(
+      (await view("sp-spinta", friend)).body.flow[1]!.questions,
+    );
+    s.close!();
+    f.close!();
+    await call("PATCH", `/api/classes/${classId}/members/${FRIEND_ID}`, { token: teacher, json: { extraTimePct: 0 } });
   });
 
   it("every subject, for two candidates: sealed and absent in clear until it opens; refused before, then the key opens exactly the open subject", async () => {

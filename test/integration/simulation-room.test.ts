@@ -135,7 +135,14 @@ describe("SimulationRoom", () => {
     expect(started.status).toBe(200);
     const startMsgA = await a.next("simulation-start");
     const startMsgW = await watcher.next("simulation-start");
-    expect(startMsgA).toEqual({ type: "simulation-start", id: "sim-start", startTime: startMsgW.startTime });
+    // The candidate's own start also says their extra time and when the room ends (the watcher is an admin).
+    expect(startMsgA).toEqual({
+      type: "simulation-start",
+      id: "sim-start",
+      startTime: startMsgW.startTime,
+      extraTimePct: 0,
+      roomEndsAt: Number(startMsgW.startTime) + 2 * 60_000,
+    });
     expect(Number(startMsgA.startTime)).toBeGreaterThan(before + 2000);
     expect(Number(startMsgA.startTime)).toBeLessThan(before + 10_000);
     const late = await connect("sim-start", student);

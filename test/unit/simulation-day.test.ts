@@ -13,7 +13,7 @@ import {
 } from "~/lib/simulation-day";
 import { extraTimePct } from "~/lib/forms/extra-time";
 import { subjectWindows } from "~/lib/simulation";
-import { nextAlarm, planOf } from "~/lib/room-plan";
+import { nextAlarm, openedBetween, planOf } from "~/lib/room-plan";
 import { subjectGrade, withGrades } from "~/lib/simulation-day";
 import type { EditionFormat } from "~/lib/edition";
 
@@ -136,6 +136,21 @@ describe("a room's plan", () => {
     expect(nextAlarm(plan, 51 * MIN)).toBe(65 * MIN + 2000);
     // Overdue: the last deadline, at once.
     expect(nextAlarm(plan, 10 * 60 * MIN)).toBe(plan.end + 2000);
+  });
+
+  it("wakes at every candidate's opening too, to send that subject's key", () => {
+    const plan = planOf(config, 2000);
+    // Fisica opens at 80′ for the 0 % candidate (after the 30′ break), at 95′ for the +30 % one.
+    expect(plan.openings).toEqual([0, 80 * MIN, 95 * MIN, 160 * MIN, 190 * MIN]);
+    expect(nextAlarm(plan, 66 * MIN)).toBe(80 * MIN);
+    expect(nextAlarm(plan, 80 * MIN)).toBe(95 * MIN);
+    // Before the start: the start itself (Chimica opens for everybody).
+    expect(nextAlarm(plan, -4000)).toBe(0);
+    expect(openedBetween(plan.windowsOf(1), 66 * MIN, 80 * MIN)).toEqual([1]);
+    expect(openedBetween(plan.windowsOf(7), 66 * MIN, 80 * MIN)).toEqual([]);
+    expect(openedBetween(plan.windowsOf(7), 80 * MIN, 95 * MIN)).toEqual([1]);
+    // An alarm late by hours sends every key it missed, once.
+    expect(openedBetween(plan.windowsOf(1), -1, 10 * 60 * MIN)).toEqual([0, 1, 2]);
   });
 });
 

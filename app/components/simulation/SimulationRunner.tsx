@@ -1,13 +1,14 @@
 // /simulazione?id=: waiting → subjects (with breaks) → result. Every countdown runs on the server
 // clock (performance.now() + offset); answers are autosaved to the room and acknowledged.
-// HTTP is used only for what the socket does not carry: the flow on load (once more when the room announces the start,
-// if it was loaded before), the attempt once at the end, the ranking. Each subject's questions come in that flow,
-// sealed (issue 31): at the candidate's own opening the room sends the key over the socket and the runner decrypts
-// them; without a socket, or if that fails, it asks the server for the open subject as before. It polls only while
-// the socket is down.
+// HTTP is used only for what the socket does not carry: the flow on load, the attempt once at the end, the ranking.
+// Each subject's questions come in that flow, sealed (issue 31), in the lobby too: at the candidate's own opening the
+// room sends the key over the socket unasked and the runner decrypts them; a runner with no key shortly after asks the
+// room, and without a socket, or if that fails, the server for the open subject. At the end a runner whose answers are
+// all acknowledged waits for the room's grading (simulation-end) before asking for its result, so a whole sitting does
+// not call while the rooms grade. It polls only while the socket is down.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError, apiFetch } from "~/lib/api-client";
-import { SHEET_GAP_BOXES, SIMULATION_POLL_MS } from "~/lib/constants";
+import { SHEET_GAP_BOXES, SIMULATION_GRACE_MS, SIMULATION_POLL_MS } from "~/lib/constants";
 import { formError } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
 import { reportSessionProblem } from "~/lib/session-events";
@@ -26,6 +27,9 @@ import {
   KEY_TIMEOUT_MS,
   KEY_TRIES,
   KEY_RETRY_MS,
+  END_SUBMIT_SPREAD_MS,
+  END_WAIT_MAX_MS,
+  QUESTIONS_FALLBACK_SPREAD_MS,
   START_FETCH_SPREAD_MS,
   START_FETCH_MARGIN_MS,
 } from "~/lib/simulation-protocol";
@@ -59,6 +63,7 @@ type SimView = {
 const resultKey = (id: string) => `simResult_${id}`;
 
 const START_FETCH_WAIT_MS = 3000;
+
 /** Retries of a failed attempt submission: 1 s, 2 s, 4 s, 8 s, then the 'Riprova' button. */
 const SUBMIT_RETRIES = 4;
 
@@ -91,6 +96,8 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const [ended, setEnded] = useState(false);
   /** The room's word on this candidate's extra time (hello) wins over the page's (GET). */
   const [roomExtraPct, setRoomExtraPct] = useState<number | null>(null);
+  /** When the room's last candidate ends (its grading follows): said in the hello and the start. */
+  const [roomEndsAt, setRoomEndsAt] = useState<number | null>(null);
   /** The attempt is stored but others (accommodated) still write: the result comes at simulation-end. */
   const [awaitingEnd, setAwaitingEnd] = useState(false);
   const checkedStored = useRef(false);
@@ -115,10 +122,15 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const room = useSimulationRoom(
     simulationId,
     {
-      onStart: (st) => setStartTime(st),
+      onStart: (st, extra, end) => {
+        setStartTime(st);
+        if (extra !== undefined) setRoomExtraPct(extra);
+        if (end !== undefined) setRoomEndsAt(end);
+      },
       onHello: (hello) => {
         if (hello.startTime) setStartTime(hello.startTime);
         if (hello.started && hello.extraTimePct !== undefined) setRoomExtraPct(hello.extraTimePct);
+        if (hello.roomEndsAt !== undefined) setRoomEndsAt(hello.roomEndsAt);
         setAnswers((local) => mergeAnswers(hello.answers ?? {}, local));
         room.markSaved(Object.values(hello.answers ?? {}).flatMap((qs) => Object.keys(qs).map(Number)));
       },
@@ -219,7 +231,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const opensAt = phase?.kind === "subject" ? phase.startsAt : null;
   const clock = useRef<() => number>(() => performance.now());
   clock.current = () => performance.now() + (offset ?? 0);
-  const { requestKey, isOpen } = room;
+  const { requestKey, awaitKey, isOpen } = room;
   /** Opens subject `index` from its sealed copy with the room's key; false when that is not possible. */
   const openFromSealed = useCallback(
     async (index: number, cancelled: () => boolean): Promise<boolean> => {
@@ -241,8 +253,9 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     },
     [requestKey, isOpen],
   );
-  // A flow loaded before Avvia is fetched again once the start is known, inside the lead (spread over the sitting).
-  const viewStarted = view ? view.started : null;
+  // A flow loaded before Avvia without sealed copies (no key on the server) is fetched again once the start is known,
+  // inside the lead (spread over the sitting); a lobby holding them needs nothing at the start.
+  const viewStarted = view ? view.started || (view.sealed?.length ?? 0) > 0 : null;
   /** That fetch while it runs: a subject opening meanwhile waits for it (briefly) before asking the server itself. */
   const startFetch = useRef<Promise<void> | null>(null);
   useEffect(() => {
@@ -267,12 +280,23 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     if (!missingQuestions || opensAt === null) return;
     let cancelled = false;
     void (async () => {
-      await sleep(Math.max(0, opensAt + KEY_AFTER_OPEN_MS + Math.random() * KEY_SPREAD_MS - clock.current()));
-      if (startFetch.current) await Promise.race([startFetch.current, sleep(START_FETCH_WAIT_MS)]);
+      // The room sends the key at the opening; none by a moment after it: ask (a sitting spread over KEY_SPREAD_MS).
+      const pushed = replyRef.current?.sealed?.some((s) => s.subject === currentIndex)
+        ? await awaitKey(
+            currentIndex,
+            Math.max(0, opensAt + KEY_AFTER_OPEN_MS + Math.random() * KEY_SPREAD_MS - clock.current()),
+          )
+        : undefined;
+      if (cancelled) return;
+      if (pushed === undefined && startFetch.current)
+        await Promise.race([startFetch.current, sleep(START_FETCH_WAIT_MS)]);
       // That reply may hold the subject in clear already (it came after the opening).
       if ((replyRef.current?.flow[currentIndex]?.questions.length ?? 0) > 0) return;
       if (cancelled || (await openFromSealed(currentIndex, () => cancelled)) || cancelled) return;
-      await sleep(Math.max(0, opensAt + QUESTIONS_AFTER_OPEN_MS - clock.current()));
+      // The server then: at a random instant of a short spread (a whole sitting may be falling back at once).
+      await sleep(
+        Math.max(0, opensAt + QUESTIONS_AFTER_OPEN_MS - clock.current()) + Math.random() * QUESTIONS_FALLBACK_SPREAD_MS,
+      );
       for (let wait = 500; !cancelled; wait = Math.min(wait * 2, 8000)) {
         await load();
         if (cancelled) return;
@@ -282,7 +306,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     return () => {
       cancelled = true;
     };
-  }, [missingQuestions, currentIndex, opensAt, load, openFromSealed]);
+  }, [missingQuestions, currentIndex, opensAt, load, openFromSealed, awaitKey]);
 
   useEffect(() => setQIndex(0), [currentIndex]);
 
@@ -388,9 +412,28 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   }, [answers, now, startTime, flow, simulationId, fetchRanking, attemptCall]);
 
   const finished = phase?.kind === "finished" || ended;
+  // When to ask for the result: at once if an answer still waits for its ack or the socket is down (the call carries
+  // them); else once the room has graded (spread over a few seconds), or when its word is overdue.
+  const [mayAsk, setMayAsk] = useState(false);
+  const unacked = room.pendingCount();
+  const ownEnd = startTime !== null && flow.length ? flowEnd(flow, startTime) : null;
+  const waitUntil = (roomEndsAt ?? ownEnd ?? 0) + SIMULATION_GRACE_MS + END_WAIT_MAX_MS;
   useEffect(() => {
-    if (finished && !result && !submitting && !saveFailed && !awaitingEnd && checkedStored.current) void submit();
-  }, [finished, result, submitting, saveFailed, awaitingEnd, submit]);
+    if (!finished || result || mayAsk) return;
+    if (!room.connected || unacked > 0) {
+      setMayAsk(true);
+      return;
+    }
+    const timer = setTimeout(
+      () => setMayAsk(true),
+      ended ? Math.random() * END_SUBMIT_SPREAD_MS : Math.max(0, waitUntil - clock.current()),
+    );
+    return () => clearTimeout(timer);
+  }, [finished, result, mayAsk, room.connected, unacked, ended, waitUntil]);
+  useEffect(() => {
+    if (finished && mayAsk && !result && !submitting && !saveFailed && !awaitingEnd && checkedStored.current)
+      void submit();
+  }, [finished, mayAsk, result, submitting, saveFailed, awaitingEnd, submit]);
   // Waiting for the others: the room's simulation-end (or, without a socket, a retry now and then) brings the result.
   useEffect(() => {
     if (!awaitingEnd) return;
@@ -425,7 +468,9 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
       </Centered>
     );
   if (!phase || now === null) return <Centered>{T.loading}</Centered>;
-  if (awaitingEnd) return <Centered>{T.waitingOthers}</Centered>;
+  // Handed in (every answer acknowledged), others with extra time still writing: the result comes when they end.
+  if (awaitingEnd || (finished && !ended && !mayAsk && ownEnd !== null && (roomEndsAt ?? 0) > ownEnd + 1000))
+    return <Centered>{T.waitingOthers}</Centered>;
   if (phase.kind === "finished" || ended) return <Centered>{T.grading}</Centered>;
 
   const pendingCount = Object.values(room.saveStates).filter((s) => s === "pending").length;

@@ -18,7 +18,8 @@ export type SaveState = "saved" | "pending" | "rejected";
 export type KeyAnswer = string | null | undefined;
 
 export type RoomEvents = {
-  onStart: (startTime: number) => void;
+  /** Avvia: the start instant, with this candidate's accommodation and the room's last end (when the room says). */
+  onStart: (startTime: number, extraTimePct?: number, roomEndsAt?: number) => void;
   onHello: (hello: HelloMessage) => void;
   /** The room closed subjects [0, closedThrough) for good: answers to them are refused from now on. */
   onSubjectClosed: (closedThrough: number) => void;
@@ -53,6 +54,15 @@ export function useSimulationRoom(
     keyWaiters.current.delete(subject);
     for (const resolve of waiting) resolve(key);
   }, []);
+  /** Keys the room sent (at each opening, unasked, or in answer to a request), by subject. */
+  const keys = useRef(new Map<number, string>());
+  /** Who waits for a key the room sends unasked (the key; undefined when the socket closes or time is up). */
+  const keyListeners = useRef(new Map<number, ((key: string | undefined) => void)[]>());
+  const settleListeners = useCallback((subject: number, key: string | undefined) => {
+    const waiting = keyListeners.current.get(subject) ?? [];
+    keyListeners.current.delete(subject);
+    for (const resolve of waiting) resolve(key);
+  }, []);
 
   const addSample = useCallback((s: ClockSample) => {
     samples.current = [...samples.current.slice(-11), s];
@@ -64,6 +74,7 @@ export function useSimulationRoom(
 
   useEffect(() => {
     if (!simulationId) return;
+    keys.current = new Map();
     let closed = false;
     let retry = 0;
     let syncTimer: ReturnType<typeof setInterval> | undefined;
@@ -102,7 +113,7 @@ export function useSimulationRoom(
             if (m.graded) eventsRef.current.onEnd();
             break;
           case "simulation-start":
-            if (m.id === simulationId) eventsRef.current.onStart(m.startTime);
+            if (m.id === simulationId) eventsRef.current.onStart(m.startTime, m.extraTimePct, m.roomEndsAt);
             break;
           case "subject-closed":
             eventsRef.current.onSubjectClosed(m.closedThrough);
@@ -111,6 +122,8 @@ export function useSimulationRoom(
             eventsRef.current.onEnd();
             break;
           case "subject-key":
+            keys.current.set(m.subject, m.key);
+            settleListeners(m.subject, m.key);
             settleKey(m.subject, m.key);
             break;
           case "key-refused":
@@ -131,14 +144,16 @@ export function useSimulationRoom(
         setConnected(false);
         clearInterval(syncTimer);
         for (const subject of [...keyWaiters.current.keys()]) settleKey(subject, undefined);
+        for (const subject of [...keyListeners.current.keys()]) settleListeners(subject, undefined);
         if (closed) return;
         // Moved to another room at the start: reconnect at once; otherwise back off.
         if (event.code === ROOM_MOVED_CODE) {
           connect();
           return;
         }
+        // Jittered (×0.5–1.5): a class or a whole sitting dropped by one network blip does not come back at once.
         retry++;
-        reconnectTimer = setTimeout(connect, Math.min(10_000, 500 * 2 ** Math.min(retry, 5)));
+        reconnectTimer = setTimeout(connect, Math.min(10_000, 500 * 2 ** Math.min(retry, 5)) * (0.5 + Math.random()));
       };
     };
     connect();
@@ -148,7 +163,30 @@ export function useSimulationRoom(
       clearTimeout(reconnectTimer);
       wsRef.current?.close(1000, "bye");
     };
-  }, [simulationId, addSample, settleKey]);
+  }, [simulationId, addSample, settleKey, settleListeners]);
+
+  /**
+   * Sealed prefetch (issue 31): the key the room sends unasked at this candidate's opening of `subject`; undefined when
+   * none came within `timeoutMs` or the socket is down (the runner then asks, requestKey, or the server).
+   */
+  const awaitKey = useCallback((subject: number, timeoutMs: number): Promise<string | undefined> => {
+    const known = keys.current.get(subject);
+    if (known !== undefined) return Promise.resolve(known);
+    const ws = wsRef.current;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const done = (key: string | undefined) => {
+        clearTimeout(timer);
+        resolve(key);
+      };
+      const timer = setTimeout(() => {
+        const waiting = keyListeners.current.get(subject);
+        if (waiting?.includes(done)) waiting.splice(waiting.indexOf(done), 1);
+        resolve(undefined);
+      }, timeoutMs);
+      keyListeners.current.set(subject, [...(keyListeners.current.get(subject) ?? []), done]);
+    });
+  }, []);
 
   /**
    * Sealed prefetch (issue 31): asks the room for a subject's key (its index in the flow). Null on a refusal (not open
@@ -156,6 +194,8 @@ export function useSimulationRoom(
    * server over HTTP.
    */
   const requestKey = useCallback((subject: number, timeoutMs: number): Promise<KeyAnswer> => {
+    const known = keys.current.get(subject);
+    if (known !== undefined) return Promise.resolve(known);
     const ws = wsRef.current;
     if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
     return new Promise((resolve) => {
@@ -225,6 +265,7 @@ export function useSimulationRoom(
     markSaved,
     markClosed,
     requestKey,
+    awaitKey,
     isOpen,
     pendingCount: () => pending.current.size,
   };

@@ -333,6 +333,11 @@ export const simulations = sqliteTable("simulations", {
   createdAt: createdAt(),
   /** How many attempts the final ranking holds (issue 31), written with it; null until ranked. */
   rankedCount: integer("ranked_count"),
+  /**
+   * Bumped by every save (issue 31): the version of the plan (subjects and drawn questions) before Avvia, so that a
+   * Worker may keep it per isolate and seal the subjects for candidates waiting in the lobby.
+   */
+  planVersion: integer("plan_version").notNull().default(0),
 });
 
 export const simulationSubjects = sqliteTable(

@@ -1,0 +1,1 @@
+ALTER TABLE `simulations` ADD `plan_version` integer DEFAULT 0 NOT NULL;
