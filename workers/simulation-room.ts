@@ -370,7 +370,10 @@ export class SimulationRoom extends DurableObject<Env> {
         // closed meanwhile: the answer is stored, the client reads it back in its next hello
       }
     }
-    for (const userId of new Set(batch.map((b) => b.userId))) this.tellStaff(userId);
+    // The staff's live view, when one is watching (looked up once per batch, not per pupil).
+    const staff = this.ctx.getWebSockets(STAFF_TAG);
+    if (staff.length)
+      for (const userId of new Set(batch.map((b) => b.userId))) this.tellStaff(userId, undefined, staff);
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -414,8 +417,8 @@ export class SimulationRoom extends DurableObject<Env> {
   }
 
   /** Tells the staff sockets one candidate's row (`closing`: a socket of theirs on its way out). */
-  private tellStaff(userId: number, closing?: WebSocket) {
-    const staff = this.ctx.getWebSockets(STAFF_TAG);
+  private tellStaff(userId: number, closing?: WebSocket, staffSockets?: WebSocket[]) {
+    const staff = staffSockets ?? this.ctx.getWebSockets(STAFF_TAG);
     if (!staff.length) return;
     const connected = this.ctx
       .getWebSockets(userTag(userId))

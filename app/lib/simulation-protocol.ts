@@ -219,9 +219,13 @@ export const START_FETCH_SPREAD_MS = 2500;
 export const START_FETCH_MARGIN_MS = 700;
 /**
  * At the end, with every answer acknowledged and the socket open, the runner asks for its result once the room has
- * graded (simulation-end), at a random instant of END_SUBMIT_SPREAD_MS (a whole sitting does not call while its rooms
- * write, nor all at once after); without that word by the room's end plus the grace plus END_WAIT_MAX_MS, at once
- * (the call itself makes a late room grade).
+ * graded (simulation-end), at a random instant of a spread that grows with the sitting (endSubmitSpreadMs: a whole
+ * sitting does not call while its rooms write, nor all at once after); without that word by the room's end plus the
+ * grace plus END_WAIT_MAX_MS, at once (the call itself makes a late room grade).
  */
-export const END_SUBMIT_SPREAD_MS = 3000;
 export const END_WAIT_MAX_MS = 20_000;
+
+/** The spread of the result calls after simulation-end: a second per room of the sitting, 1 to 15 s. */
+export function endSubmitSpreadMs(rooms: number | undefined): number {
+  return Math.min(15_000, Math.max(1000, 1000 * (rooms ?? 1)));
+}

@@ -23,8 +23,8 @@ import {
   KEY_TIMEOUT_MS,
   KEY_TRIES,
   KEY_RETRY_MS,
-  END_SUBMIT_SPREAD_MS,
   END_WAIT_MAX_MS,
+  endSubmitSpreadMs,
   QUESTIONS_FALLBACK_SPREAD_MS,
   START_FETCH_SPREAD_MS,
   START_FETCH_MARGIN_MS,
@@ -60,6 +60,7 @@ type Client = {
   keys: Map<number, string>;
   keyListeners: Map<number, (key: string | undefined) => void>;
   roomEndsAt?: number;
+  rooms?: number;
   ability: number;
   seq: number;
   /** seq → when it was sent (performance.now(), for the ack latency) and what. */
@@ -255,7 +256,9 @@ async function loadFlow(c: Client): Promise<boolean> {
     started: boolean;
     startTime: number | null;
     sealed?: SealedSubject[];
+    rooms?: number;
   };
+  c.rooms = view.rooms;
   // Subjects already opened from their sealed copies stay open.
   c.flow = view.flow.map((s, i) => (s.questions.length ? s : { ...s, questions: c.flow[i]?.questions ?? [] }));
   c.sealed = new Map((view.sealed ?? []).map((s) => [s.subject, s]));
@@ -528,7 +531,7 @@ async function finishWithRanking(c: Client, windows: { startsAt: number; endsAt:
   if (c.inFlight.size === 0 && c.ws?.readyState === WebSocket.OPEN) {
     while (c.endReceivedAt === undefined && serverNow(c) < waitLimit && c.ws?.readyState === WebSocket.OPEN)
       await sleep(100);
-    await sleep(Math.random() * END_SUBMIT_SPREAD_MS);
+    await sleep(Math.random() * endSubmitSpreadMs(c.rooms));
   }
   const timeTaken = Math.round((end - c.startTime!) / 1000);
   let graded = false;

@@ -27,8 +27,8 @@ import {
   KEY_TIMEOUT_MS,
   KEY_TRIES,
   KEY_RETRY_MS,
-  END_SUBMIT_SPREAD_MS,
   END_WAIT_MAX_MS,
+  endSubmitSpreadMs,
   QUESTIONS_FALLBACK_SPREAD_MS,
   START_FETCH_SPREAD_MS,
   START_FETCH_MARGIN_MS,
@@ -56,6 +56,8 @@ type SimView = {
   extraTimePct?: number;
   /** The completamento boxes of the simulation's edition. */
   gapBoxes?: number;
+  /** How many rooms the sitting has (its size): the result calls after grading spread over that many seconds. */
+  rooms?: number;
   flow: FlowItem[];
   /** Sealed copies of the subjects not yet open (after Avvia): opened with the key the room releases. */
   sealed?: SealedSubject[];
@@ -255,7 +257,8 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   );
   // A flow loaded before Avvia without sealed copies (no key on the server) is fetched again once the start is known,
   // inside the lead (spread over the sitting); a lobby holding them needs nothing at the start.
-  const viewStarted = view ? view.started || (view.sealed?.length ?? 0) > 0 : null;
+  // (The reply as it came: the view drops each sealed copy once that subject has opened here.)
+  const viewStarted = view ? view.started || (replyRef.current?.sealed?.length ?? 0) > 0 : null;
   /** That fetch while it runs: a subject opening meanwhile waits for it (briefly) before asking the server itself. */
   const startFetch = useRef<Promise<void> | null>(null);
   useEffect(() => {
@@ -415,6 +418,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   // When to ask for the result: at once if an answer still waits for its ack or the socket is down (the call carries
   // them); else once the room has graded (spread over a few seconds), or when its word is overdue.
   const [mayAsk, setMayAsk] = useState(false);
+  const rooms = view?.rooms;
   const unacked = room.pendingCount();
   const ownEnd = startTime !== null && flow.length ? flowEnd(flow, startTime) : null;
   const waitUntil = (roomEndsAt ?? ownEnd ?? 0) + SIMULATION_GRACE_MS + END_WAIT_MAX_MS;
@@ -426,10 +430,10 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     }
     const timer = setTimeout(
       () => setMayAsk(true),
-      ended ? Math.random() * END_SUBMIT_SPREAD_MS : Math.max(0, waitUntil - clock.current()),
+      ended ? Math.random() * endSubmitSpreadMs(rooms) : Math.max(0, waitUntil - clock.current()),
     );
     return () => clearTimeout(timer);
-  }, [finished, result, mayAsk, room.connected, unacked, ended, waitUntil]);
+  }, [finished, result, mayAsk, room.connected, unacked, ended, waitUntil, rooms]);
   useEffect(() => {
     if (finished && mayAsk && !result && !submitting && !saveFailed && !awaitingEnd && checkedStored.current)
       void submit();
