@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { memoryColumns, replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
-import { devCookie, servePreview, type LocalServer } from "./lib/server.ts";
+import { devCookie, serveBuilt, type LocalServer } from "./lib/server.ts";
 import { ms, percentile, timeRequests } from "./lib/stats.ts";
 import { prng } from "../app/lib/prng.ts";
 
@@ -168,7 +168,7 @@ export async function benchDashboard(server: LocalServer) {
   const order = [ENLARGED_STATE, STATE, ENLARGED_STATE];
   try {
     for (const state of order) {
-      const running = await servePreview(port, state);
+      const running = await serveBuilt(port, state);
       try {
         await sample(running.baseUrl, state === STATE ? seedSamples : bigSamples);
       } finally {

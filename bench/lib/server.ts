@@ -1,11 +1,12 @@
 // Starts the production build on loopback with its own freshly seeded state, for benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import { startDirectServer } from "./direct-server.ts";
 
 export type LocalServer = { baseUrl: string; stop: () => Promise<void> };
 
 /** Waits until a spawned server answers /login, and returns how to reach and stop it (its process group). */
-async function whenServing(child: ChildProcess, port: number, timeoutMs: number): Promise<LocalServer> {
+export async function whenServing(child: ChildProcess, port: number, timeoutMs: number): Promise<LocalServer> {
   const baseUrl = `http://localhost:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -31,17 +32,38 @@ async function whenServing(child: ChildProcess, port: number, timeoutMs: number)
   };
 }
 
-/** Builds, seeds a fresh .wrangler/bench-state and serves the production build. */
+/** Where the bench's server keeps its D1 and Durable Object state (seeded afresh by startProductionServer). */
+export const BENCH_STATE = join(".wrangler", "bench-state");
+
+/**
+ * How the bench reaches the production build: BENCH_SERVER=direct (the default) serves it straight from workerd
+ * (bench/lib/direct-server.ts), as Cloudflare's edge reaches the Worker; BENCH_SERVER=preview through `vite preview`,
+ * whose Node process forwards every request and WebSocket frame to workerd.
+ */
+export function benchServerKind(): "direct" | "preview" {
+  const kind = process.env.BENCH_SERVER ?? "direct";
+  if (kind !== "direct" && kind !== "preview") throw new Error(`BENCH_SERVER=${kind}: expected direct or preview`);
+  return kind;
+}
+
+/** Builds, seeds a fresh .wrangler/bench-state and serves the production build (BENCH_SERVER: direct or preview). */
 export async function startProductionServer(port = Number(process.env.BENCH_PORT ?? 4329)): Promise<LocalServer> {
-  const child = spawn(
-    process.execPath,
-    ["test/e2e/serve.ts", "--port", String(port), "--state", join(".wrangler", "bench-state")],
-    {
+  if (benchServerKind() === "preview") {
+    const child = spawn(process.execPath, ["test/e2e/serve.ts", "--port", String(port), "--state", BENCH_STATE], {
       stdio: ["ignore", "ignore", "inherit"],
       detached: true,
-    },
-  );
-  return whenServing(child, port, 240_000);
+    });
+    return whenServing(child, port, 240_000);
+  }
+  // Build and seed as the e2e server does (side by side), without serving; then serve from workerd.
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ["test/e2e/serve.ts", "--state", BENCH_STATE, "--no-serve"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`build and seed exited with ${code}`))));
+  });
+  return startDirectServer(port, BENCH_STATE);
 }
 
 /** Serves the already built app on a given state, without rebuilding or reseeding it. */
@@ -57,6 +79,11 @@ export async function servePreview(port: number, state: string): Promise<LocalSe
     },
   });
   return whenServing(child, port, 120_000);
+}
+
+/** Serves the already built app on a given state without rebuilding or reseeding it, as BENCH_SERVER says. */
+export function serveBuilt(port: number, state: string): Promise<LocalServer> {
+  return benchServerKind() === "preview" ? servePreview(port, state) : startDirectServer(port, state);
 }
 
 /** Signs in a demo account (development sign-in) and returns its cookie header. */

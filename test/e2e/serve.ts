@@ -1,6 +1,7 @@
 // Serves the production build for the e2e run on its own, freshly seeded local state
 // (never the developer's .wrangler/state).
-// Usage: node test/e2e/serve.ts --port 4319 [--state DIR] [--no-build] [--keep-seed DIR | --seed-from DIR]
+// Usage: node test/e2e/serve.ts --port 4319 [--state DIR] [--no-build] [--no-serve] [--keep-seed DIR | --seed-from DIR]
+//   --no-serve       build and seed, then exit (the bench serves the build itself: bench/lib/direct-server.ts)
 //   --keep-seed DIR  also keep the pristine seeded state in DIR (never served), for other servers of the run
 //   --seed-from DIR  start from a copy of DIR (made by another serve.ts with --keep-seed) instead of seeding
 // Without either it seeds the state itself. The build and the seeding run side by side: they share nothing.
@@ -59,6 +60,8 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
+
+if (args.includes("--no-serve")) process.exit(0);
 
 const preview = spawn(bin("vite"), ["preview", "--port", port, "--strictPort"], {
   stdio: "inherit",
