@@ -260,6 +260,18 @@ export async function benchNational(server: LocalServer) {
     const rankingBytes = all<number>("rankingBytes");
     const httpCalls = all<number>("httpCalls");
     const waves = sat.map((r) => r.wave as { tried: number; reconnected: number; readBack: number });
+    // Where the slow acks were: p99 per 10 s of the day (seconds from the start instant), and refusals by reason.
+    const bySlot: Record<string, number[]> = {};
+    for (const r of sat)
+      for (const [k, v] of Object.entries(r.ackByTenSeconds as Record<string, number[]>)) (bySlot[k] ??= []).push(...v);
+    const ackTimeline = Object.entries(bySlot)
+      .sort((a, b) => Number(a[0]) - Number(b[0]))
+      .map(([k, v]) => `${k}s:${Math.round(percentile(v, 99))}(${v.length})`)
+      .join(" ");
+    const rejectedBy: Record<string, number> = {};
+    for (const r of sat)
+      for (const [k, v] of Object.entries(r.rejectedBy as Record<string, number>))
+        rejectedBy[k] = (rejectedBy[k] ?? 0) + v;
     const httpErrors: Record<string, number> = {};
     for (const r of sat)
       for (const [k, v] of Object.entries(r.httpErrors as Record<string, number>))
@@ -327,6 +339,8 @@ export async function benchNational(server: LocalServer) {
     console.log("\nNational sitting over loopback:");
     console.table([table]);
     if (Object.keys(errs).length) console.log("HTTP errors:", errs);
+    console.log(`ack p99 ms (count) per 10 s from the start: ${ackTimeline}`);
+    if (Object.keys(rejectedBy).length) console.log("answers refused by reason:", rejectedBy);
     if (usage.statements?.length) {
       console.log("D1 statements by rows read (per student):");
       console.table(

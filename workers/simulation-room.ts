@@ -25,7 +25,7 @@ import {
 } from "../app/lib/simulation-protocol";
 import { simulationExtraTimes } from "../app/server/accommodations.server";
 import { getDb } from "../app/server/db/client.server";
-import { withD1Usage } from "../app/server/db/d1-usage.server";
+import { d1UsageEnabled, withD1Usage } from "../app/server/db/d1-usage.server";
 import { answerKeysOf, attemptOf, loadSimulation, resultOf } from "../app/server/simulations.server";
 import { writeGradedAttempts } from "../app/server/simulation-grading.server";
 import { subjectKeyText } from "../app/server/sealed-subjects.server";
@@ -774,6 +774,7 @@ export class SimulationRoom extends DurableObject<Env> {
       const participants = this.ctx.storage.sql
         .exec<{ user_id: number; time_sec: number | null }>(`SELECT user_id, time_sec FROM participants`)
         .toArray();
+      const began = Date.now();
       const graded = participants.map((p) => {
         const answers = this.answersOf(p.user_id);
         // A candidate's own duration: their accommodation included, breaks included.
@@ -790,6 +791,7 @@ export class SimulationRoom extends DurableObject<Env> {
       // A small per-room delay so that 60 rooms do not all write in the same instant.
       const stagger = Math.min((config.shard ?? 0) * GRADE_STAGGER_MS, GRADE_STAGGER_MAX_MS);
       if (stagger > 0) await new Promise((r) => setTimeout(r, stagger));
+      const wrote = Date.now();
       await writeGradedAttempts(
         this.env.DB,
         config.simulationId,
@@ -798,6 +800,11 @@ export class SimulationRoom extends DurableObject<Env> {
         Date.now(),
         config.subjects,
       );
+      // The national bench's server (BENCH_D1_USAGE) says where a room's grading time goes.
+      if (d1UsageEnabled(this.env))
+        console.warn(
+          `room ${config.shard ?? 0}: graded ${graded.length} in ${wrote - began} ms, wrote them in ${Date.now() - wrote} ms (stagger ${stagger} ms)`,
+        );
       this.closedThrough = config.flow.length;
       this.setMeta("graded", String(Date.now()));
       this.gradedCache = true;

@@ -225,7 +225,10 @@ export const START_FETCH_MARGIN_MS = 700;
  */
 export const END_WAIT_MAX_MS = 20_000;
 
-/** The spread of the result calls after simulation-end: a second per room of the sitting, 1 to 15 s. */
+/**
+ * The spread of the result calls after simulation-end: two seconds per room of the sitting, 1 to 20 s (a class's
+ * room: 2 s; a national sitting's rooms grade one after another on D1, and their students call while the last write).
+ */
 export function endSubmitSpreadMs(rooms: number | undefined): number {
-  return Math.min(15_000, Math.max(1000, 1000 * (rooms ?? 1)));
+  return Math.min(20_000, Math.max(1000, 2000 * (rooms ?? 1)));
 }

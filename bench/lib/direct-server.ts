@@ -69,6 +69,8 @@ async function serve(port: number, state: string) {
       port,
       // Warnings and errors only: at INFO Miniflare's entry worker posts a log line for every request to Node.
       log: new Log(LogLevel.WARN),
+      // BENCH_INSPECTOR_PORT: the V8 inspector of the Worker (for a CPU profile of a run), off by default.
+      ...(process.env.BENCH_INSPECTOR_PORT ? { inspectorPort: Number(process.env.BENCH_INSPECTOR_PORT) } : {}),
       logRequests: false,
       cf: false,
       telemetry: { enabled: false },

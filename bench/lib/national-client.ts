@@ -85,6 +85,10 @@ let keysTimedOut = 0;
 const ROOM_MOVED_CODE = 4001;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ackLatencies: number[] = [];
+/** The same latencies per 10 s of the day (from the start instant), to see when a slow ack happened. */
+const ackByTenSeconds: Record<string, number[]> = {};
+/** Refusals by the room's reason. */
+const rejectedBy: Record<string, number> = {};
 let answersSent = 0;
 let answersRejected = 0;
 const httpErrors: Record<string, number> = {};
@@ -191,8 +195,13 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
           c.inFlight.delete(Number(m.seq));
           if (m.type === "ack") {
             ackLatencies.push(at - sent.sentAt);
+            const slot = String(Math.floor((serverNow(c) - (c.startTime ?? 0)) / 10_000) * 10);
+            (ackByTenSeconds[slot] ??= []).push(at - sent.sentAt);
             c.acked.set(sent.questionId, sent.value);
-          } else answersRejected++;
+          } else {
+            answersRejected++;
+            rejectedBy[String(m.error)] = (rejectedBy[String(m.error)] ?? 0) + 1;
+          }
         }
       }
       c.waiters.get(String(m.type))?.(m);
@@ -506,7 +515,9 @@ async function runAll(waveSubject: number) {
     answersSent,
     acked: ackLatencies.length,
     rejected: answersRejected,
+    rejectedBy,
     ackLatencies,
+    ackByTenSeconds,
     moved: clients.reduce((n, c) => n + c.moved, 0),
     wave,
     graded: outcomes.filter((o) => o.graded).length,
