@@ -154,7 +154,7 @@ describe("sharded simulation", () => {
     expect(deadlines[1]).toBe(deadlines[0]);
   });
 
-  it("each room grades its own students into D1; the ranking reads across rooms; the simulation is graded once every room is; no double rows", async () => {
+  it("each room grades its own students into D1; the ranking reads across rooms; the simulation is graded once every room is, and only then every room's students hear the end; no double rows", async () => {
     await createLarge("naz-grade");
     await call("POST", "/api/admin/simulations/naz-grade/start", { token: admin });
     const startTime = Date.now() - 1000;
@@ -182,7 +182,8 @@ describe("sharded simulation", () => {
         graded_at: number | null;
       }>())!.graded_at,
     ).toBeNull();
-    expect(await a.next("simulation-end")).toMatchObject({ id: "naz-grade" });
+    // Room 0 has graded, room 1 still writes: nobody is told the end yet (the ranking is not final).
+    expect(a.messages.some((m) => m.type === "simulation-end")).toBe(false);
     expect(b.messages.some((m) => m.type === "simulation-end")).toBe(false);
 
     await runDurableObjectAlarm(roomOf("naz-grade", 1));
@@ -194,7 +195,9 @@ describe("sharded simulation", () => {
         graded_at: number | null;
       }>())!.graded_at,
     ).toBeGreaterThan(0);
-    await b.next("simulation-end");
+    // Room 1's write completes the simulation: it tells both rooms' students.
+    expect(await b.next("simulation-end")).toMatchObject({ id: "naz-grade" });
+    expect(await a.next("simulation-end")).toMatchObject({ id: "naz-grade" });
 
     const ranking = await json<{ participants: number; ranking: { userId: number; pos: number }[] }>(
       await call("GET", "/api/simulations/naz-grade/ranking", { token: student }),

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   ClientMessage,
   encodeServerMessage,
+  parseClientFrame,
   parseFrame,
   roomName,
   ServerMessage,
@@ -33,6 +34,53 @@ describe("simulation protocol", () => {
     expect(parseFrame(ClientMessage, new TextEncoder().encode(JSON.stringify({ type: "ping" })).buffer)).toEqual({
       type: "ping",
     });
+  });
+
+  it("the room's fast parser accepts and refuses exactly what ClientMessage does, and keeps only its fields", () => {
+    const values: unknown[] = [
+      undefined,
+      null,
+      0,
+      -0,
+      1,
+      -7,
+      2.5,
+      2 ** 53,
+      -(2 ** 53),
+      1e300,
+      "1",
+      "",
+      "risposta",
+      true,
+      [],
+      {},
+      [1],
+    ];
+    const frames: string[] = ["", "not json", "null", "[]", "42", '"answer"', "{}"];
+    for (const type of ["answer", "ping", "key", "Answer", undefined, 3])
+      for (const a of values)
+        for (const b of values) {
+          frames.push(JSON.stringify({ type, seq: a, subjectId: 2, questionId: b, value: "x" }));
+          frames.push(JSON.stringify({ type, seq: 1, subjectId: a, questionId: 2001, value: b }));
+          frames.push(JSON.stringify({ type, t0: a, subject: b }));
+          frames.push(JSON.stringify({ type, subjectId: 2, questionId: 2001, value: a, extra: b }));
+        }
+    let accepted = 0;
+    for (const frame of frames) {
+      const fast = parseClientFrame(frame);
+      expect(fast, frame).toEqual(parseFrame(ClientMessage, frame));
+      if (fast) accepted++;
+    }
+    // Both kinds of answer the bench sends, and a ping, are among the accepted ones.
+    expect(accepted).toBeGreaterThan(100);
+    expect(parseClientFrame(JSON.stringify({ type: "answer", subjectId: 2, questionId: 9, value: "B", x: 1 }))).toEqual(
+      {
+        type: "answer",
+        subjectId: 2,
+        questionId: 9,
+        value: "B",
+      },
+    );
   });
 
   it("round-trips every message of the room through the browser's schema", () => {
