@@ -52,6 +52,7 @@ const ROOM_TEXT = {
   unknownSubject: "Materia inesistente in questa simulazione.",
   keyNotForStaff: "Le domande delle materie si aprono solo per i candidati.",
   noKey: "Chiave della materia non disponibile: le domande arrivano dal server.",
+  notStored: "Risposta non salvata per un errore del server: inviala di nuovo.",
 } as const;
 
 /** Rooms do not all write to D1 in the same instant at the end: room k waits k × this (capped). */
@@ -62,8 +63,8 @@ const GRADE_STAGGER_MAX_MS = 6000;
  * sitting's room takes hundreds of answers a second, and a commit per answer was a fifth of its time.
  */
 const ANSWER_BATCH_MS = 20;
-/** Answers per multi-row write (5 bound values each, well inside SQLite's limit). */
-const ANSWER_WRITE_ROWS = 100;
+/** Answers per multi-row write: 5 bound values each, and a Durable Object's SQLite binds at most 100 per statement. */
+const ANSWER_WRITE_ROWS = 20;
 /**
  * The longest an attempt call waits for the room's last deadline before answering "pending": a candidate done while an
  * accommodated one still writes gets the result at simulation-end (the runner submits again then).
@@ -380,28 +381,54 @@ export class SimulationRoom extends DurableObject<Env> {
   private flushAnswers() {
     const batch = this.batch;
     this.batch = [];
+    /** Answers that could not be written: refused to their sender (never acknowledged, never lost in silence). */
+    const failed = new Set<(typeof batch)[number]>();
+    const writeOne = (b: (typeof batch)[number]) => {
+      try {
+        this.writeAnswer(b.userId, b.answer, b.at);
+      } catch (error) {
+        console.warn("room: could not store an answer", error);
+        failed.add(b);
+      }
+    };
     let run: typeof batch = [];
     const writeRun = () => {
       for (let i = 0; i < run.length; i += ANSWER_WRITE_ROWS) {
         const rows = run.slice(i, i + ANSWER_WRITE_ROWS);
-        this.ctx.storage.sql.exec(
-          `INSERT INTO answers (user_id, subject_id, question_id, value, at) VALUES ${rows.map(() => "(?, ?, ?, ?, ?)").join(", ")}
-           ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
-          ...rows.flatMap((b) => [b.userId, b.answer.subjectId, b.answer.questionId, b.answer.value, b.at]),
-        );
+        try {
+          this.ctx.storage.sql.exec(
+            `INSERT INTO answers (user_id, subject_id, question_id, value, at) VALUES ${rows.map(() => "(?, ?, ?, ?, ?)").join(", ")}
+             ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
+            ...rows.flatMap((b) => [b.userId, b.answer.subjectId, b.answer.questionId, b.answer.value, b.at]),
+          );
+        } catch (error) {
+          // One at a time then: a row that cannot be written is refused, the others are stored.
+          console.warn("room: a batch of answers could not be written at once", error);
+          for (const b of rows) writeOne(b);
+        }
       }
       run = [];
     };
     for (const b of batch) {
       if (b.answer.value.trim() === "") {
         writeRun();
-        this.writeAnswer(b.userId, b.answer, b.at);
+        writeOne(b);
       } else run.push(b);
     }
     writeRun();
     for (const b of batch) {
       try {
-        b.ws.send(b.ack);
+        b.ws.send(
+          failed.has(b)
+            ? encodeServerMessage({
+                type: "rejected",
+                seq: b.answer.seq ?? null,
+                subjectId: b.answer.subjectId,
+                questionId: b.answer.questionId,
+                error: ROOM_TEXT.notStored,
+              })
+            : b.ack,
+        );
       } catch {
         // closed meanwhile: the answer is stored, the client reads it back in its next hello
       }

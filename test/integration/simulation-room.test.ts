@@ -215,6 +215,31 @@ describe("SimulationRoom", () => {
     expect(await count("simulation_attempts", "simulation_id = 'sim-http'")).toBe(0);
   });
 
+  it("acknowledges and stores every answer of a burst larger than one write (the last one to a question wins)", async () => {
+    const { flow, questions } = await createSimulation("sim-raffica");
+    await call("POST", "/api/admin/simulations/sim-raffica/start", { token: admin });
+    await moveStart("sim-raffica", Date.now() - 1000);
+    const s = await connect("sim-raffica", student);
+    await s.next("hello");
+    const first = questions.filter((q) => q.pos === 0);
+    const valueOf = (q: (typeof questions)[number], i: number) =>
+      q.type === "mc" ? JSON.parse(q.options!)[i % 4] : `parola${i}`;
+    // 50 answers in the same instant: one batch of the room, more rows than one statement binds.
+    const last: Record<string, string> = {};
+    for (let i = 0; i < 50; i++) {
+      const q = first[i % first.length]!;
+      last[String(q.id)] = valueOf(q, i);
+      s.send({ type: "answer", seq: i + 1, subjectId: flow[0]!.id, questionId: q.id, value: valueOf(q, i) });
+    }
+    const acks = await Promise.all(Array.from({ length: 50 }, () => s.next("ack")));
+    expect(acks.map((a) => a.seq).sort((a, b) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
+    expect(s.messages.filter((m) => m.type === "rejected")).toEqual([]);
+    const again = await connect("sim-raffica", student);
+    expect((await again.next("hello")).answers).toEqual({ [String(flow[0]!.id)]: last });
+  });
+
   it("keeps every acknowledged answer when the object is evicted; the reconnecting student gets them back", async () => {
     const { flow, questions } = await createSimulation("sim-evict");
     await call("POST", "/api/admin/simulations/sim-evict/start", { token: admin });
