@@ -37,7 +37,8 @@ function count(meta: { rows_read?: number; rows_written?: number } | undefined, 
   tally.queries++;
   tally.rowsRead += meta?.rows_read ?? 0;
   tally.rowsWritten += meta?.rows_written ?? 0;
-  const key = sql.replace(/\s+/g, " ").trim().slice(0, 160);
+  // Only the head is folded: a grading write's statement carries a student's 93 memory rows as literals (~11 KB).
+  const key = sql.slice(0, 400).replace(/\s+/g, " ").trim().slice(0, 160);
   const entry = bySql.get(key) ?? { queries: 0, rowsRead: 0, rowsWritten: 0 };
   entry.queries++;
   entry.rowsRead += meta?.rows_read ?? 0;
