@@ -222,14 +222,14 @@ describe("SimulationRoom", () => {
     const s = await connect("sim-raffica", student);
     await s.next("hello");
     const first = questions.filter((q) => q.pos === 0);
-    const valueOf = (q: (typeof questions)[number], i: number) =>
+    const answerOf = (q: (typeof questions)[number], i: number) =>
       q.type === "mc" ? JSON.parse(q.options!)[i % 4] : `parola${i}`;
     // 50 answers in the same instant: one batch of the room, more rows than one statement binds.
     const last: Record<string, string> = {};
     for (let i = 0; i < 50; i++) {
       const q = first[i % first.length]!;
-      last[String(q.id)] = valueOf(q, i);
-      s.send({ type: "answer", seq: i + 1, subjectId: flow[0]!.id, questionId: q.id, value: valueOf(q, i) });
+      last[String(q.id)] = answerOf(q, i);
+      s.send({ type: "answer", seq: i + 1, subjectId: flow[0]!.id, questionId: q.id, value: answerOf(q, i) });
     }
     const acks = await Promise.all(Array.from({ length: 50 }, () => s.next("ack")));
     expect(acks.map((a) => a.seq).sort((a, b) => Number(a) - Number(b))).toEqual(
