@@ -29,6 +29,16 @@ import { answerKeysOf, attemptOf, loadSimulation, resultOf, roomFor } from "../a
 import { writeGradedAttempts } from "../app/server/simulation-grading.server";
 import { subjectKeyText } from "../app/server/sealed-subjects.server";
 
+/** One stored answer, as the room's SQLite returns it. */
+type AnswerRow = { subject_id: number; question_id: number; value: string };
+
+/** Stored answer rows as the saved answers of one student (subject id → question id → value). */
+function savedOf(rows: Iterable<AnswerRow>): SavedAnswers {
+  const out: SavedAnswers = {};
+  for (const row of rows) (out[String(row.subject_id)] ??= {})[String(row.question_id)] = row.value;
+  return out;
+}
+
 /** `staff`: the teacher's live view (tag "staff"); a candidate's socket is tagged "user:<id>". */
 type SocketData = { userId: number; role: string; staff?: boolean };
 const STAFF_TAG = "staff";
@@ -189,14 +199,25 @@ export class SimulationRoom extends DurableObject<Env> {
 
   private answersOf(userId: number): SavedAnswers {
     if (this.batch.length) this.flushAnswers();
-    const out: SavedAnswers = {};
-    for (const row of this.ctx.storage.sql.exec<{ subject_id: number; question_id: number; value: string }>(
-      `SELECT subject_id, question_id, value FROM answers WHERE user_id = ?`,
-      userId,
+    return savedOf(
+      this.ctx.storage.sql.exec<AnswerRow>(
+        `SELECT subject_id, question_id, value FROM answers WHERE user_id = ?`,
+        userId,
+      ),
+    );
+  }
+
+  /** Every stored answer of the room, by student, in one read (the live state, the grading). */
+  private answerRowsByUser(): Map<number, AnswerRow[]> {
+    const byUser = new Map<number, AnswerRow[]>();
+    for (const row of this.ctx.storage.sql.exec<AnswerRow & { user_id: number }>(
+      `SELECT user_id, subject_id, question_id, value FROM answers`,
     )) {
-      (out[String(row.subject_id)] ??= {})[String(row.question_id)] = row.value;
+      const own = byUser.get(row.user_id);
+      if (own) own.push(row);
+      else byUser.set(row.user_id, [row]);
     }
-    return out;
+    return byUser;
   }
 
   private broadcast(message: ServerMessage) {
@@ -511,15 +532,7 @@ export class SimulationRoom extends DurableObject<Env> {
     const participants = this.ctx.storage.sql
       .exec<{ user_id: number; time_sec: number | null }>(`SELECT user_id, time_sec FROM participants`)
       .toArray();
-    const answers = new Map<number, { subject_id: number; question_id: number; value: string }[]>();
-    for (const row of this.ctx.storage.sql.exec<{
-      user_id: number;
-      subject_id: number;
-      question_id: number;
-      value: string;
-    }>(`SELECT user_id, subject_id, question_id, value FROM answers`)) {
-      answers.set(row.user_id, [...(answers.get(row.user_id) ?? []), row]);
-    }
+    const answers = this.answerRowsByUser();
     const closed = this.graded ? (plan?.config.flow.length ?? this.closedThrough) : this.closedThrough;
     const pupils = participants.map((p): LivePupil => {
       const own = answers.get(p.user_id) ?? [];
@@ -535,10 +548,10 @@ export class SimulationRoom extends DurableObject<Env> {
     const scores =
       plan && closed > 0
         ? participants.map((p) => {
-            const saved: SavedAnswers = {};
-            for (const a of answers.get(p.user_id) ?? [])
-              (saved[String(a.subject_id)] ??= {})[String(a.question_id)] = a.value;
-            const result = gradeSimulation(plan.config.subjects.slice(0, closed), saved);
+            const result = gradeSimulation(
+              plan.config.subjects.slice(0, closed),
+              savedOf(answers.get(p.user_id) ?? []),
+            );
             return { userId: p.user_id, scores: result.subjects.map((s) => s.score31) };
           })
         : [];
@@ -839,19 +852,9 @@ export class SimulationRoom extends DurableObject<Env> {
         .toArray();
       const began = Date.now();
       // Every answer of the room in one read (a query per participant was half a second of a 1,000-student room).
-      const answersBy = new Map<number, SavedAnswers>();
-      for (const row of this.ctx.storage.sql.exec<{
-        user_id: number;
-        subject_id: number;
-        question_id: number;
-        value: string;
-      }>(`SELECT user_id, subject_id, question_id, value FROM answers`)) {
-        let own = answersBy.get(row.user_id);
-        if (!own) answersBy.set(row.user_id, (own = {}));
-        (own[String(row.subject_id)] ??= {})[String(row.question_id)] = row.value;
-      }
+      const answersBy = this.answerRowsByUser();
       const graded = participants.map((p) => {
-        const answers = answersBy.get(p.user_id) ?? {};
+        const answers = savedOf(answersBy.get(p.user_id) ?? []);
         // A candidate's own duration: their accommodation included, breaks included.
         const durationSec = Math.round(
           ((plan.windowsOf(p.user_id).at(-1)?.endsAt ?? plan.end) - config.startTime) / 1000,
