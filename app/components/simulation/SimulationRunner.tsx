@@ -59,7 +59,7 @@ type SimView = {
   /** How many rooms the sitting has (its size): the result calls after grading spread over that many seconds. */
   rooms?: number;
   flow: FlowItem[];
-  /** Sealed copies of the subjects not yet open (after Avvia): opened with the key the room releases. */
+  /** Sealed copies of the subjects not yet open (in the lobby too): opened with the key the room sends. */
   sealed?: SealedSubject[];
 };
 const resultKey = (id: string) => `simResult_${id}`;
