@@ -309,6 +309,7 @@ export async function benchNational(server: LocalServer) {
       acked: sum("acked"),
       rejected: sum("rejected"),
       movedAtStart: sum("moved"),
+      resumedConnects: sum("resumed"),
       reconnectWave: waves.reduce((n, w) => n + w.tried, 0),
       reconnected: waves.reduce((n, w) => n + w.reconnected, 0),
       readBack: waves.reduce((n, w) => n + w.readBack, 0),

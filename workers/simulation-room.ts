@@ -27,6 +27,7 @@ import { getDb } from "../app/server/db/client.server";
 import { d1UsageEnabled, withD1Usage } from "../app/server/db/d1-usage.server";
 import { answerKeysOf, attemptOf, loadSimulation, resultOf, roomFor } from "../app/server/simulations.server";
 import { writeGradedAttempts } from "../app/server/simulation-grading.server";
+import { RESUME_AFTER_END_MS, signResume } from "../app/server/room-resume.server";
 import { subjectKeyText } from "../app/server/sealed-subjects.server";
 
 /** One stored answer, as the room's SQLite returns it. */
@@ -259,6 +260,7 @@ export class SimulationRoom extends DurableObject<Env> {
     // A late joiner gets the whole state at once: start instant, their own closed subjects and extra time, and
     // their saved answers.
     const now = Date.now();
+    const resume = plan && role ? await this.resumeToken(plan, userId, role) : null;
     server.send(
       encodeServerMessage({
         type: "hello",
@@ -271,6 +273,7 @@ export class SimulationRoom extends DurableObject<Env> {
           : Math.max(this.closedThrough, plan?.closedFor(userId, now) ?? 0),
         extraTimePct: plan?.extraOf(userId) ?? 0,
         ...(plan ? { roomEndsAt: plan.end } : {}),
+        ...(resume ? { resume } : {}),
         answers: this.answersOf(userId),
         graded: this.graded,
       }),
@@ -342,6 +345,23 @@ export class SimulationRoom extends DurableObject<Env> {
       } catch {
         // closed meanwhile: the runner asks again or falls back to HTTP
       }
+    }
+  }
+
+  /**
+   * A candidate's resume token (app/server/room-resume.server.ts): this user and role, this simulation and room, valid
+   * until a few minutes after the room's last end. Null without a secret or when signing fails (the reconnect then
+   * goes through the session, as a first connection does).
+   */
+  private async resumeToken(plan: RoomPlan, userId: number, role: string): Promise<string | null> {
+    const secret = this.env.SESSION_SECRET;
+    if (!secret || secret.length < 32) return null;
+    try {
+      const claims = { userId, role, simulationId: plan.config.simulationId, shard: plan.config.shard };
+      return await signResume(secret, claims, plan.end + RESUME_AFTER_END_MS);
+    } catch (error) {
+      console.warn("room: could not sign a resume token", error);
+      return null;
     }
   }
 
@@ -662,16 +682,22 @@ export class SimulationRoom extends DurableObject<Env> {
     this.setMeta("shard", String(shard));
     const plan = await this.ensurePlan({ simulationId, shard, startTime });
     if (!plan) return null;
-    // Each candidate learns the start with their own accommodation (fixed now) and when the room ends.
-    for (const ws of this.ctx.getWebSockets()) {
-      const { userId, staff } = ws.deserializeAttachment() as SocketData;
+    // Each candidate learns the start with their own accommodation (fixed now), when the room ends, and their resume
+    // token (a reconnect during the day then needs no D1).
+    const sockets = this.ctx.getWebSockets().map((ws) => ({ ws, data: ws.deserializeAttachment() as SocketData }));
+    const tokens = await Promise.all(
+      sockets.map(({ data }) => (data.staff ? null : this.resumeToken(plan, data.userId, data.role))),
+    );
+    for (const [i, { ws, data }] of sockets.entries()) {
+      const resume = tokens[i];
       try {
         ws.send(
           encodeServerMessage({
             type: "simulation-start",
             id: simulationId,
             startTime: plan.config.startTime,
-            ...(staff ? {} : { extraTimePct: plan.extraOf(userId), roomEndsAt: plan.end }),
+            ...(data.staff ? {} : { extraTimePct: plan.extraOf(data.userId), roomEndsAt: plan.end }),
+            ...(resume ? { resume } : {}),
           }),
         );
       } catch {

@@ -2,6 +2,7 @@
 // simulation ("<id>:<shard>", the shard stored at start; see roomOfUser in app/server/simulations.server.ts).
 import { errorResponse, HttpError } from "../app/server/errors.server";
 import { getDb } from "../app/server/db/client.server";
+import { type ResumeClaims, verifyResume } from "../app/server/room-resume.server";
 import { requireUser } from "../app/server/session.server";
 import { requireManagedSimulation } from "../app/server/simulation-admin.server";
 import { requireSimulationAccess, roomFor } from "../app/server/simulations.server";
@@ -26,23 +27,39 @@ export async function routeSimulationSocket(request: Request, env: Env): Promise
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       throw new HttpError(426, "Questo indirizzo accetta solo connessioni WebSocket.");
     }
-    const user = await requireUser(request, env, "user");
     const simulationId = decodeURIComponent(match[1]!);
-    // Unknown simulation → 404; not on its allowed list → 403 'Non sei abilitato a questa simulazione'.
-    const { shard } = await requireSimulationAccess(getDb(env.DB), simulationId, user);
-    const stub = roomFor(env, simulationId, shard);
+    const admitted = (await resumed(url, env, simulationId)) ?? (await admit(request, env, simulationId));
+    const stub = roomFor(env, simulationId, admitted.shard);
     // The room trusts these headers only because they come from this Worker, never from the client.
     const headers = new Headers(request.headers);
-    headers.set("X-Unicum-User-Id", String(user.id));
-    headers.set("X-Unicum-Role", user.effectiveRole);
+    headers.set("X-Unicum-User-Id", String(admitted.userId));
+    headers.set("X-Unicum-Role", admitted.role);
     headers.set("X-Unicum-Simulation-Id", simulationId);
-    headers.set("X-Unicum-Shard", String(shard));
+    headers.set("X-Unicum-Shard", String(admitted.shard));
     // Only the staff route below opens a staff socket: a client cannot ask for one with its own header.
     headers.delete("X-Unicum-Staff");
     return stub.fetch(new Request(request.url, { headers, method: "GET" }));
   } catch (error) {
     return errorResponse(error);
   }
+}
+
+/** The session's way in: the signed-in user (401 without one) and the door of their simulation. */
+async function admit(request: Request, env: Env, simulationId: string): Promise<ResumeClaims> {
+  const user = await requireUser(request, env, "user");
+  // Unknown simulation → 404; not on its allowed list → 403 'Non sei abilitato a questa simulazione'.
+  const { shard } = await requireSimulationAccess(getDb(env.DB), simulationId, user);
+  return { userId: user.id, role: user.effectiveRole, simulationId, shard };
+}
+
+/**
+ * A reconnect with the resume token its room signed into the last hello (`?resume=`, app/server/room-resume.server.ts):
+ * no D1. A token that does not verify (forged, expired, another simulation's) is ignored: the session decides, as for
+ * a first connection.
+ */
+async function resumed(url: URL, env: Env, simulationId: string): Promise<ResumeClaims | null> {
+  const token = url.searchParams.get("resume");
+  return token ? verifyResume(env.SESSION_SECRET, token, simulationId) : null;
 }
 
 /**

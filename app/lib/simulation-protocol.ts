@@ -47,6 +47,8 @@ export const HelloMessage = z.object({
   extraTimePct: z.number().min(0).max(100).optional(),
   /** When the room's last candidate (extra time included) ends: it grades after that, plus the grace. */
   roomEndsAt: z.number().optional(),
+  /** A started room's resume token: the next reconnect sends it (`?resume=`) and skips the session lookups. */
+  resume: z.string().optional(),
 });
 export const PongMessage = z.object({ type: z.literal("pong"), t0: z.number().nullable(), serverTime: z.number() });
 export const StartMessage = z.object({
@@ -57,6 +59,8 @@ export const StartMessage = z.object({
   extraTimePct: z.number().min(0).max(100).optional(),
   /** When the room's last candidate ends (as in the hello). */
   roomEndsAt: z.number().optional(),
+  /** To a candidate: their resume token (as in the hello). */
+  resume: z.string().optional(),
 });
 export const SubjectClosedMessage = z.object({ type: z.literal("subject-closed"), closedThrough: z.number().int() });
 export const EndMessage = z.object({ type: z.literal("simulation-end"), id: z.string() });

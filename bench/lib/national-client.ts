@@ -70,6 +70,8 @@ type Client = {
   answers: Record<string, Record<string, string>>;
   http: number;
   moved: number;
+  /** The room's resume token (hello, start), sent on reconnects. */
+  resume?: string;
   waiters: Map<string, (m: Record<string, unknown>) => void>;
 };
 
@@ -91,6 +93,8 @@ const ackByTenSeconds: Record<string, number[]> = {};
 const rejectedBy: Record<string, number> = {};
 let answersSent = 0;
 let answersRejected = 0;
+/** Connections opened with a resume token (the reconnect wave, after the start). */
+let resumedConnects = 0;
 const httpErrors: Record<string, number> = {};
 /**
  * The HTTP calls share a bounded pool of connections per thread. Unbounded, thousands of students calling at the
@@ -153,7 +157,10 @@ function waitFor(c: Client, type: string, timeout: number): Promise<Record<strin
 
 /** Opens the room socket; resolves with the hello (null on failure). Reconnects at once when moved at Avvia. */
 function connect(c: Client): Promise<Record<string, unknown> | null> {
-  const wsUrl = `${input.baseUrl.replace(/^http/, "ws")}/api/simulations/${input.simulationId}/ws`;
+  const base = `${input.baseUrl.replace(/^http/, "ws")}/api/simulations/${input.simulationId}/ws`;
+  // As the runner: a reconnect carries the room's resume token (no session lookups), when the room gave one.
+  const wsUrl = c.resume ? `${base}?resume=${encodeURIComponent(c.resume)}` : base;
+  if (c.resume) resumedConnects++;
   return new Promise((resolve) => {
     const ws = new WebSocket(wsUrl, { headers: { cookie: c.user.cookie } } as unknown as string[]);
     c.ws = ws;
@@ -166,6 +173,7 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
     ws.onmessage = (event) => {
       const at = performance.now();
       const m = JSON.parse(String(event.data)) as Record<string, unknown>;
+      if (typeof m.resume === "string") c.resume = m.resume;
       if (m.type === "hello") {
         clearTimeout(timer);
         if (typeof m.startTime === "number") c.startTime = m.startTime;
@@ -219,6 +227,7 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
       }
       if (event.code === ROOM_MOVED_CODE) {
         c.moved++;
+        c.resume = undefined;
         void connect(c);
       }
     };
@@ -519,6 +528,7 @@ async function runAll(waveSubject: number) {
     ackLatencies,
     ackByTenSeconds,
     moved: clients.reduce((n, c) => n + c.moved, 0),
+    resumed: resumedConnects,
     wave,
     graded: outcomes.filter((o) => o.graded).length,
     rankingBytes: outcomes.flatMap((o) => (o.rankingBytes === null ? [] : [o.rankingBytes])),

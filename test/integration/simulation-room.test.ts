@@ -142,6 +142,7 @@ describe("SimulationRoom", () => {
       startTime: startMsgW.startTime,
       extraTimePct: 0,
       roomEndsAt: Number(startMsgW.startTime) + 2 * 60_000,
+      resume: expect.any(String), // reconnects during the day need no D1 (room-resume.test.ts)
     });
     expect(Number(startMsgA.startTime)).toBeGreaterThan(before + 2000);
     expect(Number(startMsgA.startTime)).toBeLessThan(before + 10_000);

@@ -75,6 +75,8 @@ export function useSimulationRoom(
   useEffect(() => {
     if (!simulationId) return;
     keys.current = new Map();
+    // The room's resume token (hello, start): a reconnect sends it and skips the server's session lookups.
+    let resume: string | undefined;
     let closed = false;
     let retry = 0;
     let syncTimer: ReturnType<typeof setInterval> | undefined;
@@ -82,7 +84,10 @@ export function useSimulationRoom(
 
     const connect = () => {
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
-      const ws = new WebSocket(`${proto}//${location.host}/api/simulations/${encodeURIComponent(simulationId)}/ws`);
+      const query = resume ? `?resume=${encodeURIComponent(resume)}` : "";
+      const ws = new WebSocket(
+        `${proto}//${location.host}/api/simulations/${encodeURIComponent(simulationId)}/ws${query}`,
+      );
       wsRef.current = ws;
       let pingsLeft = 0;
       const ping = () =>
@@ -108,11 +113,13 @@ export function useSimulationRoom(
             if (--pingsLeft > 0) ping();
             break;
           case "hello":
+            resume = m.resume ?? resume;
             eventsRef.current.onHello(m);
             if (m.closedThrough > 0) eventsRef.current.onSubjectClosed(m.closedThrough);
             if (m.graded) eventsRef.current.onEnd();
             break;
           case "simulation-start":
+            resume = m.resume ?? resume;
             if (m.id === simulationId) eventsRef.current.onStart(m.startTime, m.extraTimePct, m.roomEndsAt);
             break;
           case "subject-closed":
@@ -148,6 +155,7 @@ export function useSimulationRoom(
         if (closed) return;
         // Moved to another room at the start: reconnect at once; otherwise back off.
         if (event.code === ROOM_MOVED_CODE) {
+          resume = undefined; // the token names the room it leaves
           connect();
           return;
         }

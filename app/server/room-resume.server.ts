@@ -1,0 +1,66 @@
+// Reconnect without D1 (issue 31): a started room signs a resume token into each candidate's hello, and the socket
+// route accepts it instead of the session and door lookups when the same candidate reconnects to the same simulation.
+// A mid-subject network blip brings a whole sitting back within seconds; each reconnect then costs the Worker one
+// HMAC check and the room its hello, not two D1 reads per socket on top of the answers.
+//
+// What the token proves is what the socket it replaces already proved at its opening: this user, with this role, was
+// let into this room of this simulation. It is no weaker than that open socket, which is not checked again either, and
+// it ends shortly after the room's last candidate ends. It is signed with a key derived from SESSION_SECRET (HKDF,
+// its own label), so a session token is never a resume token and a resume token never a session.
+import { jwtVerify, SignJWT } from "jose";
+
+const AUDIENCE = "unicum/room-resume";
+const HKDF_INFO = new TextEncoder().encode("unicum/room-resume/v1");
+/** A token stays valid this long after the room's last end (a candidate reconnecting to read their result). */
+export const RESUME_AFTER_END_MS = 5 * 60_000;
+
+export type ResumeClaims = { userId: number; role: string; simulationId: string; shard: number };
+
+/** The HMAC key of a secret, derived once per isolate (kept once resolved, never a pending promise across requests). */
+let derived: { secret: string; key: CryptoKey } | null = null;
+
+async function resumeKey(secret: string): Promise<CryptoKey> {
+  if (derived?.secret === secret) return derived.key;
+  const base = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveKey"]);
+  const key = await crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: HKDF_INFO },
+    base,
+    { name: "HMAC", hash: "SHA-256", length: 256 },
+    false,
+    ["sign", "verify"],
+  );
+  derived = { secret, key };
+  return key;
+}
+
+/** A resume token for `claims`, valid until `expiresAt` (ms). */
+export async function signResume(secret: string, claims: ResumeClaims, expiresAt: number): Promise<string> {
+  return new SignJWT({ sim: claims.simulationId, shard: claims.shard, role: claims.role })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(String(claims.userId))
+    .setAudience(AUDIENCE)
+    .setExpirationTime(Math.floor(expiresAt / 1000))
+    .sign(await resumeKey(secret));
+}
+
+/**
+ * The claims of a resume token signed with `secret`, unexpired and naming `simulationId`; null for anything else (a
+ * forged or altered token, an expired one, another simulation's, a session token). The caller then checks the session.
+ */
+export async function verifyResume(
+  secret: string | undefined,
+  token: string,
+  simulationId: string,
+): Promise<ResumeClaims | null> {
+  if (!secret || secret.length < 32 || token.length > 2048) return null;
+  try {
+    const { payload } = await jwtVerify(token, await resumeKey(secret), { algorithms: ["HS256"], audience: AUDIENCE });
+    const userId = Number(payload.sub);
+    const { sim, shard, role } = payload as { sim?: unknown; shard?: unknown; role?: unknown };
+    if (sim !== simulationId || !Number.isInteger(userId) || userId <= 0) return null;
+    if (typeof shard !== "number" || !Number.isInteger(shard) || shard < 0 || typeof role !== "string") return null;
+    return { userId, role, simulationId, shard };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,162 @@
+// Reconnect without D1 (issue 31): a started room signs a resume token into each candidate's start message and hello;
+// the socket route lets that candidate back into the same room with it and no D1 at all, and ignores any token that
+// is forged, expired, another simulation's, or a session token (the session then decides, as for a first connection).
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { RESUME_AFTER_END_MS, signResume } from "~/server/room-resume.server";
+import { routeSimulationSocket } from "../../workers/simulation-socket";
+import { countingD1 } from "./d1-counter";
+import { call, login, seed } from "./helpers";
+import { moveStart, type RoomMessage } from "./room-socket";
+
+let admin: string;
+let student: string;
+let friend: string;
+const STUDENT_ID = 1;
+const FRIEND_ID = 2;
+
+beforeAll(async () => {
+  await seed();
+  admin = await login("admin@example.com");
+  student = await login("studente@example.com");
+  friend = await login("amico@example.com");
+});
+
+/** Opens the socket through the Worker's route with a D1 that counts; the status, the messages, the D1 statements. */
+async function open(simId: string, options: { token?: string; resume?: string }) {
+  const counter = countingD1();
+  const headers: Record<string, string> = { Upgrade: "websocket" };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  const query = options.resume ? `?resume=${encodeURIComponent(options.resume)}` : "";
+  const request = new Request(`http://localhost/api/simulations/${simId}/ws${query}`, { headers });
+  const response = (await routeSimulationSocket(request, { ...env, DB: counter.db } as Env))!;
+  const messages: RoomMessage[] = [];
+  const ws = response.webSocket;
+  if (ws) {
+    ws.accept();
+    ws.addEventListener("message", (event) => messages.push(JSON.parse(event.data as string) as RoomMessage));
+  }
+  const next = async (type: string) => {
+    await expect.poll(() => messages.some((m) => m.type === type), { timeout: 5000 }).toBe(true);
+    return messages.find((m) => m.type === type)!;
+  };
+  return { response, ws, messages, next, statements: counter.statements().length };
+}
+
+async function startedSimulation(id: string, allowedUsers = [STUDENT_ID, FRIEND_ID]) {
+  const created = await call("POST", "/api/admin/simulations", {
+    token: admin,
+    json: { id, title: `Prova ${id}`, subjects: [{ subjectId: 2, timeMin: 1, questionCount: 4 }], allowedUsers },
+  });
+  expect(created.status).toBe(201);
+  const started = await call("POST", `/api/admin/simulations/${id}/start`, { token: admin });
+  expect(started.status).toBe(200);
+  await moveStart(id, Date.now() - 1000);
+}
+
+describe("resume tokens", () => {
+  it("come in the start message and the hello of a started room, never in the lobby", async () => {
+    const created = await call("POST", "/api/admin/simulations", {
+      token: admin,
+      json: {
+        id: "ripresa-avvio",
+        title: "Ripresa",
+        subjects: [{ subjectId: 2, timeMin: 1, questionCount: 4 }],
+        allowedUsers: [STUDENT_ID],
+      },
+    });
+    expect(created.status).toBe(201);
+    const lobby = await open("ripresa-avvio", { token: student });
+    expect(lobby.response.status).toBe(101);
+    const hello = await lobby.next("hello");
+    expect(hello.started).toBe(false);
+    expect(hello.resume).toBeUndefined();
+    expect((await call("POST", "/api/admin/simulations/ripresa-avvio/start", { token: admin })).status).toBe(200);
+    const start = await lobby.next("simulation-start");
+    expect(typeof start.resume).toBe("string");
+    lobby.ws!.close(1000);
+  });
+
+  it("let the same candidate back into their room with no D1 query, their saved answers in the hello", async () => {
+    await startedSimulation("ripresa-ok");
+    const question = (await env.DB.prepare(
+      `SELECT sq.question_id AS id, q.subject_id AS subject, q.type, q.options FROM simulation_questions sq
+       JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.position LIMIT 1`,
+    )
+      .bind("ripresa-ok")
+      .first<{ id: number; subject: number; type: string; options: string | null }>())!;
+    const value = question.type === "mc" ? (JSON.parse(question.options!) as string[])[0]! : "prova";
+    const first = await open("ripresa-ok", { token: student });
+    expect(first.statements).toBeGreaterThan(0); // the session and the door, read in D1
+    const hello = await first.next("hello");
+    const resume = String(hello.resume);
+    expect(resume.length).toBeGreaterThan(20);
+    const subjectId = question.subject;
+    const questionId = question.id;
+    first.ws!.send(JSON.stringify({ type: "answer", seq: 1, subjectId, questionId, value }));
+    expect(await first.next("ack")).toMatchObject({ seq: 1, questionId });
+    first.ws!.close(1000);
+
+    // No session at all: the token alone lets the candidate back, and the route reads nothing in D1.
+    const again = await open("ripresa-ok", { resume });
+    expect(again.response.status).toBe(101);
+    expect(again.statements).toBe(0);
+    const back = await again.next("hello");
+    expect(back.answers).toEqual({ [String(subjectId)]: { [String(questionId)]: value } });
+    expect(typeof back.resume).toBe("string");
+    again.ws!.close(1000);
+  });
+
+  it("ignore a forged, an expired, another simulation's or a session token: the session decides", async () => {
+    await startedSimulation("ripresa-a");
+    await startedSimulation("ripresa-b", [FRIEND_ID]);
+    const secret = env.SESSION_SECRET!;
+    const claims = { userId: STUDENT_ID, role: "studente", simulationId: "ripresa-a", shard: 0 };
+    const valid = await signResume(secret, claims, Date.now() + 60_000);
+    const [head, body, signature] = valid.split(".");
+    const bad = {
+      "another secret": await signResume("x".repeat(40), claims, Date.now() + 60_000),
+      expired: await signResume(secret, claims, Date.now() - RESUME_AFTER_END_MS),
+      "altered body": `${head}.${btoa(JSON.stringify({ sub: "2", aud: "unicum/room-resume", sim: "ripresa-a", shard: 0, role: "admin", exp: 9e9 })).replace(/=+$/, "")}.${signature}`,
+      "another user's id, same signature": `${head}.${body}x.${signature}`,
+      "a session token": student,
+      garbage: "non-un-token",
+    };
+    for (const [what, resume] of Object.entries(bad)) {
+      const refused = await open("ripresa-a", { resume });
+      expect(refused.response.status, what).toBe(401);
+      expect(refused.ws, what).toBeNull();
+    }
+    // Simulation A's valid token on simulation B's door: ignored, so a student not listed for B stays out.
+    const elsewhere = await open("ripresa-b", { resume: valid });
+    expect(elsewhere.response.status).toBe(401);
+    const listedElsewhere = await open("ripresa-b", { resume: valid, token: student });
+    expect(listedElsewhere.response.status).toBe(403);
+    // With a session, a token that does not verify changes nothing: the candidate gets in as without one.
+    const withSession = await open("ripresa-a", { resume: bad.expired, token: student });
+    expect(withSession.response.status).toBe(101);
+    expect(withSession.statements).toBeGreaterThan(0);
+    withSession.ws!.close(1000);
+    // The valid one still works.
+    const ok = await open("ripresa-a", { resume: valid });
+    expect(ok.response.status).toBe(101);
+    expect((await ok.next("hello")).started).toBe(true);
+    ok.ws!.close(1000);
+  });
+
+  it("expire a few minutes after the room's last end", async () => {
+    await startedSimulation("ripresa-fine");
+    const first = await open("ripresa-fine", { token: student });
+    const hello = await first.next("hello");
+    first.ws!.close(1000);
+    const payload = JSON.parse(atob(String(hello.resume).split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as {
+      exp: number;
+      sim: string;
+      sub: string;
+    };
+    expect(payload.sim).toBe("ripresa-fine");
+    expect(payload.sub).toBe(String(STUDENT_ID));
+    expect(payload.exp * 1000).toBeGreaterThanOrEqual(Number(hello.roomEndsAt) + RESUME_AFTER_END_MS - 1000);
+    expect(payload.exp * 1000).toBeLessThanOrEqual(Number(hello.roomEndsAt) + RESUME_AFTER_END_MS);
+  });
+});
