@@ -9,7 +9,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { SIMULATION_GRACE_MS } from "../app/lib/constants";
 import { nextAlarm, openedBetween, planOf, type RoomConfig, type RoomPlan } from "../app/lib/room-plan";
-import { gradeSimulation, type SimulationResult } from "../app/lib/simulation";
+import { gradeSimulation, memoJudge, type SimulationResult } from "../app/lib/simulation";
 import {
   encodeServerMessage,
   encodeStaffMessage,
@@ -90,10 +90,16 @@ export class SimulationRoom extends DurableObject<Env> {
   /** Mirrors of meta rows that change only at a deadline: read once per wake-up, written through. */
   private closedThroughCache: number | null = null;
   private gradedCache: boolean | null = null;
+  /** How long the first answer of a batch waits for others (a test may hold a batch longer). */
+  private answerBatchMs = ANSWER_BATCH_MS;
   /** Answers accepted but not yet written: flushed within ANSWER_BATCH_MS, or before grading. */
   private batch: { ws: WebSocket; userId: number; answer: AnswerMessage; at: number; ack: string }[] = [];
   /** Sealed prefetch: each subject's key (base64), derived once per wake-up from the plan (never stored). */
   private subjectKeys = new Map<number, Promise<string>>();
+  /** Candidates known to have a participants row (this wake-up): a reconnect writes nothing. */
+  private seated = new Set<number>();
+  /** Resume tokens signed this wake-up, by user, role and room end: a reconnect's hello signs nothing. */
+  private resumeTokens = new Map<string, string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, withD1Usage(env)); // the bench's D1 meter; the same env otherwise
@@ -198,14 +204,27 @@ export class SimulationRoom extends DurableObject<Env> {
     return this.plan;
   }
 
+  /**
+   * A candidate's saved answers for their hello: the stored ones with their answers still waiting in the batch laid
+   * over them, in order (a blank one clears). The batch is not flushed here: a reconnect wave would otherwise commit
+   * once per socket. Those waiting answers are acknowledged to the old socket, so the runner sends them again anyway.
+   */
   private answersOf(userId: number): SavedAnswers {
-    if (this.batch.length) this.flushAnswers();
-    return savedOf(
+    const saved = savedOf(
       this.ctx.storage.sql.exec<AnswerRow>(
         `SELECT subject_id, question_id, value FROM answers WHERE user_id = ?`,
         userId,
       ),
     );
+    for (const { userId: owner, answer } of this.batch) {
+      if (owner !== userId) continue;
+      const subject = (saved[String(answer.subjectId)] ??= {});
+      if (answer.value.trim() === "") delete subject[String(answer.questionId)];
+      else subject[String(answer.questionId)] = answer.value;
+    }
+    for (const [subject, questions] of Object.entries(saved))
+      if (Object.keys(questions).length === 0) delete saved[subject];
+    return saved;
   }
 
   /** Every stored answer of the room, by student, in one read (the live state, the grading). */
@@ -256,7 +275,11 @@ export class SimulationRoom extends DurableObject<Env> {
     }
     this.ctx.acceptWebSocket(server, [userTag(userId)]);
     server.serializeAttachment({ userId, role } satisfies SocketData);
-    if (role !== "admin") this.ctx.storage.sql.exec(`INSERT OR IGNORE INTO participants (user_id) VALUES (?)`, userId);
+    // A reconnect writes nothing: a write here would commit in this event (one storage commit per socket of a wave).
+    if (role !== "admin" && !this.seated.has(userId)) {
+      this.ctx.storage.sql.exec(`INSERT OR IGNORE INTO participants (user_id) VALUES (?)`, userId);
+      this.seated.add(userId);
+    }
     // A late joiner gets the whole state at once: start instant, their own closed subjects and extra time, and
     // their saved answers.
     const now = Date.now();
@@ -316,7 +339,7 @@ export class SimulationRoom extends DurableObject<Env> {
     // the next messages are delivered and join the batch; then it writes and acknowledges them all.
     this.batch.push({ ws, userId, answer: parsed, at: now, ack: encodeServerMessage({ type: "ack", ...ref }) });
     if (this.batch.length > 1) return;
-    await new Promise((resolve) => setTimeout(resolve, ANSWER_BATCH_MS));
+    await new Promise((resolve) => setTimeout(resolve, this.answerBatchMs));
     this.flushAnswers();
   }
 
@@ -356,9 +379,14 @@ export class SimulationRoom extends DurableObject<Env> {
   private async resumeToken(plan: RoomPlan, userId: number, role: string): Promise<string | null> {
     const secret = this.env.SESSION_SECRET;
     if (!secret || secret.length < 32) return null;
+    const id = `${userId}|${role}|${plan.config.simulationId}|${plan.config.shard}|${plan.end}`;
+    const known = this.resumeTokens.get(id);
+    if (known) return known;
     try {
       const claims = { userId, role, simulationId: plan.config.simulationId, shard: plan.config.shard };
-      return await signResume(secret, claims, plan.end + RESUME_AFTER_END_MS);
+      const token = await signResume(secret, claims, plan.end + RESUME_AFTER_END_MS);
+      this.resumeTokens.set(id, token);
+      return token;
     } catch (error) {
       console.warn("room: could not sign a resume token", error);
       return null;
@@ -805,6 +833,8 @@ export class SimulationRoom extends DurableObject<Env> {
     this.gradedCache = null;
     this.ctx.storage.sql.exec(`DELETE FROM answers`);
     this.ctx.storage.sql.exec(`DELETE FROM participants`);
+    this.seated.clear();
+    this.resumeTokens.clear();
   }
 
   // --- deadlines ---
@@ -879,6 +909,8 @@ export class SimulationRoom extends DurableObject<Env> {
       const began = Date.now();
       // Every answer of the room in one read (a query per participant was half a second of a 1,000-student room).
       const answersBy = this.answerRowsByUser();
+      // Each distinct answer to a question is judged once, for the grades and for the question memories alike.
+      const judge = memoJudge();
       const graded = participants.map((p) => {
         const answers = savedOf(answersBy.get(p.user_id) ?? []);
         // A candidate's own duration: their accommodation included, breaks included.
@@ -888,7 +920,7 @@ export class SimulationRoom extends DurableObject<Env> {
         return {
           userId: p.user_id,
           answers,
-          result: gradeSimulation(config.subjects, answers),
+          result: gradeSimulation(config.subjects, answers, judge),
           timeSec: Math.min(p.time_sec ?? durationSec, durationSec),
         };
       });
@@ -903,6 +935,7 @@ export class SimulationRoom extends DurableObject<Env> {
         graded,
         Date.now(),
         config.subjects,
+        judge,
       );
       // The national bench's server (BENCH_D1_USAGE) says where a room's grading time goes.
       if (d1UsageEnabled(this.env))
@@ -956,6 +989,11 @@ export class SimulationRoom extends DurableObject<Env> {
 
   connectedUserIds(): number[] {
     return this.ctx.getWebSockets().map((ws) => (ws.deserializeAttachment() as SocketData).userId);
+  }
+
+  /** Test hook: how long answers wait to be written together (this wake-up). */
+  setAnswerBatchForTest(ms: number): void {
+    this.answerBatchMs = ms;
   }
 
   /** Test hook: moves the stored start instant (to simulate time passing) and reschedules. */

@@ -99,6 +99,35 @@ export function isCorrect(key: AnswerKey, answer: string | undefined | null): bo
   return gapAnswerMatches(answer, key.accepted ?? [], { measure: key.measure, tolerance: key.tolerance });
 }
 
+/** A verdict function: isCorrect itself, or a memo of it (memoJudge). */
+export type Judge = (key: AnswerKey, answer: string | undefined | null) => boolean | null;
+
+/** Distinct answers remembered per question: enough for a room; past it the rest are judged each time. */
+const JUDGED_PER_KEY = 4096;
+
+/**
+ * isCorrect with each (question, answer) pair judged once (issue 31): a room grading its thousand students meets a
+ * handful of distinct answers per question (five options, a few spellings of a number), and the grading and the
+ * question memories judge each answer twice. Same verdicts as isCorrect (a unit test holds them equal over the bank).
+ */
+export function memoJudge(): Judge {
+  const seen = new Map<AnswerKey, Map<string, boolean | null>>();
+  return (key, answer) => {
+    if (answer == null) return null;
+    let byAnswer = seen.get(key);
+    if (!byAnswer) {
+      byAnswer = new Map();
+      seen.set(key, byAnswer);
+    }
+    let verdict = byAnswer.get(answer);
+    if (verdict === undefined) {
+      verdict = isCorrect(key, answer);
+      if (byAnswer.size < JUDGED_PER_KEY) byAnswer.set(answer, verdict);
+    }
+    return verdict;
+  };
+}
+
 /** Per subject: round(correct/total × 31 − wrong × 0.1); blanks cost nothing. */
 export function simulationSubjectScore(correct: number, wrong: number, total: number): number {
   if (total <= 0) return 0;
@@ -125,13 +154,14 @@ export type SimulationResult = { totale: number; percTot: number; subjects: Subj
 export function gradeSimulation(
   subjects: readonly { id: number; name: string; keys: readonly AnswerKey[] }[],
   answers: Record<string, Record<string, string>>,
+  judge: Judge = isCorrect,
 ): SimulationResult {
   const results = subjects.map((s) => {
     const given = answers[String(s.id)] ?? {};
     let correct = 0;
     let wrong = 0;
     for (const key of s.keys) {
-      const verdict = isCorrect(key, given[String(key.id)]);
+      const verdict = judge(key, given[String(key.id)]);
       if (verdict === true) correct++;
       else if (verdict === false) wrong++;
     }

@@ -3,7 +3,7 @@
 // targeted draw, the peer difficulty) is in learning-advice.server.ts. The math lives in ~/lib/fsrs-rating.
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { memoryColumns, reviewMemory, type MemoryState } from "~/lib/fsrs-rating";
-import { isCorrect, type AnswerKey } from "~/lib/simulation";
+import { isCorrect, type AnswerKey, type Judge } from "~/lib/simulation";
 import type { Db } from "./db/client.server";
 import { questionMemory, questions, statQuestionAccuracy, type QuestionMemory } from "./db/schema";
 
@@ -186,6 +186,7 @@ export async function simulationMemoryStatements(
   graded: readonly { userId: number; answers: Record<string, Record<string, string>> }[],
   subjectKeys: readonly { id: number; keys: readonly AnswerKey[] }[],
   now: number,
+  judge: Judge = isCorrect,
 ): Promise<D1PreparedStatement[]> {
   if (graded.length === 0) return [];
   const questionIds = subjectKeys.flatMap((s) => s.keys.map((k) => k.id));
@@ -234,7 +235,7 @@ export async function simulationMemoryStatements(
     const user = sqlNumber(g.userId);
     const rows = subjectKeys.flatMap((s) =>
       s.keys.map((key) => {
-        const correct = isCorrect(key, g.answers[String(s.id)]?.[String(key.id)]);
+        const correct = judge(key, g.answers[String(s.id)]?.[String(key.id)]);
         return `(${user},${sqlNumber(key.id)},${stepOf(prior.get(`${g.userId}:${key.id}`), correct)})`;
       }),
     );

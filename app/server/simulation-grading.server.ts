@@ -1,6 +1,6 @@
 // The grading write of a simulation room: graded attempts in multi-row INSERTs, with the question memories in the
 // same D1 batch (called by the SimulationRoom Durable Object).
-import type { AnswerKey, SimulationResult } from "~/lib/simulation";
+import { type AnswerKey, isCorrect, type Judge, type SimulationResult } from "~/lib/simulation";
 import { simulations } from "./db/schema";
 import { simulationMemoryStatements } from "./learning.server";
 import { chunk } from "~/lib/chunk";
@@ -29,9 +29,10 @@ export async function writeGradedAttempts(
   }[],
   now = Date.now(),
   subjectKeys: readonly { id: number; keys: readonly AnswerKey[] }[] = [],
+  judge: Judge = isCorrect,
 ) {
   for (const part of chunk(graded, STUDENTS_PER_BATCH)) {
-    const memories = await simulationMemoryStatements(d1, simulationId, part, subjectKeys, now);
+    const memories = await simulationMemoryStatements(d1, simulationId, part, subjectKeys, now, judge);
     const inserts = chunk(part, ATTEMPT_ROWS_PER_STATEMENT).map((rows) =>
       d1
         .prepare(

@@ -1,13 +1,14 @@
 // Reconnect without D1 (issue 31): a started room signs a resume token into each candidate's start message and hello;
 // the socket route lets that candidate back into the same room with it and no D1 at all, and ignores any token that
 // is forged, expired, another simulation's, or a session token (the session then decides, as for a first connection).
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RESUME_AFTER_END_MS, signResume } from "~/server/room-resume.server";
 import { routeSimulationSocket } from "../../workers/simulation-socket";
 import { countingD1 } from "./d1-counter";
 import { call, login, seed } from "./helpers";
-import { moveStart, type RoomMessage } from "./room-socket";
+import type { SimulationRoom } from "../../workers/simulation-room";
+import { moveStart, type RoomMessage, roomOf } from "./room-socket";
 
 let admin: string;
 let student: string;
@@ -142,6 +143,50 @@ describe("resume tokens", () => {
     expect(ok.response.status).toBe(101);
     expect((await ok.next("hello")).started).toBe(true);
     ok.ws!.close(1000);
+  });
+
+  it("a reconnect right after a change or a clearing reads back the latest value of each answer", async () => {
+    await startedSimulation("ripresa-lotto");
+    const rows = (
+      await env.DB.prepare(
+        `SELECT sq.question_id AS id, q.subject_id AS subject, q.type, q.options FROM simulation_questions sq
+         JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.position LIMIT 3`,
+      )
+        .bind("ripresa-lotto")
+        .all<{ id: number; subject: number; type: string; options: string | null }>()
+    ).results;
+    const choice = (q: (typeof rows)[number], n: number) =>
+      q.type === "mc" ? (JSON.parse(q.options!) as string[])[n]! : `prova ${n}`;
+    const [a, b, c] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+    const first = await open("ripresa-lotto", { token: student });
+    const resume = String((await first.next("hello")).resume);
+    // Sent together (one batch in the room, held 1.5 s here): a, then a changed, b, then b cleared, c. The second socket
+    // opens while they wait to be written: its hello holds them, without writing them before their time.
+    await runInDurableObject(roomOf("ripresa-lotto"), async (room: SimulationRoom) => room.setAnswerBatchForTest(1500));
+    const frames = [
+      { seq: 1, q: a, value: choice(a, 0) },
+      { seq: 2, q: b, value: choice(b, 0) },
+      { seq: 3, q: a, value: choice(a, 1) },
+      { seq: 4, q: b, value: "" },
+      { seq: 5, q: c, value: choice(c, 2) },
+    ];
+    for (const f of frames)
+      first.ws!.send(
+        JSON.stringify({ type: "answer", seq: f.seq, subjectId: f.q.subject, questionId: f.q.id, value: f.value }),
+      );
+    // A ping after them: its pong means the room has taken all five.
+    first.ws!.send(JSON.stringify({ type: "ping", t0: 1 }));
+    await first.next("pong");
+    const again = await open("ripresa-lotto", { resume });
+    const hello = await again.next("hello");
+    expect(first.messages.filter((m) => m.type === "ack")).toEqual([]); // still waiting
+    expect(hello.answers).toEqual({
+      [String(a.subject)]: { [String(a.id)]: choice(a, 1), [String(c.id)]: choice(c, 2) },
+    });
+    // And the first socket still gets every ack (the batch was written).
+    await expect.poll(() => first.messages.filter((m) => m.type === "ack").length, { timeout: 5000 }).toBe(5);
+    first.ws!.close(1000);
+    again.ws!.close(1000);
   });
 
   it("expire a few minutes after the room's last end", async () => {

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type GapKey, gradeGapAnswer, parseGapNumber } from "~/lib/gap-answer";
 import { nearMisses, numericKeyForm, officialSpellings } from "~/lib/gap-spellings";
-import { type AnswerKey, isCorrect } from "~/lib/simulation";
+import { type AnswerKey, isCorrect, memoJudge } from "~/lib/simulation";
 import { BANK } from "../../seed/seed";
 
 type BankGap = { id: number; key: GapKey };
@@ -119,5 +119,60 @@ describe("the cheats of the report (issue 28)", () => {
       };
       for (const typed of ["1e999", "10^999", "-1x10^999"]) expect(isCorrect(roomKey, typed)).toBe(false);
     }
+  });
+});
+
+describe("the room's memo of verdicts (memoJudge, issue 31)", () => {
+  const KEYS: AnswerKey[] = BANK.flatMap((file) =>
+    file.questions.map((q) =>
+      q.type === "gap"
+        ? {
+            id: q.id,
+            type: "gap" as const,
+            options: null,
+            correctIndex: null,
+            accepted: [...(q.accepted ?? [])],
+            measure: q.measure,
+            tolerance: q.tolerance,
+          }
+        : {
+            id: q.id,
+            type: "mc" as const,
+            options: [...(q.options ?? [])],
+            correctIndex: q.correct ?? null,
+            accepted: null,
+          },
+    ),
+  );
+
+  it("gives isCorrect's verdict on every question of the bank, for its own answers, the cheats and other questions' answers", () => {
+    expect(KEYS.length).toBeGreaterThan(900);
+    const judge = memoJudge();
+    // What a room meets: each key's right answers and near misses, overflows, blanks, and the answers that are right for
+    // the neighbouring questions (a memo keyed by the answer alone would hand them over).
+    const answersFor = (key: AnswerKey): string[] => {
+      const own =
+        key.type === "mc"
+          ? (key.options ?? [])
+          : [
+              ...(key.accepted ?? []),
+              ...(numericKeyForm({ accepted: key.accepted ?? [], measure: key.measure, tolerance: key.tolerance })
+                ? nearMisses({ accepted: key.accepted ?? [], measure: key.measure, tolerance: key.tolerance }).map(
+                    (m) => m.typed,
+                  )
+                : []),
+            ];
+      return [...own, "1e999", "-1x10^999", "", "   ", "A"];
+    };
+    const mismatches: string[] = [];
+    for (let round = 0; round < 2; round++)
+      for (const [i, key] of KEYS.entries()) {
+        const neighbour = KEYS[(i + 1) % KEYS.length]!;
+        for (const typed of [...answersFor(key), ...answersFor(neighbour), undefined]) {
+          const expected = isCorrect(key, typed);
+          if (judge(key, typed) !== expected) mismatches.push(`${key.id}: ${JSON.stringify(typed)} (round ${round})`);
+        }
+      }
+    expect(mismatches).toEqual([]);
   });
 });
