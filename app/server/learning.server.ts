@@ -192,7 +192,8 @@ export async function simulationMemoryStatements(
   const questionIds = subjectKeys.flatMap((s) => s.keys.map((k) => k.id));
   if (questionIds.length === 0) return [];
   const questionList = questionIds.map(sqlNumber).join(",");
-  const prior = new Map<string, MemoryState>();
+  /** Each student's prior memories by question (most students of a first sitting have none). */
+  const prior = new Map<number, Map<number, MemoryState>>();
   for (let i = 0; i < graded.length; i += PRIOR_USERS_PER_SELECT) {
     const users = graded.slice(i, i + PRIOR_USERS_PER_SELECT).map((g) => sqlNumber(g.userId));
     const { results } = await d1
@@ -201,7 +202,12 @@ export async function simulationMemoryStatements(
       )
       .all<Record<string, number | null>>();
     for (const r of results) {
-      prior.set(`${r.user_id}:${r.question_id}`, {
+      let own = prior.get(r.user_id!);
+      if (!own) {
+        own = new Map();
+        prior.set(r.user_id!, own);
+      }
+      own.set(r.question_id!, {
         due: r.due!,
         stability: r.stability!,
         difficulty: r.difficulty!,
@@ -218,10 +224,19 @@ export async function simulationMemoryStatements(
   // One review step depends only on the prior memory and the verdict (same instant, no time): a room's thousands of
   // students share a few of them (every first answer is one of three), so each distinct step is computed once.
   const steps = new Map<string, string>();
+  const firstSteps = new Map<boolean | null, string>(); // no prior memory: one of three steps
   const stepOf = (before: MemoryState | undefined, correct: boolean | null) => {
-    const key = before
-      ? `${correct}|${before.due}|${before.stability}|${before.difficulty}|${before.scheduledDays}|${before.learningSteps}|${before.reps}|${before.lapses}|${before.state}|${before.lastReview}|${before.lastCorrect}`
-      : `${correct}`;
+    if (!before) {
+      let columns = firstSteps.get(correct);
+      if (columns === undefined) {
+        columns = memoryColumns(reviewMemory(undefined, { correct, timeSec: null, at: now }))
+          .map(sqlNumber)
+          .join(",");
+        firstSteps.set(correct, columns);
+      }
+      return columns;
+    }
+    const key = `${correct}|${before.due}|${before.stability}|${before.difficulty}|${before.scheduledDays}|${before.learningSteps}|${before.reps}|${before.lapses}|${before.state}|${before.lastReview}|${before.lastCorrect}`;
     let columns = steps.get(key);
     if (columns === undefined) {
       columns = memoryColumns(reviewMemory(before, { correct, timeSec: null, at: now }))
@@ -231,13 +246,15 @@ export async function simulationMemoryStatements(
     }
     return columns;
   };
+  // Per question, once: where its answer is found and its id as SQL.
+  const questions = subjectKeys.flatMap((s) =>
+    s.keys.map((key) => ({ key, subject: String(s.id), id: String(key.id), sql: `,${sqlNumber(key.id)},` })),
+  );
   return graded.map((g) => {
-    const user = sqlNumber(g.userId);
-    const rows = subjectKeys.flatMap((s) =>
-      s.keys.map((key) => {
-        const correct = judge(key, g.answers[String(s.id)]?.[String(key.id)]);
-        return `(${user},${sqlNumber(key.id)},${stepOf(prior.get(`${g.userId}:${key.id}`), correct)})`;
-      }),
+    const user = `(${sqlNumber(g.userId)}`;
+    const own = prior.get(g.userId);
+    const rows = questions.map(
+      (q) => `${user}${q.sql}${stepOf(own?.get(q.key.id), judge(q.key, g.answers[q.subject]?.[q.id]))})`,
     );
     return d1
       .prepare(
