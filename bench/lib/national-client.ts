@@ -10,6 +10,7 @@
 //   checking that the room's hello gives back every answer it had acknowledged; at the end, once the room has graded
 //   (simulation-end, or at once with an answer unacknowledged), the attempt (POST /simulazione.data?id=, the runner's
 //   action, retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { Agent } from "undici";
 import { openSealedSubject, type SealedSubject } from "../../app/lib/sealed-subject.ts";
@@ -29,6 +30,15 @@ import {
   START_FETCH_SPREAD_MS,
   START_FETCH_MARGIN_MS,
 } from "../../app/lib/simulation-protocol.ts";
+
+// These threads stand for students' own devices: on this one machine they must not take the server's core from it
+// (at each opening 6,000 clients open their sealed subjects at once). Lower this thread's priority (Linux applies it
+// to the calling thread only); where that is not allowed the run goes on as before.
+try {
+  setPriority(10);
+} catch {
+  // not permitted here
+}
 
 type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
 type Input = {
