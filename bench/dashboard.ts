@@ -12,12 +12,12 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { memoryColumns, replayMemory, type ReviewInput } from "../app/lib/fsrs-rating.ts";
 import { REBUILD_AGGREGATES_SQL } from "../app/server/db/aggregate-sql.ts";
-import { devCookie, serveBuilt, type LocalServer } from "./lib/server.ts";
+import { BENCH_STATE, devCookie, serveBuilt, type LocalServer } from "./lib/server.ts";
 import { ms, percentile, timeRequests } from "./lib/stats.ts";
 import { prng } from "../app/lib/prng.ts";
 
-const STATE = join(".wrangler", "bench-state");
-const ENLARGED_STATE = join(".wrangler", "bench-state-200k");
+const STATE = BENCH_STATE;
+const ENLARGED_STATE = `${BENCH_STATE}-200k`;
 const PHASES = 2; // per database, alternating
 const STUDENTS = 5_000;
 const ATTEMPTS_PER_STUDENT = 40; // 200,000 attempts

@@ -17,7 +17,7 @@ import { Worker } from "node:worker_threads";
 import { SignJWT } from "jose";
 import { SESSION_COOKIE, SIMULATION_GRACE_MS } from "../app/lib/constants.ts";
 import { ROOM_CAPACITY } from "../app/lib/simulation-protocol.ts";
-import { devCookie, type LocalServer } from "./lib/server.ts";
+import { BENCH_STATE, devCookie, type LocalServer } from "./lib/server.ts";
 import { percentile } from "./lib/stats.ts";
 
 const CLIENTS = Number(process.env.NATIONAL_CLIENTS ?? 6000);
@@ -47,7 +47,7 @@ type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
 const wrangler = (args: string[]) =>
   execFileSync(
     join("node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", join(".wrangler", "bench-state"), ...args],
+    ["d1", "execute", "DB", "--local", "--persist-to", BENCH_STATE, ...args],
     {
       env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
       maxBuffer: 64 * 1024 * 1024,

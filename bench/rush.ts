@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { devCookie, type LocalServer } from "./lib/server.ts";
+import { BENCH_STATE, devCookie, type LocalServer } from "./lib/server.ts";
 import { latencyAgainstAsset, latencyRows } from "./lib/stats.ts";
 
 const REQUESTS = 200;
@@ -42,7 +42,7 @@ function fillEvent(eventId: number) {
   writeFileSync(file, chunks.join("\n"));
   execFileSync(
     join("node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", join(".wrangler", "bench-state"), "--file", file],
+    ["d1", "execute", "DB", "--local", "--persist-to", BENCH_STATE, "--file", file],
     {
       stdio: ["ignore", "ignore", "inherit"],
       env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { estimateClockOffset, type ClockSample } from "../app/lib/simulation.ts";
-import { devCookie, type LocalServer } from "./lib/server.ts";
+import { BENCH_STATE, devCookie, type LocalServer } from "./lib/server.ts";
 import { percentile } from "./lib/stats.ts";
 
 const SIZES = (process.env.SIM_BENCH_SIZES ?? "500,2000")
@@ -54,7 +54,7 @@ function workerdRssKb(): number {
 
 /** Creates the bench users in the bench database (loopback state only) and signs each in. */
 async function prepareUsers(baseUrl: string, count: number) {
-  const state = join(".wrangler", "bench-state");
+  const state = BENCH_STATE;
   const values = Array.from({ length: count }, (_, i) => `('bench-${i}@example.com', 'Bench ${i}')`).join(",\n");
   const file = join(tmpdir(), `unicum-bench-users-${process.pid}.sql`);
   writeFileSync(file, `INSERT OR IGNORE INTO users (email, name) VALUES\n${values};`);
