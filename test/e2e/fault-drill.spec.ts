@@ -301,16 +301,23 @@ test("fault drill: the server is killed right after the room took an answer; the
       killed: false,
       /** An ack of the armed answer the room sent before it died: the browser never gets it (lost with the process). */
       withheld: [] as Msg[],
+      /** The address of each socket the page opened (a reconnect after the start carries ?resume=). */
+      urls: [] as string[],
     };
-    await page.routeWebSocket(/\/api\/simulations\/[^/]+\/ws$/, (ws: WebSocketRoute) => {
+    // A reconnect carries the room's resume token (?resume=): relayed as the page sent it.
+    await page.routeWebSocket(/\/api\/simulations\/[^/]+\/ws(\?.*)?$/, (ws: WebSocketRoute) => {
       const socket = ++wire.sockets;
+      wire.urls.push(ws.url());
       if (!wire.gate) {
         void ws.close({ code: 1012, reason: "server down" });
         return;
       }
-      const room = new WebSocket(`${BASE.replace("http", "ws")}/api/simulations/${simId}/ws`, {
-        headers: { cookie },
-      } as unknown as string[]);
+      const room = new WebSocket(
+        `${BASE.replace("http", "ws")}/api/simulations/${simId}/ws${new URL(ws.url()).search}`,
+        {
+          headers: { cookie },
+        } as unknown as string[],
+      );
       const queued: string[] = [];
       const toRoom = (text: string) => (room.readyState === WebSocket.OPEN ? room.send(text) : queued.push(text));
       room.onopen = () => {
@@ -424,6 +431,8 @@ test("fault drill: the server is killed right after the room took an answer; the
     expect(answersSent(after, second.questionId).map((f) => f.m.value)).toContain(second.value);
     expect(acks(after, second.questionId).length).toBeGreaterThan(0);
     expect(answersSent(after, first.questionId)).toEqual([]);
+    // It came back with the resume token the room gave at the start (no session lookup), valid across the restart.
+    expect(wire.urls.slice(killedSocket).some((url) => new URL(url).searchParams.has("resume"))).toBe(true);
 
     // The room keeps both: what another device of the student reads in its hello.
     const check = new Student(me.id, me.cookie, simId);

@@ -296,7 +296,7 @@ test.describe("live simulation", () => {
         allowedUsers: [1],
       },
     });
-    await page.routeWebSocket(/\/ws$/, (ws) => ws.close());
+    await page.routeWebSocket(/\/ws(\?.*)?$/, (ws) => ws.close());
     await login(page, "studente@example.com");
     await page.goto(`/simulazione?id=${simId}`);
     await expect(page.getByTestId("sim-waiting")).toBeVisible();
