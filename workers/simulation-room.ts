@@ -79,6 +79,7 @@ const ROOM_TEXT = {
   keyNotForStaff: "Le domande delle materie si aprono solo per i candidati.",
   noKey: "Chiave della materia non disponibile: le domande arrivano dal server.",
   notStored: "Risposta non salvata per un errore del server: inviala di nuovo.",
+  staleResume: "Accesso alla simulazione scaduto: ricollegati.",
 } as const;
 
 /** Rooms do not all write to D1 in the same instant at the end: room k waits k × this (capped). */
@@ -272,6 +273,11 @@ export class SimulationRoom extends DurableObject<Env> {
       this.setMeta("shard", request.headers.get("X-Unicum-Shard") ?? "0");
     }
     const plan = await this.ensurePlan();
+    // A resume token from another sitting under the same id (deleted and made again): the session decides instead.
+    const resumedStart = request.headers.get("X-Unicum-Resume-Start");
+    if (resumedStart !== null && plan?.config.startTime !== Number(resumedStart)) {
+      return Response.json({ error: ROOM_TEXT.staleResume }, { status: 401 });
+    }
     const { 0: client, 1: server } = new WebSocketPair();
     if (request.headers.get("X-Unicum-Staff") === "1") {
       // The teacher's live view: the room's state now, then each change (no answers, keys or verdicts).
@@ -390,7 +396,8 @@ export class SimulationRoom extends DurableObject<Env> {
     const known = this.resumeTokens.get(id);
     if (known) return known;
     try {
-      const claims = { userId, role, simulationId: plan.config.simulationId, shard: plan.config.shard };
+      const { simulationId, shard, startTime } = plan.config;
+      const claims = { userId, role, simulationId, shard, startTime };
       const token = await signResume(secret, claims, plan.end + RESUME_AFTER_END_MS);
       this.resumeTokens.set(id, token);
       return token;

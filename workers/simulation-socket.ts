@@ -28,24 +28,40 @@ export async function routeSimulationSocket(request: Request, env: Env): Promise
       throw new HttpError(426, "Questo indirizzo accetta solo connessioni WebSocket.");
     }
     const simulationId = decodeURIComponent(match[1]!);
-    const admitted = (await resumed(url, env, simulationId)) ?? (await admit(request, env, simulationId));
-    const stub = roomFor(env, simulationId, admitted.shard);
-    // The room trusts these headers only because they come from this Worker, never from the client.
-    const headers = new Headers(request.headers);
-    headers.set("X-Unicum-User-Id", String(admitted.userId));
-    headers.set("X-Unicum-Role", admitted.role);
-    headers.set("X-Unicum-Simulation-Id", simulationId);
-    headers.set("X-Unicum-Shard", String(admitted.shard));
-    // Only the staff route below opens a staff socket: a client cannot ask for one with its own header.
-    headers.delete("X-Unicum-Staff");
-    return stub.fetch(new Request(request.url, { headers, method: "GET" }));
+    const token = await resumed(url, env, simulationId);
+    if (token) {
+      const answer = await enterRoom(request, env, simulationId, token);
+      // The room refuses a token of another sitting under the same id: then the session decides, as without one.
+      if (answer.status !== 401) return answer;
+    }
+    return await enterRoom(request, env, simulationId, await admit(request, env, simulationId));
   } catch (error) {
     return errorResponse(error);
   }
 }
 
+/** Hands the upgrade to the candidate's room with who they are (headers the room trusts: set here, never by a client). */
+function enterRoom(
+  request: Request,
+  env: Env,
+  simulationId: string,
+  admitted: Omit<ResumeClaims, "startTime"> & { startTime?: number },
+): Promise<Response> {
+  const headers = new Headers(request.headers);
+  headers.set("X-Unicum-User-Id", String(admitted.userId));
+  headers.set("X-Unicum-Role", admitted.role);
+  headers.set("X-Unicum-Simulation-Id", simulationId);
+  headers.set("X-Unicum-Shard", String(admitted.shard));
+  // Admitted by a resume token: the room checks it was signed in its own sitting (no D1 here to tell).
+  if (admitted.startTime !== undefined) headers.set("X-Unicum-Resume-Start", String(admitted.startTime));
+  else headers.delete("X-Unicum-Resume-Start");
+  // Only the staff route below opens a staff socket: a client cannot ask for one with its own header.
+  headers.delete("X-Unicum-Staff");
+  return roomFor(env, simulationId, admitted.shard).fetch(new Request(request.url, { headers, method: "GET" }));
+}
+
 /** The session's way in: the signed-in user (401 without one) and the door of their simulation. */
-async function admit(request: Request, env: Env, simulationId: string): Promise<ResumeClaims> {
+async function admit(request: Request, env: Env, simulationId: string): Promise<Omit<ResumeClaims, "startTime">> {
   const user = await requireUser(request, env, "user");
   // Unknown simulation → 404; not on its allowed list → 403 'Non sei abilitato a questa simulazione'.
   const { shard } = await requireSimulationAccess(getDb(env.DB), simulationId, user);

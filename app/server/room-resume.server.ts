@@ -14,7 +14,11 @@ const HKDF_INFO = new TextEncoder().encode("unicum/room-resume/v1");
 /** A token stays valid this long after the room's last end (a candidate reconnecting to read their result). */
 export const RESUME_AFTER_END_MS = 5 * 60_000;
 
-export type ResumeClaims = { userId: number; role: string; simulationId: string; shard: number };
+/**
+ * `startTime`: the start instant of the sitting the token was signed in. The room refuses a token of another start (a
+ * simulation deleted and made again under the same id); the socket route cannot tell without D1.
+ */
+export type ResumeClaims = { userId: number; role: string; simulationId: string; shard: number; startTime: number };
 
 /** The HMAC key of a secret, derived once per isolate (kept once resolved, never a pending promise across requests). */
 let derived: { secret: string; key: CryptoKey } | null = null;
@@ -35,7 +39,7 @@ async function resumeKey(secret: string): Promise<CryptoKey> {
 
 /** A resume token for `claims`, valid until `expiresAt` (ms). */
 export async function signResume(secret: string, claims: ResumeClaims, expiresAt: number): Promise<string> {
-  return new SignJWT({ sim: claims.simulationId, shard: claims.shard, role: claims.role })
+  return new SignJWT({ sim: claims.simulationId, shard: claims.shard, role: claims.role, start: claims.startTime })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(claims.userId))
     .setAudience(AUDIENCE)
@@ -56,10 +60,11 @@ export async function verifyResume(
   try {
     const { payload } = await jwtVerify(token, await resumeKey(secret), { algorithms: ["HS256"], audience: AUDIENCE });
     const userId = Number(payload.sub);
-    const { sim, shard, role } = payload as { sim?: unknown; shard?: unknown; role?: unknown };
+    const { sim, shard, role, start } = payload as { sim?: unknown; shard?: unknown; role?: unknown; start?: unknown };
     if (sim !== simulationId || !Number.isInteger(userId) || userId <= 0) return null;
     if (typeof shard !== "number" || !Number.isInteger(shard) || shard < 0 || typeof role !== "string") return null;
-    return { userId, role, simulationId, shard };
+    if (typeof start !== "number" || !Number.isFinite(start)) return null;
+    return { userId, role, simulationId, shard, startTime: start };
   } catch {
     return null;
   }

@@ -174,6 +174,7 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
   return new Promise((resolve) => {
     const ws = new WebSocket(wsUrl, { headers: { cookie: c.user.cookie } } as unknown as string[]);
     c.ws = ws;
+    let greeted = false;
     let opened: (ok: boolean) => void = () => {};
     c.open = new Promise((r) => (opened = r));
     const timer = setTimeout(() => {
@@ -185,6 +186,7 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
       const m = JSON.parse(String(event.data)) as Record<string, unknown>;
       if (typeof m.resume === "string") c.resume = m.resume;
       if (m.type === "hello") {
+        greeted = true;
         clearTimeout(timer);
         if (typeof m.startTime === "number") c.startTime = m.startTime;
         opened(true);
@@ -242,6 +244,7 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
       }
     };
     ws.onerror = () => {
+      if (!greeted) c.resume = undefined; // refused before its hello: the next try uses the session, as the runner does
       clearTimeout(timer);
       opened(false);
       resolve(null);

@@ -112,7 +112,10 @@ describe("resume tokens", () => {
     await startedSimulation("ripresa-a");
     await startedSimulation("ripresa-b", [FRIEND_ID]);
     const secret = env.SESSION_SECRET!;
-    const claims = { userId: STUDENT_ID, role: "studente", simulationId: "ripresa-a", shard: 0 };
+    const startTime = (await env.DB.prepare("SELECT start_time FROM simulations WHERE id = 'ripresa-a'").first<{
+      start_time: number;
+    }>())!.start_time;
+    const claims = { userId: STUDENT_ID, role: "studente", simulationId: "ripresa-a", shard: 0, startTime };
     const valid = await signResume(secret, claims, Date.now() + 60_000);
     const [head, body, signature] = valid.split(".");
     const bad = {
@@ -138,6 +141,12 @@ describe("resume tokens", () => {
     expect(withSession.response.status).toBe(101);
     expect(withSession.statements).toBeGreaterThan(0);
     withSession.ws!.close(1000);
+    // Signed for another sitting under the same id (deleted and made again): the room refuses it, the session decides.
+    const otherSitting = await signResume(secret, { ...claims, startTime: startTime - 3_600_000 }, Date.now() + 60_000);
+    expect((await open("ripresa-a", { resume: otherSitting })).response.status).toBe(401);
+    const otherWithSession = await open("ripresa-a", { resume: otherSitting, token: student });
+    expect(otherWithSession.response.status).toBe(101);
+    otherWithSession.ws!.close(1000);
     // The valid one still works.
     const ok = await open("ripresa-a", { resume: valid });
     expect(ok.response.status).toBe(101);

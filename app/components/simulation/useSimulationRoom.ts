@@ -89,6 +89,7 @@ export function useSimulationRoom(
         `${proto}//${location.host}/api/simulations/${encodeURIComponent(simulationId)}/ws${query}`,
       );
       wsRef.current = ws;
+      let greeted = false;
       let pingsLeft = 0;
       const ping = () =>
         ws.readyState === WebSocket.OPEN && ws.send(encodeClientMessage({ type: "ping", t0: performance.now() }));
@@ -113,6 +114,7 @@ export function useSimulationRoom(
             if (--pingsLeft > 0) ping();
             break;
           case "hello":
+            greeted = true;
             resume = m.resume ?? resume;
             eventsRef.current.onHello(m);
             if (m.closedThrough > 0) eventsRef.current.onSubjectClosed(m.closedThrough);
@@ -153,6 +155,8 @@ export function useSimulationRoom(
         for (const subject of [...keyWaiters.current.keys()]) settleKey(subject, undefined);
         for (const subject of [...keyListeners.current.keys()]) settleListeners(subject, undefined);
         if (closed) return;
+        // Refused before its hello: the next try goes through the session, not a token the room may not take.
+        if (!greeted) resume = undefined;
         // Moved to another room at the start: reconnect at once; otherwise back off.
         if (event.code === ROOM_MOVED_CODE) {
           resume = undefined; // the token names the room it leaves
