@@ -114,7 +114,7 @@ export class SimulationRoom extends DurableObject<Env> {
   private subjectKeys = new Map<number, Promise<string>>();
   /** Candidates known to have a participants row (this wake-up): a reconnect writes nothing. */
   private seated = new Set<number>();
-  /** Resume tokens signed this wake-up, by user, role and room end: a reconnect's hello signs nothing. */
+  /** Resume tokens signed this wake-up, by user, role and sitting: a reconnect's hello signs nothing. */
   private resumeTokens = new Map<string, string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -296,7 +296,7 @@ export class SimulationRoom extends DurableObject<Env> {
     // A late joiner gets the whole state at once: start instant, their own closed subjects and extra time, and
     // their saved answers.
     const now = Date.now();
-    const resume = plan && role ? await this.resumeToken(plan, userId, role) : null;
+    const resume = plan ? await this.resumeToken(plan, userId, role) : null;
     server.send(
       encodeServerMessage({
         type: "hello",
@@ -392,13 +392,14 @@ export class SimulationRoom extends DurableObject<Env> {
   private async resumeToken(plan: RoomPlan, userId: number, role: string): Promise<string | null> {
     const secret = this.env.SESSION_SECRET;
     if (!secret || secret.length < 32) return null;
-    const id = `${userId}|${role}|${plan.config.simulationId}|${plan.config.shard}|${plan.end}`;
+    const { simulationId, shard, startTime } = plan.config;
+    const expiresAt = plan.end + RESUME_AFTER_END_MS;
+    // The room's simulation and shard are fixed; the sitting (start, end) may move before it begins.
+    const id = `${userId}|${role}|${startTime}|${expiresAt}`;
     const known = this.resumeTokens.get(id);
     if (known) return known;
     try {
-      const { simulationId, shard, startTime } = plan.config;
-      const claims = { userId, role, simulationId, shard, startTime };
-      const token = await signResume(secret, claims, plan.end + RESUME_AFTER_END_MS);
+      const token = await signResume(secret, { userId, role, simulationId, shard, startTime }, expiresAt);
       this.resumeTokens.set(id, token);
       return token;
     } catch (error) {
@@ -545,9 +546,10 @@ export class SimulationRoom extends DurableObject<Env> {
   }
 
   private pupilRow(plan: RoomPlan | null, userId: number, now: number, connected: boolean): LivePupil {
-    const answers = this.ctx.storage.sql
-      .exec<{ question_id: number }>(`SELECT question_id FROM answers WHERE user_id = ?`, userId)
-      .toArray();
+    const answered = Array.from(
+      this.ctx.storage.sql.exec(`SELECT question_id FROM answers WHERE user_id = ?`, userId).raw<[number]>(),
+      ([questionId]) => questionId,
+    );
     const timeSec = this.ctx.storage.sql
       .exec<{ time_sec: number | null }>(`SELECT time_sec FROM participants WHERE user_id = ?`, userId)
       .toArray()[0]?.time_sec;
@@ -555,10 +557,7 @@ export class SimulationRoom extends DurableObject<Env> {
       userId,
       connected,
       submitted: this.graded || timeSec != null,
-      answered: this.answeredBySubject(
-        plan,
-        answers.map((a) => a.question_id),
-      ),
+      answered: this.answeredBySubject(plan, answered),
       closedThrough: this.graded
         ? (plan?.config.flow.length ?? this.closedThrough)
         : Math.max(this.closedThrough, plan?.closedFor(userId, now) ?? 0),
@@ -591,7 +590,7 @@ export class SimulationRoom extends DurableObject<Env> {
     const now = Date.now();
     const connected = new Set<number>();
     for (const ws of this.ctx.getWebSockets()) {
-      const data = ws.deserializeAttachment() as SocketData;
+      const data = this.socketData(ws);
       if (!data.staff && data.role !== "admin" && ws.readyState === WebSocket.OPEN) connected.add(data.userId);
     }
     const participants = this.ctx.storage.sql
@@ -750,7 +749,7 @@ export class SimulationRoom extends DurableObject<Env> {
     // reconnect; the socket route sends them to their seat.
     const moving = new Set(leaving);
     for (const ws of this.ctx.getWebSockets()) {
-      const { userId } = ws.deserializeAttachment() as SocketData;
+      const { userId } = this.socketData(ws);
       if (!moving.has(userId)) continue;
       try {
         ws.close(ROOM_MOVED_CODE, "Cambio stanza");
@@ -818,7 +817,7 @@ export class SimulationRoom extends DurableObject<Env> {
   /** Who is here and how far they are, for the admin's live summary across rooms. */
   async stats(): Promise<RoomStats> {
     const connected = this.ctx.getWebSockets().filter((ws) => {
-      const data = ws.deserializeAttachment() as SocketData;
+      const data = this.socketData(ws);
       return data.role !== "admin" && !data.staff;
     }).length;
     const row = this.ctx.storage.sql
@@ -1002,7 +1001,7 @@ export class SimulationRoom extends DurableObject<Env> {
   // --- for tests and the bench ---
 
   connectedUserIds(): number[] {
-    return this.ctx.getWebSockets().map((ws) => (ws.deserializeAttachment() as SocketData).userId);
+    return this.ctx.getWebSockets().map((ws) => this.socketData(ws).userId);
   }
 
   /** Test hook: how long answers wait to be written together (this wake-up). */

@@ -223,20 +223,12 @@ export async function simulationMemoryStatements(
   }
   // One review step depends only on the prior memory and the verdict (same instant, no time): a room's thousands of
   // students share a few of them (every first answer is one of three), so each distinct step is computed once.
-  const steps = new Map<string, string>();
-  const firstSteps = new Map<boolean | null, string>(); // no prior memory: one of three steps
+  // Keyed by the verdict alone when there is no prior memory (one of three steps), else by verdict and prior state.
+  const steps = new Map<string | boolean | null, string>();
   const stepOf = (before: MemoryState | undefined, correct: boolean | null) => {
-    if (!before) {
-      let columns = firstSteps.get(correct);
-      if (columns === undefined) {
-        columns = memoryColumns(reviewMemory(undefined, { correct, timeSec: null, at: now }))
-          .map(sqlNumber)
-          .join(",");
-        firstSteps.set(correct, columns);
-      }
-      return columns;
-    }
-    const key = `${correct}|${before.due}|${before.stability}|${before.difficulty}|${before.scheduledDays}|${before.learningSteps}|${before.reps}|${before.lapses}|${before.state}|${before.lastReview}|${before.lastCorrect}`;
+    const key = before
+      ? `${correct}|${before.due}|${before.stability}|${before.difficulty}|${before.scheduledDays}|${before.learningSteps}|${before.reps}|${before.lapses}|${before.state}|${before.lastReview}|${before.lastCorrect}`
+      : correct;
     let columns = steps.get(key);
     if (columns === undefined) {
       columns = memoryColumns(reviewMemory(before, { correct, timeSec: null, at: now }))

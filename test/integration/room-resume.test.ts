@@ -12,7 +12,6 @@ import { moveStart, type RoomMessage, roomOf } from "./room-socket";
 
 let admin: string;
 let student: string;
-let friend: string;
 const STUDENT_ID = 1;
 const FRIEND_ID = 2;
 
@@ -20,7 +19,6 @@ beforeAll(async () => {
   await seed();
   admin = await login("admin@example.com");
   student = await login("studente@example.com");
-  friend = await login("amico@example.com");
 });
 
 /** Opens the socket through the Worker's route with a D1 that counts; the status, the messages, the D1 statements. */
