@@ -103,9 +103,12 @@ export class SimulationRoom extends DurableObject<Env> {
   /** Last time D1 was asked whether a not-yet-started simulation has started (a class connecting at once asks once). */
   private lastStartCheck = 0;
   private plan: RoomPlan | null = null;
-  /** Mirrors of meta rows that change only at a deadline: read once per wake-up, written through. */
-  private closedThroughCache: number | null = null;
-  private gradedCache: boolean | null = null;
+  /**
+   * The meta rows, read once per wake-up and written through (only this object writes them). A reconnect reads the
+   * simulation id: from memory, so that its event runs no SQL at all (each event's first statement opens a
+   * transaction that commits at its end).
+   */
+  private metaCache = new Map<string, string | null>();
   /** How long the first answer of a batch waits for others (a test may hold a batch longer). */
   private answerBatchMs = ANSWER_BATCH_MS;
   /** Answers accepted but not yet written: flushed within ANSWER_BATCH_MS, or before grading. */
@@ -114,6 +117,12 @@ export class SimulationRoom extends DurableObject<Env> {
   private subjectKeys = new Map<number, Promise<string>>();
   /** Candidates known to have a participants row (this wake-up): a reconnect writes nothing. */
   private seated = new Set<number>();
+  /**
+   * Each greeted candidate's stored answers (this wake-up), read once at their first hello and written through with
+   * every answer stored: a reconnect's hello reads no SQL (a wave of reconnects would otherwise open and commit a
+   * transaction per socket).
+   */
+  private storedAnswers = new Map<number, SavedAnswers>();
   /** Resume tokens signed this wake-up, by user, role and sitting: a reconnect's hello signs nothing. */
   private resumeTokens = new Map<string, string>();
 
@@ -131,8 +140,11 @@ export class SimulationRoom extends DurableObject<Env> {
   // --- small storage helpers ---
 
   private meta(key: string): string | null {
+    if (this.metaCache.has(key)) return this.metaCache.get(key)!;
     const row = this.ctx.storage.sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = ?`, key).toArray()[0];
-    return row ? row.value : null;
+    const value = row ? row.value : null;
+    this.metaCache.set(key, value);
+    return value;
   }
 
   private setMeta(key: string, value: string) {
@@ -141,19 +153,19 @@ export class SimulationRoom extends DurableObject<Env> {
       key,
       value,
     );
+    this.metaCache.set(key, value);
   }
 
   private get closedThrough(): number {
-    return (this.closedThroughCache ??= Number(this.meta("closedThrough") ?? 0));
+    return Number(this.meta("closedThrough") ?? 0);
   }
 
   private set closedThrough(value: number) {
     this.setMeta("closedThrough", String(value));
-    this.closedThroughCache = value;
   }
 
   private get graded(): boolean {
-    return (this.gradedCache ??= this.meta("graded") != null);
+    return this.meta("graded") != null;
   }
 
   /** The stored config, parsed once per wake-up (every answer needs it). */
@@ -226,10 +238,16 @@ export class SimulationRoom extends DurableObject<Env> {
    * once per socket. Those waiting answers are acknowledged to the old socket, so the runner sends them again anyway.
    */
   private answersOf(userId: number): SavedAnswers {
-    const rows = this.ctx.storage.sql
-      .exec(`${SAVED_BY_SUBJECT} WHERE user_id = ? GROUP BY subject_id`, userId)
-      .raw<[number, number, string]>();
-    const saved = savedByUserOf(rows).get(userId) ?? {};
+    let stored = this.storedAnswers.get(userId);
+    if (!stored) {
+      const rows = this.ctx.storage.sql
+        .exec(`${SAVED_BY_SUBJECT} WHERE user_id = ? GROUP BY subject_id`, userId)
+        .raw<[number, number, string]>();
+      stored = savedByUserOf(rows).get(userId) ?? {};
+      this.storedAnswers.set(userId, stored);
+    }
+    const saved: SavedAnswers = {};
+    for (const [subject, questions] of Object.entries(stored)) saved[subject] = { ...questions };
     for (const { userId: owner, answer } of this.batch) {
       if (owner !== userId) continue;
       const subject = (saved[String(answer.subjectId)] ??= {});
@@ -239,6 +257,15 @@ export class SimulationRoom extends DurableObject<Env> {
     for (const [subject, questions] of Object.entries(saved))
       if (Object.keys(questions).length === 0) delete saved[subject];
     return saved;
+  }
+
+  /** Keeps a greeted candidate's remembered answers equal to what was just stored (an empty value cleared it). */
+  private remember(userId: number, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">) {
+    const stored = this.storedAnswers.get(userId);
+    if (!stored) return;
+    const subject = (stored[String(answer.subjectId)] ??= {});
+    if (answer.value.trim() === "") delete subject[String(answer.questionId)];
+    else subject[String(answer.questionId)] = answer.value;
   }
 
   /** Every stored answer of the room, by student, in one read grouped by SQLite (the live state, the grading). */
@@ -485,6 +512,7 @@ export class SimulationRoom extends DurableObject<Env> {
              ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
             ...rows.flatMap((b) => [b.userId, b.answer.subjectId, b.answer.questionId, b.answer.value, b.at]),
           );
+          for (const b of rows) this.remember(b.userId, b.answer);
         } catch (error) {
           // One at a time then: a row that cannot be written is refused, the others are stored.
           console.warn("room: a batch of answers could not be written at once", error);
@@ -692,17 +720,18 @@ export class SimulationRoom extends DurableObject<Env> {
     const { value } = answer;
     if (value.trim() === "") {
       this.ctx.storage.sql.exec(`DELETE FROM answers WHERE user_id = ? AND question_id = ?`, userId, answer.questionId);
-      return;
+    } else {
+      this.ctx.storage.sql.exec(
+        `INSERT INTO answers (user_id, subject_id, question_id, value, at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
+        userId,
+        answer.subjectId,
+        answer.questionId,
+        value,
+        now,
+      );
     }
-    this.ctx.storage.sql.exec(
-      `INSERT INTO answers (user_id, subject_id, question_id, value, at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
-      userId,
-      answer.subjectId,
-      answer.questionId,
-      value,
-      now,
-    );
+    this.remember(userId, answer);
   }
 
   // --- calls from the Worker (RPC) ---
@@ -842,9 +871,9 @@ export class SimulationRoom extends DurableObject<Env> {
     this.ctx.storage.sql.exec(`DELETE FROM meta`);
     this.plan = null;
     this.subjectKeys.clear();
-    this.closedThroughCache = null;
-    this.gradedCache = null;
+    this.metaCache.clear();
     this.ctx.storage.sql.exec(`DELETE FROM answers`);
+    this.storedAnswers.clear();
     this.ctx.storage.sql.exec(`DELETE FROM participants`);
     this.seated.clear();
     this.resumeTokens.clear();
@@ -957,7 +986,6 @@ export class SimulationRoom extends DurableObject<Env> {
         );
       this.closedThrough = config.flow.length;
       this.setMeta("graded", String(Date.now()));
-      this.gradedCache = true;
       this.tellStaffState();
       await this.announceIfAllGraded(config.simulationId, config.shard ?? 0);
     })();

@@ -11,9 +11,9 @@
 //   (simulation-end, or at once with an answer unacknowledged), the attempt (POST /simulazione.data?id=, the runner's
 //   action, retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
 import { setPriority } from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, Worker, workerData } from "node:worker_threads";
 import { Agent } from "undici";
-import { openSealedSubject, type SealedSubject } from "../../app/lib/sealed-subject.ts";
+import type { SealedQuestion, SealedSubject } from "../../app/lib/sealed-subject.ts";
 import { estimateClockOffset, subjectWindows, type ClockSample } from "../../app/lib/simulation.ts";
 import { SIMULATION_GRACE_MS } from "../../app/lib/constants.ts";
 // The browser's runner timing (SimulationRunner.tsx): the bench asks as the browser does.
@@ -38,6 +38,23 @@ try {
   setPriority(10);
 } catch {
   // not permitted here
+}
+
+/** Opens a sealed copy on this thread's helper (bench/lib/sealed-opener.ts), as each student's own device would. */
+const opener = new Worker(new URL("./sealed-opener.ts", import.meta.url));
+opener.unref();
+const opening = new Map<number, (questions: SealedQuestion[] | null) => void>();
+let openings = 0;
+opener.on("message", ({ id, questions }: { id: number; questions: SealedQuestion[] | null }) => {
+  opening.get(id)?.(questions);
+  opening.delete(id);
+});
+function openSealedSubject(key: string, sealed: SealedSubject): Promise<SealedQuestion[] | null> {
+  const id = ++openings;
+  return new Promise((resolve) => {
+    opening.set(id, resolve);
+    opener.postMessage({ id, key, sealed });
+  });
 }
 
 type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };

@@ -196,6 +196,70 @@ describe("resume tokens", () => {
     again.ws!.close(1000);
   });
 
+  it("a reconnect's hello after a clearing and an answer saved over HTTP holds exactly what the room stored", async () => {
+    await startedSimulation("ripresa-http");
+    const rows = (
+      await env.DB.prepare(
+        `SELECT sq.question_id AS id, q.subject_id AS subject, q.type, q.options FROM simulation_questions sq
+         JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.position LIMIT 3`,
+      )
+        .bind("ripresa-http")
+        .all<{ id: number; subject: number; type: string; options: string | null }>()
+    ).results;
+    const choice = (q: (typeof rows)[number], n: number) =>
+      q.type === "mc" ? (JSON.parse(q.options!) as string[])[n]! : `prova ${n}`;
+    const [a, b, c] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+    // The first hello: the room now remembers this candidate's answers (none yet) and must keep up with each write.
+    const first = await open("ripresa-http", { token: student });
+    const resume = String((await first.next("hello")).resume);
+    const send = (seq: number, q: typeof a, value: string) =>
+      first.ws!.send(JSON.stringify({ type: "answer", seq, subjectId: q.subject, questionId: q.id, value }));
+    send(1, a, choice(a, 0));
+    send(2, b, choice(b, 0));
+    await expect.poll(() => first.messages.filter((m) => m.type === "ack").length, { timeout: 5000 }).toBe(2);
+    send(3, a, ""); // cleared alone: its own delete
+    send(4, b, choice(b, 1)); // changed
+    await expect.poll(() => first.messages.filter((m) => m.type === "ack").length, { timeout: 5000 }).toBe(4);
+    first.ws!.close(1000);
+    // A reconnect runs no SQL in the room at all (in a wave, each statement would open and commit a transaction).
+    const sql = await runInDurableObject(roomOf("ripresa-http"), async (_room, state) => {
+      const storage = state.storage.sql;
+      const exec = storage.exec.bind(storage);
+      const seen: string[] = [];
+      storage.exec = ((query: string, ...bindings: unknown[]) => {
+        seen.push(query);
+        return exec(query, ...bindings);
+      }) as typeof storage.exec;
+      return { seen, restore: () => (storage.exec = exec) };
+    });
+    const quiet = await open("ripresa-http", { resume });
+    expect((await quiet.next("hello")).answers).toEqual({ [String(b.subject)]: { [String(b.id)]: choice(b, 1) } });
+    expect(sql.seen).toEqual([]);
+    sql.restore();
+    quiet.ws!.close(1000);
+    // The socket is down: the browser saves over HTTP, into the same room.
+    const saved = await call("POST", "/api/simulations/ripresa-http/attempt", {
+      token: student,
+      json: { answers: { [c.subject]: { [c.id]: choice(c, 2) } }, timeTaken: 0 },
+    });
+    expect(saved.status).toBe(200);
+    const again = await open("ripresa-http", { resume });
+    const hello = await again.next("hello");
+    const expected = { [String(b.subject)]: { [String(b.id)]: choice(b, 1), [String(c.id)]: choice(c, 2) } };
+    expect(hello.answers).toEqual(expected);
+    // The same as the room's own table.
+    const stored = await runInDurableObject(roomOf("ripresa-http"), async (_room, state) =>
+      state.storage.sql
+        .exec<{ q: number; v: string }>(
+          `SELECT question_id AS q, value AS v FROM answers WHERE user_id = ?`,
+          STUDENT_ID,
+        )
+        .toArray(),
+    );
+    expect(Object.fromEntries(stored.map((r) => [String(r.q), r.v]))).toEqual(expected[String(b.subject)]);
+    again.ws!.close(1000);
+  });
+
   it("expire a few minutes after the room's last end", async () => {
     await startedSimulation("ripresa-fine");
     const first = await open("ripresa-fine", { token: student });
