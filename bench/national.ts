@@ -10,8 +10,8 @@
 // session tokens signed with the local .dev.vars secret: 6,000 sign-ins would measure the sign-in, not the day.
 // The figures go to bench/results/latest.json under "national", with PASS or FAIL against the issue's goals.
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir, loadavg } from "node:os";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { SignJWT } from "jose";
@@ -40,6 +40,34 @@ export const NATIONAL_GOALS = {
   d1RowsReadPerClient: 200,
   rankingBytesP95: 20 * 1024,
 } as const;
+
+/**
+ * The clients stand for the students' own devices: on this one machine they must not take the server's core. Each
+ * client thread lowers its own priority (bench/lib/national-client.ts); the process's other threads do too (V8's
+ * garbage-collection helpers, libuv's pool): at a subject's opening the helpers, at normal priority, took about 0.7
+ * of a core each while the server waited, and starved the client threads reading their acknowledgements.
+ */
+const CLIENT_NICE = 10;
+
+/** Sets the priority of every thread of this process now (Linux: per thread); returns the threads changed. */
+function reniceThisProcess(nice: number, only?: number[]): number[] {
+  const changed: number[] = [];
+  let tids: number[] = only ?? [];
+  if (!only)
+    try {
+      tids = readdirSync("/proc/self/task").map(Number);
+    } catch {
+      return changed; // not Linux: nothing to do
+    }
+  for (const tid of tids)
+    try {
+      setPriority(tid, nice);
+      changed.push(tid);
+    } catch {
+      // not permitted, or the thread is gone
+    }
+  return changed;
+}
 
 type Student = { id: number; cookie: string; listed: boolean };
 type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
@@ -215,6 +243,7 @@ export async function benchNational(server: LocalServer) {
   const keys = answerKeys(simId);
   const questions = Object.keys(keys).length;
 
+  const reniced = reniceThisProcess(CLIENT_NICE);
   const workers = Array.from({ length: THREADS }, (_, t) => {
     const slice = students.filter((_, i) => i % THREADS === t);
     return new Worker(new URL("./lib/national-client.ts", import.meta.url), {
@@ -260,10 +289,10 @@ export async function benchNational(server: LocalServer) {
     const rankingBytes = all<number>("rankingBytes");
     const httpCalls = all<number>("httpCalls");
     const waves = sat.map((r) => r.wave as { tried: number; reconnected: number; readBack: number });
-    // Where the slow acks were: p99 per 10 s of the day (seconds from the start instant), and refusals by reason.
+    // Where the slow acks were: p99 per 10 s (NATIONAL_ACK_SLOT_S) of the day (seconds from the start instant), and refusals by reason.
     const bySlot: Record<string, number[]> = {};
     for (const r of sat)
-      for (const [k, v] of Object.entries(r.ackByTenSeconds as Record<string, number[]>)) (bySlot[k] ??= []).push(...v);
+      for (const [k, v] of Object.entries(r.ackBySlot as Record<string, number[]>)) (bySlot[k] ??= []).push(...v);
     const ackTimeline = Object.entries(bySlot)
       .sort((a, b) => Number(a[0]) - Number(b[0]))
       .map(([k, v]) => `${k}s:${Math.round(percentile(v, 99))}(${v.length})`)
@@ -340,7 +369,7 @@ export async function benchNational(server: LocalServer) {
     console.log("\nNational sitting over loopback:");
     console.table([table]);
     if (Object.keys(errs).length) console.log("HTTP errors:", errs);
-    console.log(`ack p99 ms (count) per 10 s from the start: ${ackTimeline}`);
+    console.log(`ack p99 ms (count) per ${process.env.NATIONAL_ACK_SLOT_S ?? 10} s from the start: ${ackTimeline}`);
     if (Object.keys(rejectedBy).length) console.log("answers refused by reason:", rejectedBy);
     if (usage.statements?.length) {
       console.log("D1 statements by rows read (per student):");
@@ -363,5 +392,6 @@ export async function benchNational(server: LocalServer) {
     return { ...result, pass: failed.length === 0, failed };
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
+    reniceThisProcess(0, reniced);
   }
 }

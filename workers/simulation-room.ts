@@ -104,9 +104,8 @@ export class SimulationRoom extends DurableObject<Env> {
   private lastStartCheck = 0;
   private plan: RoomPlan | null = null;
   /**
-   * The meta rows, read once per wake-up and written through (only this object writes them). A reconnect reads the
-   * simulation id: from memory, so that its event runs no SQL at all (each event's first statement opens a
-   * transaction that commits at its end).
+   * The meta rows, read once per wake-up and written through (only this object writes them): every socket's opening
+   * and each deadline read several of them.
    */
   private metaCache = new Map<string, string | null>();
   /** How long the first answer of a batch waits for others (a test may hold a batch longer). */
@@ -117,12 +116,6 @@ export class SimulationRoom extends DurableObject<Env> {
   private subjectKeys = new Map<number, Promise<string>>();
   /** Candidates known to have a participants row (this wake-up): a reconnect writes nothing. */
   private seated = new Set<number>();
-  /**
-   * Each greeted candidate's stored answers (this wake-up), read once at their first hello and written through with
-   * every answer stored: a reconnect's hello reads no SQL (a wave of reconnects would otherwise open and commit a
-   * transaction per socket).
-   */
-  private storedAnswers = new Map<number, SavedAnswers>();
   /** Resume tokens signed this wake-up, by user, role and sitting: a reconnect's hello signs nothing. */
   private resumeTokens = new Map<string, string>();
 
@@ -238,16 +231,10 @@ export class SimulationRoom extends DurableObject<Env> {
    * once per socket. Those waiting answers are acknowledged to the old socket, so the runner sends them again anyway.
    */
   private answersOf(userId: number): SavedAnswers {
-    let stored = this.storedAnswers.get(userId);
-    if (!stored) {
-      const rows = this.ctx.storage.sql
-        .exec(`${SAVED_BY_SUBJECT} WHERE user_id = ? GROUP BY subject_id`, userId)
-        .raw<[number, number, string]>();
-      stored = savedByUserOf(rows).get(userId) ?? {};
-      this.storedAnswers.set(userId, stored);
-    }
-    const saved: SavedAnswers = {};
-    for (const [subject, questions] of Object.entries(stored)) saved[subject] = { ...questions };
+    const rows = this.ctx.storage.sql
+      .exec(`${SAVED_BY_SUBJECT} WHERE user_id = ? GROUP BY subject_id`, userId)
+      .raw<[number, number, string]>();
+    const saved = savedByUserOf(rows).get(userId) ?? {};
     for (const { userId: owner, answer } of this.batch) {
       if (owner !== userId) continue;
       const subject = (saved[String(answer.subjectId)] ??= {});
@@ -257,15 +244,6 @@ export class SimulationRoom extends DurableObject<Env> {
     for (const [subject, questions] of Object.entries(saved))
       if (Object.keys(questions).length === 0) delete saved[subject];
     return saved;
-  }
-
-  /** Keeps a greeted candidate's remembered answers equal to what was just stored (an empty value cleared it). */
-  private remember(userId: number, answer: Pick<AnswerMessage, "subjectId" | "questionId" | "value">) {
-    const stored = this.storedAnswers.get(userId);
-    if (!stored) return;
-    const subject = (stored[String(answer.subjectId)] ??= {});
-    if (answer.value.trim() === "") delete subject[String(answer.questionId)];
-    else subject[String(answer.questionId)] = answer.value;
   }
 
   /** Every stored answer of the room, by student, in one read grouped by SQLite (the live state, the grading). */
@@ -512,7 +490,6 @@ export class SimulationRoom extends DurableObject<Env> {
              ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
             ...rows.flatMap((b) => [b.userId, b.answer.subjectId, b.answer.questionId, b.answer.value, b.at]),
           );
-          for (const b of rows) this.remember(b.userId, b.answer);
         } catch (error) {
           // One at a time then: a row that cannot be written is refused, the others are stored.
           console.warn("room: a batch of answers could not be written at once", error);
@@ -720,18 +697,17 @@ export class SimulationRoom extends DurableObject<Env> {
     const { value } = answer;
     if (value.trim() === "") {
       this.ctx.storage.sql.exec(`DELETE FROM answers WHERE user_id = ? AND question_id = ?`, userId, answer.questionId);
-    } else {
-      this.ctx.storage.sql.exec(
-        `INSERT INTO answers (user_id, subject_id, question_id, value, at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
-        userId,
-        answer.subjectId,
-        answer.questionId,
-        value,
-        now,
-      );
+      return;
     }
-    this.remember(userId, answer);
+    this.ctx.storage.sql.exec(
+      `INSERT INTO answers (user_id, subject_id, question_id, value, at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, question_id) DO UPDATE SET value = excluded.value, at = excluded.at`,
+      userId,
+      answer.subjectId,
+      answer.questionId,
+      value,
+      now,
+    );
   }
 
   // --- calls from the Worker (RPC) ---
@@ -873,7 +849,6 @@ export class SimulationRoom extends DurableObject<Env> {
     this.subjectKeys.clear();
     this.metaCache.clear();
     this.ctx.storage.sql.exec(`DELETE FROM answers`);
-    this.storedAnswers.clear();
     this.ctx.storage.sql.exec(`DELETE FROM participants`);
     this.seated.clear();
     this.resumeTokens.clear();
@@ -935,6 +910,11 @@ export class SimulationRoom extends DurableObject<Env> {
     }
     this.setMeta("alarmRanAt", String(now));
     await this.scheduleNextAlarm(plan.config);
+    // The national bench's server (BENCH_D1_USAGE) says when each opening and deadline ran, and for how long.
+    if (d1UsageEnabled(this.env))
+      console.warn(
+        `room ${plan.config.shard ?? 0}: alarm at +${now - plan.config.startTime} ms took ${Date.now() - now} ms (closed ${closed})`,
+      );
   }
 
   /** Grades every participant of this room and writes their attempts to D1 once (idempotent on retry). */

@@ -11,9 +11,9 @@
 //   (simulation-end, or at once with an answer unacknowledged), the attempt (POST /simulazione.data?id=, the runner's
 //   action, retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
 import { setPriority } from "node:os";
-import { parentPort, Worker, workerData } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { Agent } from "undici";
-import type { SealedQuestion, SealedSubject } from "../../app/lib/sealed-subject.ts";
+import { openSealedSubject, type SealedSubject } from "../../app/lib/sealed-subject.ts";
 import { estimateClockOffset, subjectWindows, type ClockSample } from "../../app/lib/simulation.ts";
 import { SIMULATION_GRACE_MS } from "../../app/lib/constants.ts";
 // The browser's runner timing (SimulationRunner.tsx): the bench asks as the browser does.
@@ -38,23 +38,6 @@ try {
   setPriority(10);
 } catch {
   // not permitted here
-}
-
-/** Opens a sealed copy on this thread's helper (bench/lib/sealed-opener.ts), as each student's own device would. */
-const opener = new Worker(new URL("./sealed-opener.ts", import.meta.url));
-opener.unref();
-const opening = new Map<number, (questions: SealedQuestion[] | null) => void>();
-let openings = 0;
-opener.on("message", ({ id, questions }: { id: number; questions: SealedQuestion[] | null }) => {
-  opening.get(id)?.(questions);
-  opening.delete(id);
-});
-function openSealedSubject(key: string, sealed: SealedSubject): Promise<SealedQuestion[] | null> {
-  const id = ++openings;
-  return new Promise((resolve) => {
-    opening.set(id, resolve);
-    opener.postMessage({ id, key, sealed });
-  });
 }
 
 type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
@@ -114,8 +97,10 @@ let keysTimedOut = 0;
 const ROOM_MOVED_CODE = 4001;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ackLatencies: number[] = [];
-/** The same latencies per 10 s of the day (from the start instant), to see when a slow ack happened. */
-const ackByTenSeconds: Record<string, number[]> = {};
+/** The width of those slots, in seconds (NATIONAL_ACK_SLOT_S; 10 by default). */
+const ACK_SLOT_S = Number(process.env.NATIONAL_ACK_SLOT_S ?? 10);
+/** The same latencies per slot of the day (from the start instant, by arrival), to see when a slow ack happened. */
+const ackBySlot: Record<string, number[]> = {};
 /** Refusals by the room's reason. */
 const rejectedBy: Record<string, number> = {};
 let answersSent = 0;
@@ -232,8 +217,8 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
           c.inFlight.delete(Number(m.seq));
           if (m.type === "ack") {
             ackLatencies.push(at - sent.sentAt);
-            const slot = String(Math.floor((serverNow(c) - (c.startTime ?? 0)) / 10_000) * 10);
-            (ackByTenSeconds[slot] ??= []).push(at - sent.sentAt);
+            const slot = String(Math.floor((serverNow(c) - (c.startTime ?? 0)) / (ACK_SLOT_S * 1000)) * ACK_SLOT_S);
+            (ackBySlot[slot] ??= []).push(at - sent.sentAt);
             c.acked.set(sent.questionId, sent.value);
           } else {
             answersRejected++;
@@ -556,7 +541,7 @@ async function runAll(waveSubject: number) {
     rejected: answersRejected,
     rejectedBy,
     ackLatencies,
-    ackByTenSeconds,
+    ackBySlot,
     moved: clients.reduce((n, c) => n + c.moved, 0),
     resumed: resumedConnects,
     wave,
