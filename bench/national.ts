@@ -10,8 +10,8 @@
 // session tokens signed with the local .dev.vars secret: 6,000 sign-ins would measure the sign-in, not the day.
 // The figures go to bench/results/latest.json under "national", with PASS or FAIL against the issue's goals.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, setPriority, tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { SignJWT } from "jose";
@@ -29,8 +29,8 @@ const TEACHER_ID = 4_999_999;
 /** A student answers this share of the questions (the rest left blank) and changes this share of their answers. */
 const ANSWER_SHARE = 0.9;
 const CHANGE_SHARE = 0.08;
-/** This share of the students loses its socket in the middle of subject 2 and reconnects. */
-const RECONNECT_SHARE = 0.3;
+/** This share of the students loses its socket in the middle of subject 2 and reconnects (NATIONAL_RECONNECT_SHARE). */
+const RECONNECT_SHARE = Number(process.env.NATIONAL_RECONNECT_SHARE ?? 0.3);
 
 /** The issue's goals, at 6,000 clients. */
 export const NATIONAL_GOALS = {
@@ -40,34 +40,6 @@ export const NATIONAL_GOALS = {
   d1RowsReadPerClient: 200,
   rankingBytesP95: 20 * 1024,
 } as const;
-
-/**
- * The clients stand for the students' own devices: on this one machine they must not take the server's core. Each
- * client thread lowers its own priority (bench/lib/national-client.ts); the process's other threads do too (V8's
- * garbage-collection helpers, libuv's pool): at a subject's opening the helpers, at normal priority, took about 0.7
- * of a core each while the server waited, and starved the client threads reading their acknowledgements.
- */
-const CLIENT_NICE = 10;
-
-/** Sets the priority of every thread of this process now (Linux: per thread); returns the threads changed. */
-function reniceThisProcess(nice: number, only?: number[]): number[] {
-  const changed: number[] = [];
-  let tids: number[] = only ?? [];
-  if (!only)
-    try {
-      tids = readdirSync("/proc/self/task").map(Number);
-    } catch {
-      return changed; // not Linux: nothing to do
-    }
-  for (const tid of tids)
-    try {
-      setPriority(tid, nice);
-      changed.push(tid);
-    } catch {
-      // not permitted, or the thread is gone
-    }
-  return changed;
-}
 
 type Student = { id: number; cookie: string; listed: boolean };
 type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
@@ -210,7 +182,8 @@ export async function benchNational(server: LocalServer) {
   const load: { before: number[]; after?: number[] } = { before: loadavg().map((n) => Math.round(n * 100) / 100) };
   console.log(
     `\nNational sitting: ${CLIENTS} students (half listed, half in classes of ${CLASS_SIZE}), rooms of at most ${ROOM_CAPACITY}, ` +
-      `3 subjects × ${SUBJECT_MIN} min, ${THREADS} client threads; load average ${load.before.join(" ")}`,
+      `3 subjects × ${SUBJECT_MIN} min, ${THREADS} client threads, ${Math.round(RECONNECT_SHARE * 100)} % reconnecting mid-subject 2; ` +
+      `load average ${load.before.join(" ")}`,
   );
   const { students, classIds } = await prepareStudents(CLIENTS);
   const admin = await devCookie(baseUrl, "admin@example.com");
@@ -243,7 +216,6 @@ export async function benchNational(server: LocalServer) {
   const keys = answerKeys(simId);
   const questions = Object.keys(keys).length;
 
-  const reniced = reniceThisProcess(CLIENT_NICE);
   const workers = Array.from({ length: THREADS }, (_, t) => {
     const slice = students.filter((_, i) => i % THREADS === t);
     return new Worker(new URL("./lib/national-client.ts", import.meta.url), {
@@ -392,6 +364,5 @@ export async function benchNational(server: LocalServer) {
     return { ...result, pass: failed.length === 0, failed };
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
-    reniceThisProcess(0, reniced);
   }
 }
