@@ -3,7 +3,8 @@
 // default exam edition's day: its three subjects of 31 questions (93), NATIONAL_SUBJECT_MIN minutes each (default 2)
 // with no breaks. Every student does what the browser does (bench/lib/national-client.ts): the page, the flow, the
 // socket and its clock sync, the questions of each subject as it opens, answers right or wrong by their own ability
-// (some left blank, some changed), a reconnect wave mid-subject 2, the attempt at the end and the ranking.
+// (some left blank, some changed), a reconnect wave mid-subject 2 (answers given while a socket is down are saved
+// over HTTP, as the runner does), the attempt at the end and the ranking.
 // D1 is metered by the server itself (BENCH_D1_USAGE, app/server/db/d1-usage.server.ts): rows read and written over
 // the whole day, the admin's save and Avvia included, divided by the students.
 // Students, classes and sessions are written straight into the bench database (loopback state only) and their
@@ -314,6 +315,10 @@ export async function benchNational(server: LocalServer) {
       reconnectWave: waves.reduce((n, w) => n + w.tried, 0),
       reconnected: waves.reduce((n, w) => n + w.reconnected, 0),
       readBack: waves.reduce((n, w) => n + w.readBack, 0),
+      // The runner's fallback while a socket is down (the wave): answers saved over HTTP into the same room.
+      httpSaves: all<number>("httpSaveLatencies").length,
+      httpSaveP99Ms: f1(percentile(all<number>("httpSaveLatencies"), 99)),
+      httpSavesFailed: sum("httpSavesFailed"),
       graded: sum("graded"),
       rankedWithPosition: sum("positions"),
       startSpreadMs: receipts.length ? Math.max(...receipts) - Math.min(...receipts) : null,
@@ -333,6 +338,8 @@ export async function benchNational(server: LocalServer) {
       rankingBytesP95:
         Number.isFinite(result.rankingBytesP95) && result.rankingBytesP95 <= NATIONAL_GOALS.rankingBytesP95,
       graded: result.graded === connected,
+      // Every answer a student gave while their socket was down was saved over HTTP.
+      httpSavesFailed: result.httpSavesFailed === 0,
     };
     const failed = Object.entries(checks)
       .filter(([, ok]) => !ok)

@@ -6,7 +6,8 @@
 //   opening, the key the room sends unasked (asked for when none came shortly after) and the sealed copy opened with it
 //   (falling back, as the browser does, to GET /api/simulations/:id retried while still empty when there is no key or
 //   it does not open), then answers at random instants of the subject, right or wrong by the student's own ability,
-//   some changed later; a share of the students lose their socket mid-subject 2 and reconnect (the reconnect wave),
+//   some changed later; a share of the students lose their socket mid-subject 2 and reconnect (the reconnect wave;
+//   meanwhile their answers are saved over HTTP, POST /simulazione.data?id= one at a time, as the runner does),
 //   checking that the room's hello gives back every answer it had acknowledged; at the end, once the room has graded
 //   (simulation-end, or at once with an answer unacknowledged), the attempt (POST /simulazione.data?id=, the runner's
 //   action, retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
@@ -79,6 +80,10 @@ type Client = {
   acked: Map<number, string>;
   answers: Record<string, Record<string, string>>;
   http: number;
+  /** Between losing its socket and the new one's hello: answers go over HTTP, as the runner's do. */
+  blip: boolean;
+  /** The HTTP saves, one at a time (the runner chains them). */
+  saves: Promise<unknown>;
   moved: number;
   /** The room's resume token (hello, start), sent on reconnects. */
   resume?: string;
@@ -104,6 +109,9 @@ const ackBySlot: Record<string, number[]> = {};
 /** Refusals by the room's reason. */
 const rejectedBy: Record<string, number> = {};
 let answersSent = 0;
+/** Answers saved over HTTP while their socket was down (the runner's fallback), and how long each save took. */
+const httpSaveLatencies: number[] = [];
+let httpSavesFailed = 0;
 let answersRejected = 0;
 /** Connections opened with a resume token (the reconnect wave, after the start). */
 let resumedConnects = 0;
@@ -276,6 +284,8 @@ function newClient(user: Input["users"][number]): Client {
     acked: new Map(),
     answers: {},
     http: 0,
+    blip: false,
+    saves: Promise.resolve(),
     moved: 0,
     waiters: new Map(),
   };
@@ -473,22 +483,45 @@ async function sitSubject(c: Client, index: number, window: { startsAt: number; 
   plan.sort((a, b) => a.at - b.at);
   const reconnecting = index === wave.subjectIndex && Math.random() < input.reconnectShare;
   const dropAt = window.startsAt + span / 2 + Math.random() * 2000;
-  let dropped = false;
+  let blip: Promise<void> | null = null;
+  /** Questions saved over HTTP during the blip: the read-back check leaves them out (their save may land either side of the hello). */
+  const overHttp = new Set<number>();
   for (const p of plan) {
-    if (reconnecting && !dropped && p.at > dropAt) {
-      dropped = true;
+    if (reconnecting && !blip && p.at > dropAt) {
       await sleepUntil(c, dropAt);
-      await reconnectAndReadBack(c, wave);
+      blip = reconnectAndReadBack(c, wave, overHttp);
     }
     await sleepUntil(c, p.at);
-    await send(c, subject.id, p.questionId, p.value);
+    // As the runner: while the socket is down the answer is saved over HTTP, into the same room.
+    if (c.blip) saveOverHttp(c, subject.id, p.questionId, p.value, overHttp);
+    else await send(c, subject.id, p.questionId, p.value);
   }
+  await blip;
+  await c.saves;
+}
+
+/** The runner's HTTP autosave of one answer (POST /simulazione.data, mid-exam), chained after the client's others. */
+function saveOverHttp(c: Client, subjectId: number, questionId: number, value: string, overHttp: Set<number>) {
+  overHttp.add(questionId);
+  (c.answers[String(subjectId)] ??= {})[String(questionId)] = value;
+  c.saves = c.saves.then(async () => {
+    const began = performance.now();
+    const response = await http(c, `/simulazione.data?id=${input.simulationId}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ answers: { [subjectId]: { [questionId]: value } }, timeTaken: 0 }),
+    });
+    const text = response ? await response.text() : "";
+    if (response?.ok && !text.includes('"error"')) httpSaveLatencies.push(performance.now() - began);
+    else httpSavesFailed++;
+  });
 }
 
 type Wave = { subjectIndex: number; tried: number; reconnected: number; readBack: number };
 
-async function reconnectAndReadBack(c: Client, wave: Wave) {
+async function reconnectAndReadBack(c: Client, wave: Wave, overHttp: Set<number>) {
   wave.tried++;
+  c.blip = true;
   // Wait for outstanding acks first (what the room acknowledged must come back), then drop the socket.
   for (let i = 0; i < 40 && c.inFlight.size; i++) await sleep(50);
   const expected = new Map(c.acked);
@@ -498,11 +531,12 @@ async function reconnectAndReadBack(c: Client, wave: Wave) {
   // The browser's first reconnect waits 1 s, jittered ×0.5–1.5 (useSimulationRoom.ts).
   await sleep(1000 * (0.5 + Math.random()));
   const hello = await connect(c);
+  c.blip = false;
   if (!hello) return;
   wave.reconnected++;
   const saved = (hello.answers ?? {}) as Record<string, Record<string, string>>;
   const held = new Map(Object.values(saved).flatMap((qs) => Object.entries(qs).map(([q, v]) => [Number(q), v])));
-  if ([...expected].every(([q, v]) => held.get(q) === v)) wave.readBack++;
+  if ([...expected].every(([q, v]) => overHttp.has(q) || held.get(q) === v)) wave.readBack++;
 }
 
 /** The ranking's own position, in the full shape ({pos, position, ranking[]}) or a paged one. */
@@ -550,6 +584,8 @@ async function runAll(waveSubject: number) {
     positions: outcomes.filter((o) => o.position !== null).length,
     httpCalls: clients.map((c) => c.http),
     httpErrors,
+    httpSaveLatencies,
+    httpSavesFailed,
     keysOpened,
     keysPushed,
     keysFallback,
