@@ -22,6 +22,8 @@ import {
   QUESTIONS_AFTER_OPEN_MS,
   KEY_AFTER_OPEN_MS,
   KEY_SPREAD_MS,
+  BLIP_END_MARGIN_MS,
+  SOCKET_BLIP_GRACE_MS,
   KEY_TIMEOUT_MS,
   KEY_TRIES,
   KEY_RETRY_MS,
@@ -84,6 +86,10 @@ type Client = {
   blip: boolean;
   /** The HTTP saves, one at a time (the runner chains them). */
   saves: Promise<unknown>;
+  /** When the socket dropped (performance.now()), and the answers given since, held for the reconnected socket. */
+  droppedAt: number;
+  held: { subjectId: number; questionId: number; value: string }[];
+  flushTimer?: ReturnType<typeof setTimeout>;
   moved: number;
   /** The room's resume token (hello, start), sent on reconnects. */
   resume?: string;
@@ -286,6 +292,8 @@ function newClient(user: Input["users"][number]): Client {
     http: 0,
     blip: false,
     saves: Promise.resolve(),
+    droppedAt: 0,
+    held: [],
     moved: 0,
     waiters: new Map(),
   };
@@ -492,12 +500,36 @@ async function sitSubject(c: Client, index: number, window: { startsAt: number; 
       blip = reconnectAndReadBack(c, wave, overHttp);
     }
     await sleepUntil(c, p.at);
-    // As the runner: while the socket is down the answer is saved over HTTP, into the same room.
-    if (c.blip) saveOverHttp(c, subject.id, p.questionId, p.value, overHttp);
+    // As the runner: while the socket is down the answer waits for the reconnected socket, for SOCKET_BLIP_GRACE_MS
+    // after the drop (less near the subject's end); past that it is saved over HTTP, into the same room.
+    if (c.blip) holdOrSaveOverHttp(c, subject.id, p.questionId, p.value, window.endsAt, overHttp);
     else await send(c, subject.id, p.questionId, p.value);
   }
   await blip;
   await c.saves;
+}
+
+/** useSimulationRoom's saveAnswer with the socket down: held for the reconnect within the grace, else over HTTP. */
+function holdOrSaveOverHttp(
+  c: Client,
+  subjectId: number,
+  questionId: number,
+  value: string,
+  endsAt: number,
+  overHttp: Set<number>,
+) {
+  const now = performance.now();
+  const flushAt = Math.min(c.droppedAt + SOCKET_BLIP_GRACE_MS, now + (endsAt - serverNow(c)) - BLIP_END_MARGIN_MS);
+  if (flushAt <= now) {
+    saveOverHttp(c, subjectId, questionId, value, overHttp);
+    return;
+  }
+  c.held.push({ subjectId, questionId, value });
+  (c.answers[String(subjectId)] ??= {})[String(questionId)] = value;
+  c.flushTimer ??= setTimeout(() => {
+    c.flushTimer = undefined;
+    if (c.blip) for (const h of c.held.splice(0)) saveOverHttp(c, h.subjectId, h.questionId, h.value, overHttp);
+  }, flushAt - now);
 }
 
 /** The runner's HTTP autosave of one answer (POST /simulazione.data, mid-exam), chained after the client's others. */
@@ -527,12 +559,21 @@ async function reconnectAndReadBack(c: Client, wave: Wave, overHttp: Set<number>
   const expected = new Map(c.acked);
   const old = c.ws;
   c.ws = null;
+  c.droppedAt = performance.now();
   old?.close(1000, "bench: network blip");
   // The browser's first reconnect waits 1 s, jittered ×0.5–1.5 (useSimulationRoom.ts).
   await sleep(1000 * (0.5 + Math.random()));
   const hello = await connect(c);
   c.blip = false;
-  if (!hello) return;
+  clearTimeout(c.flushTimer);
+  c.flushTimer = undefined;
+  const waiting = c.held.splice(0);
+  if (!hello) {
+    for (const h of waiting) saveOverHttp(c, h.subjectId, h.questionId, h.value, overHttp);
+    return;
+  }
+  // The runner resends what waited on the new socket as soon as it opens.
+  for (const h of waiting) void send(c, h.subjectId, h.questionId, h.value);
   wave.reconnected++;
   const saved = (hello.answers ?? {}) as Record<string, Record<string, string>>;
   const held = new Map(Object.values(saved).flatMap((qs) => Object.entries(qs).map(([q, v]) => [Number(q), v])));

@@ -1,10 +1,12 @@
 // Live simulation with two students and one admin: synchronized start, autosave across a reload,
 // a device clock 10 minutes off that still ends with everyone, rank after the end.
-import type { Page } from "@playwright/test";
+import type { Page, WebSocketRoute } from "@playwright/test";
 import { allowConsoleError, expect, login, passSimulationTime, subjectDeadline, test, axe } from "./fixtures";
 
 const MC_ID = 2001; // Chimica, multiple choice
 const GAP_ID = 2005; // Chimica, gap: "neutroni"
+/** The runner's notice while its socket is down (app/components/simulation/texts.ts). */
+const T_OFFLINE = "Connessione in tempo reale assente";
 
 /** Resolves with the Node clock instant at which `testId` becomes visible on the page. */
 async function whenVisible(page: Page, testId: string, timeout: number) {
@@ -310,6 +312,85 @@ test.describe("live simulation", () => {
     const fresh = await page.context().newPage();
     await fresh.goto(`/simulazione?id=${simId}`);
     await expect(fresh.getByTestId("sim-completed")).toHaveText("1");
+    await adminContext.close();
+  });
+
+  test("a socket that drops for a moment: the answer given meanwhile goes on the reconnected socket, no HTTP save; a longer outage saves it over HTTP", async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await login(admin, "admin@example.com");
+    const simId = `blip-${Date.now()}`;
+    await admin.request.post("/api/admin/simulations", {
+      data: {
+        id: simId,
+        title: "Connessione intermittente",
+        subjects: [{ subjectId: 2, timeMin: 5, questions: [MC_ID] }],
+        allowedUsers: [1],
+      },
+    });
+    // Every socket of the page goes through here: what the page sends is recorded, and the test can drop the live
+    // socket and refuse new ones while `down`.
+    const wire = { down: false, live: null as WebSocketRoute | null, sockets: 0, answers: [] as string[][] };
+    await page.routeWebSocket(/\/ws(\?.*)?$/, (ws) => {
+      if (wire.down) {
+        void ws.close({ code: 1012, reason: "down" });
+        return;
+      }
+      const socket = wire.sockets++;
+      wire.live = ws;
+      const server = ws.connectToServer();
+      ws.onMessage((message) => {
+        const m = JSON.parse(String(message)) as { type: string; value?: string };
+        if (m.type === "answer") (wire.answers[socket] ??= []).push(String(m.value));
+        server.send(message);
+      });
+    });
+    let httpSaves = 0;
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url().includes("/simulazione.data")) httpSaves++;
+    });
+    await login(page, "studente@example.com");
+    await page.goto(`/simulazione?id=${simId}`);
+    await expect(page.getByTestId("sim-waiting")).toBeVisible();
+    expect((await admin.request.post(`/api/admin/simulations/${simId}/start`)).status()).toBe(200);
+    await expect(page.getByTestId("sim-exam")).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(T_OFFLINE)).toHaveCount(0);
+    const options = page.getByRole("radiogroup").locator("label");
+    const valueOf = async (n: number) => (await options.nth(n).locator("span").nth(1).textContent())!;
+
+    // A blip: the socket drops and the answer is given before it is back. It waits ("Salvataggio…"), then goes on the
+    // reconnected socket; no HTTP save.
+    const first = await valueOf(0);
+    wire.down = true;
+    await wire.live!.close({ code: 1012, reason: "blip" });
+    await expect(page.getByText(T_OFFLINE)).toBeVisible();
+    await options.nth(0).click();
+    await expect(page.getByTestId("sim-save-state")).toHaveAttribute("data-state", "pending");
+    const blipSocket = wire.sockets;
+    wire.down = false;
+    await expect(page.getByTestId("sim-save-state")).toHaveAttribute("data-state", "saved", { timeout: 15_000 });
+    expect(wire.answers[blipSocket]).toContain(first);
+    expect(httpSaves).toBe(0);
+
+    // A longer outage: past the grace the answer is saved over HTTP, into the same room.
+    wire.down = true;
+    await wire.live!.close({ code: 1012, reason: "outage" });
+    await expect(page.getByText(T_OFFLINE)).toBeVisible();
+    await options.nth(1).click();
+    await expect(page.getByTestId("sim-save-state")).toHaveAttribute("data-state", "saved", { timeout: 15_000 });
+    expect(httpSaves).toBe(1);
+    // The room has it: what a fresh page reads back in its hello.
+    wire.down = false;
+    await page.unrouteAll();
+    const fresh = await page.context().newPage();
+    await fresh.goto(`/simulazione?id=${simId}`);
+    await expect(fresh.getByTestId("sim-completed")).toHaveText("1");
+    await fresh.getByRole("radiogroup").waitFor();
+    await expect(fresh.getByRole("radiogroup").locator("input").nth(1)).toBeChecked();
     await adminContext.close();
   });
 

@@ -452,7 +452,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
 
   const setAnswer = (subjectId: number, questionId: number, value: string) => {
     setAnswers((a) => mergeAnswers(a, { [subjectId]: { [questionId]: value } }));
-    room.saveAnswer(subjectId, questionId, value);
+    room.saveAnswer(subjectId, questionId, value, phase?.endsAt != null ? phase.endsAt - clock.current() : undefined);
   };
 
   if (loadError) return <Centered role="alert">{loadError}</Centered>;

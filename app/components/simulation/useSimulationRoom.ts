@@ -7,8 +7,10 @@ import { estimateClockOffset, type ClockSample } from "~/lib/simulation";
 import {
   encodeClientMessage,
   parseFrame,
+  BLIP_END_MARGIN_MS,
   ROOM_MOVED_CODE,
   ServerMessage,
+  SOCKET_BLIP_GRACE_MS,
   type HelloMessage,
   type SavedAnswers,
 } from "~/lib/simulation-protocol";
@@ -27,6 +29,8 @@ export type RoomEvents = {
   onEnd: () => void;
 };
 
+type PendingAnswer = { seq: number; subjectId: number; questionId: number; value: string };
+
 const PINGS_PER_SYNC = 6;
 const RESYNC_MS = 30_000;
 
@@ -42,7 +46,13 @@ export function useSimulationRoom(
   const wsRef = useRef<WebSocket | null>(null);
   const seq = useRef(0);
   /** Latest unacknowledged answer per question: resent after a reconnect. */
-  const pending = useRef(new Map<number, { seq: number; subjectId: number; questionId: number; value: string }>());
+  const pending = useRef(new Map<number, PendingAnswer>());
+  /** When the open socket dropped (null while open, or when it never opened): the blip's grace counts from here. */
+  const droppedAt = useRef<number | null>(null);
+  /** The end of the blip's grace: the answers still waiting then go over HTTP. */
+  const blipTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** Versions (seq) of answers on their way over HTTP: not sent twice. */
+  const sentOverHttp = useRef(new Set<number>());
   const eventsRef = useRef(events);
   eventsRef.current = events;
   const httpSaveRef = useRef(httpSave);
@@ -97,7 +107,12 @@ export function useSimulationRoom(
         pingsLeft = PINGS_PER_SYNC;
         ping();
       };
+      let opened = false;
       ws.onopen = () => {
+        opened = true;
+        droppedAt.current = null;
+        clearTimeout(blipTimer.current);
+        blipTimer.current = undefined;
         retry = 0;
         setConnected(true);
         sync();
@@ -151,6 +166,7 @@ export function useSimulationRoom(
       };
       ws.onclose = (event) => {
         setConnected(false);
+        if (opened) droppedAt.current = performance.now();
         clearInterval(syncTimer);
         for (const subject of [...keyWaiters.current.keys()]) settleKey(subject, undefined);
         for (const subject of [...keyListeners.current.keys()]) settleListeners(subject, undefined);
@@ -173,6 +189,9 @@ export function useSimulationRoom(
       closed = true;
       clearInterval(syncTimer);
       clearTimeout(reconnectTimer);
+      clearTimeout(blipTimer.current);
+      blipTimer.current = undefined;
+      droppedAt.current = null;
       wsRef.current?.close(1000, "bye");
     };
   }, [simulationId, addSample, settleKey, settleListeners]);
@@ -227,24 +246,57 @@ export function useSimulationRoom(
   }, []);
 
   /** Sends one answer now; it is "saved" only once the room acknowledges it. */
-  const saveAnswer = useCallback((subjectId: number, questionId: number, value: string) => {
-    const entry = { seq: ++seq.current, subjectId, questionId, value };
-    pending.current.set(questionId, entry);
-    mark(questionId, "pending");
-    const ws = wsRef.current;
-    if (ws && ws.readyState === WebSocket.OPEN) {
-      ws.send(encodeClientMessage({ type: "answer", ...entry }));
-      return;
-    }
-    // No socket (blocked or reconnecting): the same room takes the answer over HTTP.
-    void httpSaveRef.current(subjectId, questionId, value).then((ok) => {
-      const p = pending.current.get(questionId);
+  /** One pending answer over HTTP, into the same room (once per version of the answer). */
+  const saveOverHttp = useCallback((entry: PendingAnswer) => {
+    if (sentOverHttp.current.has(entry.seq)) return;
+    sentOverHttp.current.add(entry.seq);
+    void httpSaveRef.current(entry.subjectId, entry.questionId, entry.value).then((ok) => {
+      sentOverHttp.current.delete(entry.seq);
+      const p = pending.current.get(entry.questionId);
       if (p && p.seq === entry.seq && ok) {
-        pending.current.delete(questionId);
-        mark(questionId, "saved");
+        pending.current.delete(entry.questionId);
+        mark(entry.questionId, "saved");
       }
     });
   }, []);
+
+  /** The socket is still down when the blip's grace is over: every answer still waiting goes over HTTP. */
+  const flushOverHttp = useCallback(() => {
+    blipTimer.current = undefined;
+    if (wsRef.current?.readyState === WebSocket.OPEN) return;
+    for (const entry of pending.current.values()) saveOverHttp(entry);
+  }, [saveOverHttp]);
+
+  /**
+   * Sends one answer now; it is "saved" only once the room acknowledges it. `msLeft`: how long its subject stays open
+   * (server time), so that an answer given with the socket down near the end does not wait for the reconnect.
+   */
+  const saveAnswer = useCallback(
+    (subjectId: number, questionId: number, value: string, msLeft?: number) => {
+      const entry = { seq: ++seq.current, subjectId, questionId, value };
+      pending.current.set(questionId, entry);
+      mark(questionId, "pending");
+      const ws = wsRef.current;
+      if (ws && ws.readyState === WebSocket.OPEN) {
+        ws.send(encodeClientMessage({ type: "answer", ...entry }));
+        return;
+      }
+      // An open socket dropped moments ago (a blip, a room restart): the reconnected socket sends the answer (every
+      // pending one is resent when it opens), or HTTP once the grace is over. A socket that never opened (blocked), a
+      // longer outage, or the subject's last seconds: the same room takes the answer over HTTP at once.
+      const now = performance.now();
+      const flushAt =
+        droppedAt.current === null
+          ? now
+          : Math.min(droppedAt.current + SOCKET_BLIP_GRACE_MS, now + (msLeft ?? Infinity) - BLIP_END_MARGIN_MS);
+      if (flushAt <= now) {
+        saveOverHttp(entry);
+        return;
+      }
+      if (blipTimer.current === undefined) blipTimer.current = setTimeout(flushOverHttp, flushAt - now);
+    },
+    [saveOverHttp, flushOverHttp],
+  );
 
   /** Whether the socket is open right now (a key can be asked for). */
   const isOpen = useCallback(() => wsRef.current?.readyState === WebSocket.OPEN, []);
