@@ -360,11 +360,11 @@ test.describe("live simulation", () => {
     await expect(page.getByTestId("sim-exam")).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText(T_OFFLINE)).toHaveCount(0);
     const options = page.getByRole("radiogroup").locator("label");
-    const valueOf = async (n: number) => (await options.nth(n).locator("span").nth(1).textContent())!;
+    const optionValue = async (n: number) => (await options.nth(n).locator("span").nth(1).textContent())!;
 
     // A blip: the socket drops and the answer is given before it is back. It waits ("Salvataggio…"), then goes on the
     // reconnected socket; no HTTP save.
-    const first = await valueOf(0);
+    const first = await optionValue(0);
     wire.down = true;
     await wire.live!.close({ code: 1012, reason: "blip" });
     await expect(page.getByText(T_OFFLINE)).toBeVisible();
