@@ -238,7 +238,6 @@ export function encodeStaffMessage(message: StaffServerMessage): string {
 
 // --- The runner's timing (SimulationRunner.tsx; the national bench's client copies what the browser does) ---
 
-/** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
 /**
  * A socket that was open and dropped (a blip, a room restart): for this long the runner keeps the answers given
  * meanwhile and sends them on the reconnected socket, instead of one HTTP save each at once. The first reconnect
@@ -249,6 +248,7 @@ export const SOCKET_BLIP_GRACE_MS = 5000;
 /** How long before its subject's end an answer given with the socket down goes over HTTP at once. */
 export const BLIP_END_MARGIN_MS = 3000;
 
+/** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
 export const QUESTIONS_AFTER_OPEN_MS = 250;
 /**
  * The room sends each subject's key at its opening; a runner that holds no key this long after its opening asks for it,

@@ -1,12 +1,24 @@
 // Live simulation with two students and one admin: synchronized start, autosave across a reload,
 // a device clock 10 minutes off that still ends with everyone, rank after the end.
-import type { Page, WebSocketRoute } from "@playwright/test";
+import type { Browser, Page, WebSocketRoute } from "@playwright/test";
 import { allowConsoleError, expect, login, passSimulationTime, subjectDeadline, test, axe } from "./fixtures";
 
 const MC_ID = 2001; // Chimica, multiple choice
 const GAP_ID = 2005; // Chimica, gap: "neutroni"
 /** The runner's notice while its socket is down (app/components/simulation/texts.ts). */
 const T_OFFLINE = "Connessione in tempo reale assente";
+
+/** The admin (own context) and a one-question, 5-minute simulation for the student (id 1) alone. */
+async function oneQuestionSimulation(browser: Browser, simId: string, title: string) {
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await login(admin, "admin@example.com");
+  const created = await admin.request.post("/api/admin/simulations", {
+    data: { id: simId, title, subjects: [{ subjectId: 2, timeMin: 5, questions: [MC_ID] }], allowedUsers: [1] },
+  });
+  expect(created.status()).toBe(201);
+  return { adminContext, admin };
+}
 
 /** Resolves with the Node clock instant at which `testId` becomes visible on the page. */
 async function whenVisible(page: Page, testId: string, timeout: number) {
@@ -286,18 +298,8 @@ test.describe("live simulation", () => {
     browser,
   }) => {
     test.setTimeout(60_000);
-    const adminContext = await browser.newContext();
-    const admin = await adminContext.newPage();
-    await login(admin, "admin@example.com");
     const simId = `polling-${Date.now()}`;
-    await admin.request.post("/api/admin/simulations", {
-      data: {
-        id: simId,
-        title: "Senza WebSocket",
-        subjects: [{ subjectId: 2, timeMin: 5, questions: [MC_ID] }],
-        allowedUsers: [1],
-      },
-    });
+    const { adminContext, admin } = await oneQuestionSimulation(browser, simId, "Senza WebSocket");
     await page.routeWebSocket(/\/ws(\?.*)?$/, (ws) => ws.close());
     await login(page, "studente@example.com");
     await page.goto(`/simulazione?id=${simId}`);
@@ -320,18 +322,8 @@ test.describe("live simulation", () => {
     browser,
   }) => {
     test.setTimeout(90_000);
-    const adminContext = await browser.newContext();
-    const admin = await adminContext.newPage();
-    await login(admin, "admin@example.com");
     const simId = `blip-${Date.now()}`;
-    await admin.request.post("/api/admin/simulations", {
-      data: {
-        id: simId,
-        title: "Connessione intermittente",
-        subjects: [{ subjectId: 2, timeMin: 5, questions: [MC_ID] }],
-        allowedUsers: [1],
-      },
-    });
+    const { adminContext, admin } = await oneQuestionSimulation(browser, simId, "Connessione intermittente");
     // Every socket of the page goes through here: what the page sends is recorded, and the test can drop the live
     // socket and refuse new ones while `down`.
     const wire = { down: false, live: null as WebSocketRoute | null, sockets: 0, answers: [] as string[][] };

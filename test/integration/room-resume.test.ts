@@ -53,6 +53,24 @@ async function startedSimulation(id: string, allowedUsers = [STUDENT_ID, FRIEND_
   await moveStart(id, Date.now() - 1000);
 }
 
+type SimQuestion = { id: number; subject: number; type: string; options: string | null };
+
+/** The first `count` questions of a simulation, in its order. */
+async function questionsOf(simId: string, count: number): Promise<SimQuestion[]> {
+  const { results } = await env.DB.prepare(
+    `SELECT sq.question_id AS id, q.subject_id AS subject, q.type, q.options FROM simulation_questions sq
+     JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.position LIMIT ?`,
+  )
+    .bind(simId, count)
+    .all<SimQuestion>();
+  expect(results).toHaveLength(count);
+  return results;
+}
+
+/** A valid answer to `q`: its option `n`, or a text for a gap. */
+const choice = (q: SimQuestion, n: number) =>
+  q.type === "mc" ? (JSON.parse(q.options!) as string[])[n]! : `prova ${n}`;
+
 describe("resume tokens", () => {
   it("come in the start message and the hello of a started room, never in the lobby", async () => {
     const created = await call("POST", "/api/admin/simulations", {
@@ -78,13 +96,8 @@ describe("resume tokens", () => {
 
   it("let the same candidate back into their room with no D1 query, their saved answers in the hello", async () => {
     await startedSimulation("ripresa-ok");
-    const question = (await env.DB.prepare(
-      `SELECT sq.question_id AS id, q.subject_id AS subject, q.type, q.options FROM simulation_questions sq
-       JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.position LIMIT 1`,
-    )
-      .bind("ripresa-ok")
-      .first<{ id: number; subject: number; type: string; options: string | null }>())!;
-    const value = question.type === "mc" ? (JSON.parse(question.options!) as string[])[0]! : "prova";
+    const [question] = (await questionsOf("ripresa-ok", 1)) as [SimQuestion];
+    const value = choice(question, 0);
     const first = await open("ripresa-ok", { token: student });
     expect(first.statements).toBeGreaterThan(0); // the session and the door, read in D1
     const hello = await first.next("hello");
@@ -154,17 +167,7 @@ describe("resume tokens", () => {
 
   it("a reconnect right after a change or a clearing reads back the latest value of each answer", async () => {
     await startedSimulation("ripresa-lotto");
-    const rows = (
-      await env.DB.prepare(
-        `SELECT sq.question_id AS id, q.subject_id AS subject, q.type, q.options FROM simulation_questions sq
-         JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.position LIMIT 3`,
-      )
-        .bind("ripresa-lotto")
-        .all<{ id: number; subject: number; type: string; options: string | null }>()
-    ).results;
-    const choice = (q: (typeof rows)[number], n: number) =>
-      q.type === "mc" ? (JSON.parse(q.options!) as string[])[n]! : `prova ${n}`;
-    const [a, b, c] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+    const [a, b, c] = (await questionsOf("ripresa-lotto", 3)) as [SimQuestion, SimQuestion, SimQuestion];
     const first = await open("ripresa-lotto", { token: student });
     const resume = String((await first.next("hello")).resume);
     // Sent together (one batch in the room, held 1.5 s here): a, then a changed, b, then b cleared, c. The second socket
@@ -198,18 +201,8 @@ describe("resume tokens", () => {
 
   it("a reconnect's hello after a clearing and an answer saved over HTTP holds exactly what the room stored", async () => {
     await startedSimulation("ripresa-http");
-    const rows = (
-      await env.DB.prepare(
-        `SELECT sq.question_id AS id, q.subject_id AS subject, q.type, q.options FROM simulation_questions sq
-         JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = ? ORDER BY sq.position LIMIT 3`,
-      )
-        .bind("ripresa-http")
-        .all<{ id: number; subject: number; type: string; options: string | null }>()
-    ).results;
-    const choice = (q: (typeof rows)[number], n: number) =>
-      q.type === "mc" ? (JSON.parse(q.options!) as string[])[n]! : `prova ${n}`;
-    const [a, b, c] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
-    // The first hello: the room now remembers this candidate's answers (none yet) and must keep up with each write.
+    const [a, b, c] = (await questionsOf("ripresa-http", 3)) as [SimQuestion, SimQuestion, SimQuestion];
+    // Two answers, then a clearing and a change, each acknowledged.
     const first = await open("ripresa-http", { token: student });
     const resume = String((await first.next("hello")).resume);
     const send = (seq: number, q: typeof a, value: string) =>

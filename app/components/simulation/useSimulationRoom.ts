@@ -245,7 +245,6 @@ export function useSimulationRoom(
     });
   }, []);
 
-  /** Sends one answer now; it is "saved" only once the room acknowledges it. */
   /** One pending answer over HTTP, into the same room (once per version of the answer). */
   const saveOverHttp = useCallback((entry: PendingAnswer) => {
     if (sentOverHttp.current.has(entry.seq)) return;
