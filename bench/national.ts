@@ -42,10 +42,10 @@ export const NATIONAL_GOALS = {
   rankingBytesP95: 20 * 1024,
 } as const;
 
-type Student = { id: number; cookie: string; listed: boolean };
-type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
+export type Student = { id: number; cookie: string; listed: boolean };
+export type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
 
-const wrangler = (args: string[]) =>
+export const wrangler = (args: string[]) =>
   execFileSync(
     join("node_modules", ".bin", "wrangler"),
     ["d1", "execute", "DB", "--local", "--persist-to", BENCH_STATE, ...args],
@@ -56,7 +56,7 @@ const wrangler = (args: string[]) =>
   ).toString();
 
 /** Students (half listed, half in classes of 30 of one teacher), their sessions; returns cookies and class ids. */
-async function prepareStudents(count: number): Promise<{ students: Student[]; classIds: number[] }> {
+export async function prepareStudents(count: number): Promise<{ students: Student[]; classIds: number[] }> {
   const secret = /^SESSION_SECRET=(.+)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim();
   if (!secret) throw new Error("SESSION_SECRET missing in .dev.vars");
   const key = new TextEncoder().encode(secret);
@@ -111,7 +111,7 @@ async function prepareStudents(count: number): Promise<{ students: Student[]; cl
 }
 
 /** The answer keys of the simulation's questions, read from the bench database (never through the browser's API). */
-function answerKeys(simulationId: string): Record<string, Key> {
+export function answerKeys(simulationId: string): Record<string, Key> {
   const out = JSON.parse(
     wrangler([
       "--json",
@@ -161,7 +161,7 @@ function ask(worker: Worker, command: { run: string; waveSubject?: number }, pha
 
 const f1 = (n: number) => (Number.isFinite(n) ? Math.round(n * 10) / 10 : null);
 
-async function adminJson<T>(baseUrl: string, admin: string, path: string, init: RequestInit = {}): Promise<T> {
+export async function adminJson<T>(baseUrl: string, admin: string, path: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(`${baseUrl}${path}`, {
     ...init,
     headers: { "Content-Type": "application/json", cookie: admin, ...(init.headers as Record<string, string>) },

@@ -9,6 +9,7 @@ import { benchLcp } from "./lcp.ts";
 import { benchNational } from "./national.ts";
 import { benchPages } from "./pages.ts";
 import { benchPractice } from "./practice.ts";
+import { benchReconnect } from "./reconnect.ts";
 import { benchRush } from "./rush.ts";
 import { benchSimulation } from "./simulation.ts";
 import { startProductionServer, type LocalServer } from "./lib/server.ts";
@@ -24,11 +25,12 @@ const SUITES: Record<string, (server: LocalServer) => Promise<unknown>> = {
   rush: benchRush,
   simulation: benchSimulation,
   national: benchNational,
+  reconnect: benchReconnect,
   dashboard: benchDashboard,
 };
 
-/** Suites that run only when named: the national sitting holds 6,000 sockets for minutes. */
-const OPT_IN = new Set(["national"]);
+/** Suites that run only when named: the national sitting holds 6,000 sockets for minutes; reconnect 1,000. */
+const OPT_IN = new Set(["national", "reconnect"]);
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
 // The national sitting counts D1 rows with the server's own meter: its build carries BENCH_D1_USAGE (vite.config.ts).
 if (only?.includes("national")) process.env.UNICUM_BENCH_D1_USAGE = "1";

@@ -5,7 +5,8 @@ import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
 import { startDirectServer } from "./direct-server.ts";
 
-export type LocalServer = { baseUrl: string; stop: () => Promise<void> };
+/** `pid`: the server's own process (its workerd is a child of it, or of its children). */
+export type LocalServer = { baseUrl: string; pid?: number; stop: () => Promise<void> };
 
 /** Waits until a spawned server answers /login, and returns how to reach and stop it (its process group). */
 export async function whenServing(child: ChildProcess, port: number, timeoutMs: number): Promise<LocalServer> {
@@ -23,6 +24,7 @@ export async function whenServing(child: ChildProcess, port: number, timeoutMs: 
   }
   return {
     baseUrl,
+    pid: child.pid!,
     stop: async () => {
       try {
         process.kill(-child.pid!, "SIGTERM");
