@@ -45,7 +45,7 @@ export const NATIONAL_GOALS = {
 export type Student = { id: number; cookie: string; listed: boolean };
 export type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
 
-export const wrangler = (args: string[]) =>
+const wrangler = (args: string[]) =>
   execFileSync(
     join("node_modules", ".bin", "wrangler"),
     ["d1", "execute", "DB", "--local", "--persist-to", BENCH_STATE, ...args],

@@ -12,8 +12,9 @@
 //    storage after the restart and checks each case. The crash inside the window made exact (time held still),
 //    a stored alarm that fires with nobody connected, and a hibernated room woken by an answer are in
 //    test/integration/simulation-room.test.ts, where the runtime's timers, eviction and alarms can be driven.
-// It runs its own server (test/e2e/serve.ts's direct workerd, its project's port + 100, state .wrangler/drill-state-<project>: test/e2e/servers.ts)
-// on the build the e2e web server has just made, so that killing it does not disturb the other tests.
+// It runs its own server (workerd straight, as test/e2e/serve.ts does; its project's port + 100, state
+// .wrangler/drill-state-<project>: test/e2e/servers.ts) on the build the e2e web server has just made, so that killing
+// it does not disturb the other tests.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
