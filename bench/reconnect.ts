@@ -148,6 +148,9 @@ async function measure(target: Target, workerd: number, ready?: () => Promise<vo
   let sockets = await inBatches(CLIENTS, (i) => open(target, i));
   await ready?.();
   for (let k = 0; k < ANSWERS; k++) await Promise.all(sockets.map((s, i) => send(target, s, i, k)));
+  // The app's reconnects must take the resume token's way in (no session lookups), as the runner's do.
+  const withoutToken = sockets.filter((s) => s.resume === undefined).length;
+  if (ready && withoutToken) throw new Error(`${withoutToken} sockets got no resume token from the room`);
   const perReconnect: number[] = [];
   const profiling = profile ? await profiler() : null;
   for (let round = 0; round < ROUNDS; round++) {
