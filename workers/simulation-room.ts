@@ -28,7 +28,7 @@ import { d1UsageEnabled, withD1Usage } from "../app/server/db/d1-usage.server";
 import { answerKeysOf, attemptOf, loadSimulation, resultOf, roomFor } from "../app/server/simulations.server";
 import { writeGradedAttempts } from "../app/server/simulation-grading.server";
 import { RESUME_AFTER_END_MS, signResume } from "../app/server/room-resume.server";
-import { subjectKeyText } from "../app/server/sealed-subjects.server";
+import { subjectBinding, subjectKeyText } from "../app/server/sealed-subjects.server";
 
 /**
  * Saved answers grouped by SQLite: one row per (student, subject) carrying that subject's answers as a JSON object
@@ -215,7 +215,13 @@ export class SimulationRoom extends DurableObject<Env> {
       shard: known?.shard ?? this.shard(),
       startTime,
       flow: sim.subjects.map((s) => ({ id: s.id, name: s.name, timeMin: s.timeMin, breakAfterMin: s.breakAfterMin })),
-      subjects: answerKeysOf(sim),
+      // Each subject's key is bound to its questions as they are now (sealed copies made before an edit do not open).
+      subjects: await Promise.all(
+        answerKeysOf(sim).map(async (keys, i) => ({
+          ...keys,
+          binding: await subjectBinding(sim.subjects[i]!.questions),
+        })),
+      ),
       // Fixed at the start (simulation_accommodations): each accommodated candidate's own deadlines.
       extra: await simulationExtraTimes(db, simulationId),
     };
@@ -420,7 +426,7 @@ export class SimulationRoom extends DurableObject<Env> {
     if (!secret || !subject) return null;
     let key = this.subjectKeys.get(index);
     if (!key) {
-      key = subjectKeyText(secret, plan.config.simulationId, index, subject.questionIds);
+      key = subjectKeyText(secret, plan.config.simulationId, index, subject.binding ?? "");
       key.catch(() => this.subjectKeys.delete(index));
       this.subjectKeys.set(index, key);
     }

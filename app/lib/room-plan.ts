@@ -10,7 +10,9 @@ export type RoomConfig = {
   shard: number;
   startTime: number;
   flow: FlowSubject[];
-  subjects: { id: number; name: string; questionIds: number[]; keys: AnswerKey[] }[];
+  /** `binding`: what the subject's sealed copies are bound to (subjectBinding at the start; absent in a room started
+   * before it existed, whose copies then do not open and the runner asks the server). */
+  subjects: { id: number; name: string; questionIds: number[]; keys: AnswerKey[]; binding?: string }[];
   /** Accommodated candidates' extra time (user id → %), fixed at the start; absent = 0 %. */
   extra?: Record<string, number>;
 };

@@ -1,7 +1,9 @@
 // Sealed prefetch (issue 31), the server half: each subject's key is derived, never stored, with HKDF-SHA-256 from
 // SESSION_SECRET (in the env of both the Worker and the rooms), per (simulation, subject index) and bound to the
-// subject's question list, so that a copy sealed for another plan (a simulation deleted and made again under the same
-// id) does not open: the runner then asks the server as before. The Worker seals (GET /api/simulations/{id}); the room
+// subject's questions, their ids and their content (subjectBinding), so that a copy sealed for another plan (a
+// simulation deleted and made again under the same id, a later save's draw) or before one of its questions was edited
+// (a typo fixed, an answer key corrected, in the lobby) does not open: the runner then asks the server as before, and
+// shows what the room grades. The Worker seals (GET /api/simulations/{id}); the room
 // derives the same key and releases it over the socket at each candidate's own opening (workers/simulation-room.ts).
 import { SEALED_IV_BYTES, type SealedSubject, toBase64 } from "~/lib/sealed-subject";
 
@@ -21,9 +23,55 @@ function baseKey(secret: string): Promise<CryptoKey> {
   return base.key;
 }
 
-/** What a subject's key is bound to: the simulation, the subject's place in the flow, its questions (plan order). */
-function keyInfo(simulationId: string, subjectIndex: number, questionIds: readonly number[]) {
-  return new TextEncoder().encode(`${simulationId}\n${subjectIndex}\n${questionIds.join(",")}`);
+/** What of a question a candidate sees or is graded on: a change to any of it changes its subject's key. */
+export type BoundQuestion = {
+  id: number;
+  type: string;
+  stem: string;
+  options?: string[] | null;
+  topicId?: number | null;
+  difficulty?: number | null;
+  correctIndex?: number | null;
+  acceptedAnswers?: string[] | null;
+  measure?: string | null;
+  tolerance?: number | null;
+};
+
+/** Bindings by question list: a plan's lists are kept per isolate (simulationPlan), so each is hashed once. */
+const bindings = new WeakMap<readonly BoundQuestion[], Promise<string>>();
+
+/**
+ * A subject's binding: its question ids in plan order and a SHA-256 of what candidates see of them and how they are
+ * graded. The Worker (sealing) and the room (releasing the key) compute it from the same plan rows.
+ */
+export function subjectBinding(questions: readonly BoundQuestion[]): Promise<string> {
+  let binding = bindings.get(questions);
+  if (!binding) {
+    const content = JSON.stringify(
+      questions.map((q) => [
+        q.id,
+        q.type,
+        q.stem,
+        q.options ?? null,
+        q.topicId ?? null,
+        q.difficulty ?? null,
+        q.correctIndex ?? null,
+        q.acceptedAnswers ?? null,
+        q.measure ?? null,
+        q.tolerance ?? null,
+      ]),
+    );
+    binding = crypto.subtle
+      .digest("SHA-256", new TextEncoder().encode(content))
+      .then((hash) => `${questions.map((q) => q.id).join(",")}\n${toBase64(new Uint8Array(hash))}`);
+    bindings.set(questions, binding);
+  }
+  return binding;
+}
+
+/** What a subject's key is bound to: the simulation, the subject's place in the flow, its questions (subjectBinding). */
+function keyInfo(simulationId: string, subjectIndex: number, binding: string) {
+  return new TextEncoder().encode(`${simulationId}\n${subjectIndex}\n${binding}`);
 }
 
 /** The raw 256-bit key of one subject of one simulation's plan. */
@@ -31,10 +79,10 @@ export async function subjectKeyBytes(
   secret: string,
   simulationId: string,
   subjectIndex: number,
-  questionIds: readonly number[],
+  binding: string,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const bits = await crypto.subtle.deriveBits(
-    { name: "HKDF", hash: "SHA-256", salt: SALT, info: keyInfo(simulationId, subjectIndex, questionIds) },
+    { name: "HKDF", hash: "SHA-256", salt: SALT, info: keyInfo(simulationId, subjectIndex, binding) },
     await baseKey(secret),
     AES_KEY_BITS,
   );
@@ -46,20 +94,20 @@ export async function subjectKeyText(
   secret: string,
   simulationId: string,
   subjectIndex: number,
-  questionIds: readonly number[],
+  binding: string,
 ): Promise<string> {
-  return toBase64(await subjectKeyBytes(secret, simulationId, subjectIndex, questionIds));
+  return toBase64(await subjectKeyBytes(secret, simulationId, subjectIndex, binding));
 }
 
 /** Encryption keys per isolate, by what they are bound to (a national day has a handful). */
 const sealingKeys = new Map<string, Promise<CryptoKey>>();
 const SEALING_KEYS_KEPT = 64;
 
-function sealingKey(secret: string, simulationId: string, subjectIndex: number, questionIds: readonly number[]) {
-  const id = `${simulationId}\n${subjectIndex}\n${questionIds.join(",")}`;
+function sealingKey(secret: string, simulationId: string, subjectIndex: number, binding: string) {
+  const id = `${simulationId}\n${subjectIndex}\n${binding}`;
   let key = sealingKeys.get(id);
   if (!key) {
-    key = subjectKeyBytes(secret, simulationId, subjectIndex, questionIds).then((raw) =>
+    key = subjectKeyBytes(secret, simulationId, subjectIndex, binding).then((raw) =>
       crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt"]),
     );
     key.catch(() => sealingKeys.delete(id));
@@ -77,10 +125,10 @@ export async function sealSubject(
   secret: string,
   simulationId: string,
   subjectIndex: number,
-  questionIds: readonly number[],
+  binding: string,
   payload: unknown,
 ): Promise<SealedSubject> {
-  const key = await sealingKey(secret, simulationId, subjectIndex, questionIds);
+  const key = await sealingKey(secret, simulationId, subjectIndex, binding);
   const iv = crypto.getRandomValues(new Uint8Array(new ArrayBuffer(SEALED_IV_BYTES)));
   const data = await crypto.subtle.encrypt(
     { name: "AES-GCM", iv },

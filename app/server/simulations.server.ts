@@ -18,7 +18,7 @@ import { flowEnd, type AnswerKey, type FlowSubject, type SimulationResult } from
 import { ROOM_LOCATION_HINT, roomName, shardOf } from "~/lib/simulation-protocol";
 import { catchUpWithPrimary } from "./db/d1-session.server";
 import type { SealedSubject } from "~/lib/sealed-subject";
-import { sealSubject } from "./sealed-subjects.server";
+import { sealSubject, subjectBinding } from "./sealed-subjects.server";
 import {
   candidateOptions,
   candidateQuestions,
@@ -536,8 +536,9 @@ export function candidateSubjectQuestions(
 /**
  * Sealed prefetch (issue 31): for each subject not yet open for the candidate at `now`, a sealed copy of exactly what
  * the open subject will return (their order), which the room's key opens at their own opening. Before Avvia too (the
- * lobby): the plan is the last save's, and the key is bound to its question list, so a copy sealed before a later save
- * does not open (the runner then asks the server); a lobby loaded before Avvia needs no call at the start.
+ * lobby): the plan is the last save's, and the key is bound to its questions and their content, so a copy sealed before
+ * a later save or an edit of one of them does not open (the runner then asks the server); a lobby loaded before Avvia
+ * needs no call at the start.
  */
 export async function sealedSubjectsFor(
   secret: string | undefined,
@@ -552,12 +553,8 @@ export async function sealedSubjectsFor(
       open[i] || !s.questions.length
         ? []
         : [
-            sealSubject(
-              secret,
-              config.id,
-              i,
-              s.questions.map((q) => q.id),
-              candidateSubjectQuestions(config, i, candidate.userId),
+            subjectBinding(s.questions).then((binding) =>
+              sealSubject(secret, config.id, i, binding, candidateSubjectQuestions(config, i, candidate.userId)),
             ),
           ],
     ),

@@ -169,6 +169,42 @@ describe("sealed prefetch", () => {
     again.close!();
   });
 
+  it("a question edited in the lobby (same id): the copy sealed before the edit does not open with the room's key; the open subject and a copy sealed after show the new text", async () => {
+    await createSimulation("sp-modifica", { allowedUsers: [STUDENT_ID] });
+    const plan = await planOf("sp-modifica");
+    const lobby = await view("sp-modifica", student);
+    // The admin fixes a question of subjects 0 and 2 before Avvia (as the question editor or an import would): same
+    // ids, same draw, new text.
+    const [first, third] = [plan[0]![1]!, plan[2]![2]!];
+    const fixed = (q: { stem: string }) => `${q.stem} (testo corretto)`;
+    await env.DB.batch(
+      [first, third].map((q) => env.DB.prepare("UPDATE questions SET stem = ? WHERE id = ?").bind(fixed(q), q.id)),
+    );
+    expect((await call("POST", "/api/admin/simulations/sp-modifica/start", { token: teacher })).status).toBe(200);
+    await moveStart("sp-modifica", Date.now() - 1_000);
+    const socket = await connect("sp-modifica", student);
+    const key0 = await socket.ask!(0);
+    expect(key0).toMatchObject({ type: "subject-key", subject: 0 });
+    // The lobby's copy holds the old text: it does not open, so the runner asks the server, which shows the new one.
+    expect(await openSealedSubject(String(key0.key), sealedOf(lobby.body, 0)!)).toBeNull();
+    const started = (await view("sp-modifica", student)).body;
+    expect(started.flow[0]!.questions.find((q) => q.id === first.id)?.text).toBe(fixed(first));
+    // Subject 1 was not edited: the lobby's copy still opens (no call needed at its opening).
+    await moveStart("sp-modifica", Date.now() - 61_000);
+    const key1 = await socket.ask!(1);
+    expect(await openSealedSubject(String(key1.key), sealedOf(lobby.body, 1)!)).toEqual(
+      (await view("sp-modifica", student)).body.flow[1]!.questions,
+    );
+    // Subject 2: the lobby's copy does not open; the one sealed after the edit (after Avvia) opens to the new text.
+    await moveStart("sp-modifica", Date.now() - 121_000);
+    const key2 = await socket.ask!(2);
+    expect(key2).toMatchObject({ type: "subject-key", subject: 2 });
+    expect(await openSealedSubject(String(key2.key), sealedOf(lobby.body, 2)!)).toBeNull();
+    const opened = (await openSealedSubject(String(key2.key), sealedOf(started, 2)!)) as Question[] | null;
+    expect(opened?.find((q) => q.id === third.id)?.text).toBe(fixed(third));
+    socket.close!();
+  });
+
   it("the room sends each candidate the key unasked at their own opening, and the start with their own extra time", async () => {
     const extra = await call("PATCH", `/api/classes/${classId}/members/${FRIEND_ID}`, {
       token: teacher,
