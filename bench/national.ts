@@ -32,6 +32,11 @@ const ANSWER_SHARE = 0.9;
 const CHANGE_SHARE = 0.08;
 /** This share of the students loses its socket in the middle of subject 2 and reconnects (NATIONAL_RECONNECT_SHARE). */
 const RECONNECT_SHARE = Number(process.env.NATIONAL_RECONNECT_SHARE ?? 0.3);
+/**
+ * NATIONAL_WAVE=room: instead, every candidate of room 0 drops at one instant mid-subject 2 (the room restarted, as a
+ * deploy or an eviction does on Cloudflare); the default, "share", is the 30 % network blip over every room.
+ */
+const WAVE_MODE = process.env.NATIONAL_WAVE === "room" ? "room" : "share";
 
 /** The issue's goals, at 6,000 clients. */
 export const NATIONAL_GOALS = {
@@ -183,7 +188,7 @@ export async function benchNational(server: LocalServer) {
   const load: { before: number[]; after?: number[] } = { before: loadavg().map((n) => Math.round(n * 100) / 100) };
   console.log(
     `\nNational sitting: ${CLIENTS} students (half listed, half in classes of ${CLASS_SIZE}), rooms of at most ${ROOM_CAPACITY}, ` +
-      `3 subjects × ${SUBJECT_MIN} min, ${THREADS} client threads, ${Math.round(RECONNECT_SHARE * 100)} % reconnecting mid-subject 2; ` +
+      `3 subjects × ${SUBJECT_MIN} min, ${THREADS} client threads, ${WAVE_MODE === "room" ? "room 0's candidates all reconnecting at once" : `${Math.round(RECONNECT_SHARE * 100)} % reconnecting`} mid-subject 2; ` +
       `load average ${load.before.join(" ")}`,
   );
   const { students, classIds } = await prepareStudents(CLIENTS);
@@ -228,6 +233,7 @@ export async function benchNational(server: LocalServer) {
         answerShare: ANSWER_SHARE,
         changeShare: CHANGE_SHARE,
         reconnectShare: RECONNECT_SHARE,
+        waveMode: WAVE_MODE,
       },
     });
   });
@@ -312,6 +318,7 @@ export async function benchNational(server: LocalServer) {
       rejected: sum("rejected"),
       movedAtStart: sum("moved"),
       resumedConnects: sum("resumed"),
+      waveMode: WAVE_MODE,
       reconnectWave: waves.reduce((n, w) => n + w.tried, 0),
       reconnected: waves.reduce((n, w) => n + w.reconnected, 0),
       readBack: waves.reduce((n, w) => n + w.readBack, 0),

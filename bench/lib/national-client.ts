@@ -52,6 +52,8 @@ type Input = {
   answerShare: number;
   changeShare: number;
   reconnectShare: number;
+  /** "share" (reconnectShare of the students, anywhere) or "room" (every candidate of room 0 at one instant). */
+  waveMode: "share" | "room";
 };
 type FlowSubject = { id: number; name: string; timeMin: number; breakAfterMin: number; questions: { id: number }[] };
 type Client = {
@@ -74,6 +76,8 @@ type Client = {
   keyListeners: Map<number, (key: string | undefined) => void>;
   roomEndsAt?: number;
   rooms?: number;
+  /** The candidate's own room (shard), from the page data. */
+  room?: number;
   ability: number;
   seq: number;
   /** seq → when it was sent (performance.now(), for the ack latency) and what. */
@@ -308,8 +312,10 @@ async function loadFlow(c: Client): Promise<boolean> {
     startTime: number | null;
     sealed?: SealedSubject[];
     rooms?: number;
+    room?: number;
   };
   c.rooms = view.rooms;
+  if (typeof view.room === "number") c.room = view.room;
   // Subjects already opened from their sealed copies stay open.
   c.flow = view.flow.map((s, i) => (s.questions.length ? s : { ...s, questions: c.flow[i]?.questions ?? [] }));
   c.sealed = new Map((view.sealed ?? []).map((s) => [s.subject, s]));
@@ -489,8 +495,11 @@ async function sitSubject(c: Client, index: number, window: { startsAt: number; 
     }
   }
   plan.sort((a, b) => a.at - b.at);
-  const reconnecting = index === wave.subjectIndex && Math.random() < input.reconnectShare;
-  const dropAt = window.startsAt + span / 2 + Math.random() * 2000;
+  // The wave: a share of the students anywhere, their drops spread over 2 s (a network blip), or every candidate of
+  // room 0 within 100 ms (that room restarted: on Cloudflare, what takes down a room's sockets at once).
+  const reconnecting =
+    index === wave.subjectIndex && (input.waveMode === "room" ? c.room === 0 : Math.random() < input.reconnectShare);
+  const dropAt = window.startsAt + span / 2 + Math.random() * (input.waveMode === "room" ? 100 : 2000);
   let blip: Promise<void> | null = null;
   /** Questions saved over HTTP during the blip: the read-back check leaves them out (their save may land either side of the hello). */
   const overHttp = new Set<number>();
