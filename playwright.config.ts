@@ -3,7 +3,7 @@ import { defineConfig, devices } from "@playwright/test";
 import { SEED_DIR, SERVERS, SINGLE_SERVER } from "./test/e2e/servers.ts";
 
 // End-to-end tests in Debian's Chromium against the production build served locally
-// (test/e2e/serve.ts: build, fresh local D1 with migrations and seed, then served straight from workerd).
+// (test/e2e/serve.ts: build, fresh local D1 with migrations and seed, then `vite preview`).
 //
 // Two projects run side by side, one worker each, each against its own server and database (test/e2e/servers.ts):
 // the spec files are split so that both halves take about as long (issue 33: the run was 12 minutes on one worker).

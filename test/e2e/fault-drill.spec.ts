@@ -12,9 +12,8 @@
 //    storage after the restart and checks each case. The crash inside the window made exact (time held still),
 //    a stored alarm that fires with nobody connected, and a hibernated room woken by an answer are in
 //    test/integration/simulation-room.test.ts, where the runtime's timers, eviction and alarms can be driven.
-// It runs its own server (workerd straight, as test/e2e/serve.ts does; its project's port + 100, state
-// .wrangler/drill-state-<project>: test/e2e/servers.ts) on the build the e2e web server has just made, so that killing
-// it does not disturb the other tests.
+// It runs its own `vite preview` (its project's port + 100, state .wrangler/drill-state-<project>: test/e2e/servers.ts)
+// on the build the e2e web server has just made, so that killing it does not disturb the other tests.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,11 +34,10 @@ const env = { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", 
 type Msg = Record<string, unknown> & { type: string };
 
 function startServer(): ChildProcess {
-  // As the e2e servers (test/e2e/serve.ts): the build served straight from workerd, in a process group of its own.
-  return spawn(process.execPath, [join("bench", "lib", "direct-server.ts"), "--port", String(PORT), "--state", STATE], {
+  return spawn(join("node_modules", ".bin", "vite"), ["preview", "--port", String(PORT), "--strictPort"], {
     stdio: "ignore",
     detached: true,
-    env,
+    env: { ...env, UNICUM_STATE_DIR: STATE },
   });
 }
 

@@ -63,14 +63,11 @@ try {
 
 if (args.includes("--no-serve")) process.exit(0);
 
-// Served straight from workerd (bench/lib/direct-server.ts), as Cloudflare's edge reaches the Worker: `vite preview`
-// answered in Node and forwarded every request and WebSocket frame to workerd, a Node process per server that took
-// about 7 % of the whole run's CPU (72 of ~1,040 CPU-seconds measured) on a machine the run keeps busy.
-const server = spawn(process.execPath, [join("bench", "lib", "direct-server.ts"), "--port", port, "--state", state], {
+const preview = spawn(bin("vite"), ["preview", "--port", port, "--strictPort"], {
   stdio: "inherit",
-  env,
+  env: { ...env, UNICUM_STATE_DIR: state },
 });
-const stop = () => server.kill("SIGTERM");
+const stop = () => preview.kill("SIGTERM");
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);
-server.on("exit", (code) => process.exit(code ?? 0));
+preview.on("exit", (code) => process.exit(code ?? 0));
