@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { adminJson, answerKeys, type Key, prepareStudents, type Student } from "./national.ts";
-import { devCookie, type LocalServer } from "./lib/server.ts";
+import { BENCH_STATE, devCookie, type LocalServer } from "./lib/server.ts";
 
 const CLIENTS = Number(process.env.RECONNECT_CLIENTS ?? 1000);
 const ANSWERS = Number(process.env.RECONNECT_ANSWERS ?? 20);
@@ -223,12 +223,16 @@ async function floorServer() {
       // The network is closed: never fetch the Request.cf placeholder from Cloudflare.
       cf: false,
       log: new Log(LogLevel.WARN),
+      // Its room's storage on tmpfs beside the app's (BENCH_STATE), not in the disk's temporary directory.
+      resourcePersistencePath: `${BENCH_STATE}-floor`,
       workers: [
         {
           name: "floor",
           modules: true,
           scriptPath: resolve("bench/fixtures/floor-room.js"),
-          compatibilityDate: "2025-09-01",
+          // As the app's (wrangler.jsonc): the same runtime and no WebSocket compression, so both sides pay the same.
+          compatibilityDate: "2026-10-01",
+          compatibilityFlags: ["no_web_socket_compression"],
           durableObjects: { ROOM: { className: "FloorRoom", useSQLite: true } },
         },
       ],
