@@ -33,8 +33,9 @@ const CHANGE_SHARE = 0.08;
 /** This share of the students loses its socket in the middle of subject 2 and reconnects (NATIONAL_RECONNECT_SHARE). */
 const RECONNECT_SHARE = Number(process.env.NATIONAL_RECONNECT_SHARE ?? 0.3);
 /**
- * NATIONAL_WAVE=room: instead, every candidate of room 0 drops at one instant mid-subject 2 (the room restarted, as a
- * deploy or an eviction does on Cloudflare); the default, "share", is the 30 % network blip over every room.
+ * NATIONAL_WAVE=room: instead, every candidate of room 0 drops at one instant mid-subject 2 (the reconnect load of a
+ * room restarted by a deploy or an eviction on Cloudflare; the room itself stays warm here); the default, "share",
+ * is the 30 % network blip over every room.
  */
 const WAVE_MODE = process.env.NATIONAL_WAVE === "room" ? "room" : "share";
 

@@ -496,7 +496,7 @@ async function sitSubject(c: Client, index: number, window: { startsAt: number; 
   }
   plan.sort((a, b) => a.at - b.at);
   // The wave: a share of the students anywhere, their drops spread over 2 s (a network blip), or every candidate of
-  // room 0 within 100 ms (that room restarted: on Cloudflare, what takes down a room's sockets at once).
+  // room 0 within 100 ms (the reconnect load of that room restarted; the room itself stays warm).
   const reconnecting =
     index === wave.subjectIndex && (input.waveMode === "room" ? c.room === 0 : Math.random() < input.reconnectShare);
   const dropAt = window.startsAt + span / 2 + Math.random() * (input.waveMode === "room" ? 100 : 2000);
