@@ -2,8 +2,9 @@
 // SESSION_SECRET (in the env of both the Worker and the rooms), per (simulation, subject index) and bound to the
 // subject's questions, their ids and their content (subjectBinding), so that a copy sealed for another plan (a
 // simulation deleted and made again under the same id, a later save's draw) or before one of its questions was edited
-// (a typo fixed, an answer key corrected, in the lobby) does not open: the runner then asks the server as before. The Worker seals (GET /api/simulations/{id}); the room
-// derives the same key and releases it over the socket at each candidate's own opening (workers/simulation-room.ts).
+// (a typo fixed, an answer key corrected, in the lobby) does not open: the runner then asks the server as before. The
+// Worker seals (GET /api/simulations/{id}); the room derives the same key and releases it over the socket at each
+// candidate's own opening (workers/simulation-room.ts).
 import { SEALED_IV_BYTES, type SealedSubject, toBase64 } from "~/lib/sealed-subject";
 
 const SALT = new TextEncoder().encode("unicum/sealed-subject/v1");
