@@ -84,8 +84,13 @@ function open(target: Target, client: number, resume?: string): Promise<Socket> 
 
 function send(target: Target, socket: Socket, client: number, k: number): Promise<void> {
   const seq = ++socket.seq;
-  return new Promise((acked) => {
-    socket.acks.set(seq, acked);
+  return new Promise((acked, fail) => {
+    // A socket the server closed never acks: fail the run instead of waiting for ever.
+    const timer = setTimeout(() => fail(new Error(`client ${client}: no ack in 60 s`)), 60_000);
+    socket.acks.set(seq, () => {
+      clearTimeout(timer);
+      acked();
+    });
     socket.ws.send(JSON.stringify({ type: "answer", seq, ...target.answer(client, k) }));
   });
 }
@@ -102,6 +107,8 @@ const closeAll = (sockets: Socket[]) =>
     sockets.map(
       (s) =>
         new Promise<void>((closed) => {
+          // Already closed (by the server): no close event will come.
+          if (s.ws.readyState === WebSocket.CLOSED) return closed();
           s.ws.onclose = () => closed();
           s.ws.close(1000, "bench: network blip");
         }),

@@ -74,6 +74,11 @@ describe("sealed subjects", () => {
       edited(1, { correctIndex: 1 }),
       edited(2, { acceptedAnswers: ["100", "373"] }),
       edited(2, { measure: null }),
+      edited(2, { tolerance: 0.5 }),
+      edited(0, { type: "gap" }),
+      edited(1, { topicId: 7 }),
+      edited(1, { difficulty: 5 }),
+      [ROWS[1]!, ROWS[0]!, ROWS[2]!],
     ]) {
       const binding = await subjectBinding(rows);
       expect(binding).not.toBe(IDS);
