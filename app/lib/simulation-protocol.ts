@@ -248,6 +248,16 @@ export const SOCKET_BLIP_GRACE_MS = 5000;
 /** How long before its subject's end an answer given with the socket down goes over HTTP at once. */
 export const BLIP_END_MARGIN_MS = 3000;
 
+/**
+ * When an answer given with the socket down goes over HTTP (performance.now() time): at once for a socket that never
+ * opened (`droppedAt` null), else at the end of the blip's grace, or BLIP_END_MARGIN_MS before its subject ends
+ * (`msLeft`: how long it stays open) if that comes first. The runner and the national bench's clients share it.
+ */
+export function blipFlushAt(droppedAt: number | null, now: number, msLeft?: number): number {
+  if (droppedAt === null) return now;
+  return Math.min(droppedAt + SOCKET_BLIP_GRACE_MS, now + (msLeft ?? Infinity) - BLIP_END_MARGIN_MS);
+}
+
 /** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
 export const QUESTIONS_AFTER_OPEN_MS = 250;
 /**

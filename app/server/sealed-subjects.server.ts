@@ -64,6 +64,7 @@ export function subjectBinding(questions: readonly BoundQuestion[]): Promise<str
     binding = crypto.subtle
       .digest("SHA-256", new TextEncoder().encode(content))
       .then((hash) => `${questions.map((q) => q.id).join(",")}\n${toBase64(new Uint8Array(hash))}`);
+    binding.catch(() => bindings.delete(questions));
     bindings.set(questions, binding);
   }
   return binding;

@@ -22,8 +22,7 @@ import {
   QUESTIONS_AFTER_OPEN_MS,
   KEY_AFTER_OPEN_MS,
   KEY_SPREAD_MS,
-  BLIP_END_MARGIN_MS,
-  SOCKET_BLIP_GRACE_MS,
+  blipFlushAt,
   KEY_TIMEOUT_MS,
   KEY_TRIES,
   KEY_RETRY_MS,
@@ -528,7 +527,7 @@ function holdOrSaveOverHttp(
   overHttp: Set<number>,
 ) {
   const now = performance.now();
-  const flushAt = Math.min(c.droppedAt + SOCKET_BLIP_GRACE_MS, now + (endsAt - serverNow(c)) - BLIP_END_MARGIN_MS);
+  const flushAt = blipFlushAt(c.droppedAt, now, endsAt - serverNow(c));
   if (flushAt <= now) {
     saveOverHttp(c, subjectId, questionId, value, overHttp);
     return;

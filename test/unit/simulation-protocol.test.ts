@@ -1,6 +1,8 @@
 // The room's protocol: what the room and the browser accept, and how students are spread over rooms.
 import { describe, expect, it } from "vitest";
 import {
+  BLIP_END_MARGIN_MS,
+  blipFlushAt,
   ClientMessage,
   encodeServerMessage,
   parseClientFrame,
@@ -9,6 +11,7 @@ import {
   ServerMessage,
   shardCount,
   shardOf,
+  SOCKET_BLIP_GRACE_MS,
 } from "~/lib/simulation-protocol";
 
 describe("simulation protocol", () => {
@@ -117,5 +120,17 @@ describe("simulation protocol", () => {
     expect(Math.max(...counts)).toBe(1000);
     expect(shardOf(12_345, 60)).toBe(shardOf(12_345, 60));
     expect(roomName("nazionale", 7)).toBe("nazionale:7");
+  });
+
+  it("holds an answer given with the socket down until the blip's grace ends, or the subject's last seconds", () => {
+    // A socket that never opened (blocked): over HTTP at once.
+    expect(blipFlushAt(null, 10_000, 60_000)).toBe(10_000);
+    // Dropped 1 s ago, a minute left: at the end of the grace, counted from the drop.
+    expect(blipFlushAt(9_000, 10_000, 60_000)).toBe(9_000 + SOCKET_BLIP_GRACE_MS);
+    expect(blipFlushAt(9_000, 10_000)).toBe(9_000 + SOCKET_BLIP_GRACE_MS);
+    // Near the subject's end: the margin before it comes first.
+    expect(blipFlushAt(9_000, 10_000, 4_000)).toBe(10_000 + 4_000 - BLIP_END_MARGIN_MS);
+    // In the last seconds: not later than now (the caller saves over HTTP at once).
+    expect(blipFlushAt(9_000, 10_000, 1_000)).toBeLessThanOrEqual(10_000);
   });
 });

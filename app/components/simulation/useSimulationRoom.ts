@@ -7,10 +7,9 @@ import { estimateClockOffset, type ClockSample } from "~/lib/simulation";
 import {
   encodeClientMessage,
   parseFrame,
-  BLIP_END_MARGIN_MS,
+  blipFlushAt,
   ROOM_MOVED_CODE,
   ServerMessage,
-  SOCKET_BLIP_GRACE_MS,
   type HelloMessage,
   type SavedAnswers,
 } from "~/lib/simulation-protocol";
@@ -284,10 +283,7 @@ export function useSimulationRoom(
       // pending one is resent when it opens), or HTTP once the grace is over. A socket that never opened (blocked), a
       // longer outage, or the subject's last seconds: the same room takes the answer over HTTP at once.
       const now = performance.now();
-      const flushAt =
-        droppedAt.current === null
-          ? now
-          : Math.min(droppedAt.current + SOCKET_BLIP_GRACE_MS, now + (msLeft ?? Infinity) - BLIP_END_MARGIN_MS);
+      const flushAt = blipFlushAt(droppedAt.current, now, msLeft);
       if (flushAt <= now) {
         saveOverHttp(entry);
         return;
