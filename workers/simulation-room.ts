@@ -1,5 +1,5 @@
 // One room of a live simulation (a simulation of N students runs in ceil(N / 1,000) rooms, each a
-// Durable Object named "<simulationId>:<shard>"; app/server/simulations.server.ts decides who goes
+// Durable Object named "<simulationId>:<shard>"; app/server/simulation/ decides who goes
 // where and fans the start out). Every room is an authority on time for its students: it keeps the one
 // absolute start instant written in D1, answers clock pings, stores every answer as it is given
 // (autosave, in its own SQLite storage so that eviction or a crash loses nothing), refuses answers for
@@ -25,10 +25,12 @@ import {
 import { simulationExtraTimes } from "../app/server/accommodations.server";
 import { getDb } from "../app/server/db/client.server";
 import { d1UsageEnabled, withD1Usage } from "../app/server/db/d1-usage.server";
-import { answerKeysOf, attemptOf, loadSimulation, resultOf, roomFor } from "../app/server/simulations.server";
-import { writeGradedAttempts } from "../app/server/simulation-grading.server";
-import { RESUME_AFTER_END_MS, signResume } from "../app/server/room-resume.server";
-import { subjectBinding, subjectKeyText } from "../app/server/sealed-subjects.server";
+import { answerKeysOf, loadSimulation } from "../app/server/simulation/plan.server";
+import { attemptOf, resultOf } from "../app/server/simulation/results.server";
+import { roomFor } from "../app/server/simulation/door.server";
+import { writeGradedAttempts } from "../app/server/simulation/grading.server";
+import { RESUME_AFTER_END_MS, signResume } from "../app/server/simulation/room-resume.server";
+import { subjectBinding, subjectKeyText } from "../app/server/simulation/sealed-copies.server";
 
 /**
  * Saved answers grouped by SQLite: one row per (student, subject) carrying that subject's answers as a JSON object
@@ -396,7 +398,7 @@ export class SimulationRoom extends DurableObject<Env> {
   }
 
   /**
-   * A candidate's resume token (app/server/room-resume.server.ts): this user and role, this simulation and room, valid
+   * A candidate's resume token (app/server/simulation/room-resume.server.ts): this user and role, this simulation and room, valid
    * until a few minutes after the room's last end. Null without a secret or when signing fails (the reconnect then
    * goes through the session, as a first connection does).
    */

@@ -1,11 +1,11 @@
 // /api/simulations/{id}/ws: checked here (session, upgrade header) and handed to the student's room of that
-// simulation ("<id>:<shard>", the shard stored at start; see roomOfUser in app/server/simulations.server.ts).
+// simulation ("<id>:<shard>", the shard stored at start; see roomOfUser in app/server/simulation/).
 import { errorResponse, HttpError } from "../app/server/errors.server";
 import { getDb } from "../app/server/db/client.server";
-import { type ResumeClaims, verifyResume } from "../app/server/room-resume.server";
+import { type ResumeClaims, verifyResume } from "../app/server/simulation/room-resume.server";
 import { requireUser } from "../app/server/session.server";
-import { requireManagedSimulation } from "../app/server/simulation-admin.server";
-import { requireSimulationAccess, roomFor } from "../app/server/simulations.server";
+import { requireManagedSimulation } from "../app/server/simulation/admin.server";
+import { requireSimulationAccess, roomFor } from "../app/server/simulation/door.server";
 
 const SOCKET_PATH = /^\/api\/simulations\/([^/]+)\/ws$/;
 /** The teacher's live view: /api/simulations/{id}/staff/ws?shard=N, one socket per room. */
@@ -69,7 +69,7 @@ async function admit(request: Request, env: Env, simulationId: string): Promise<
 }
 
 /**
- * A reconnect with the resume token its room signed into the last hello (`?resume=`, app/server/room-resume.server.ts):
+ * A reconnect with the resume token its room signed into the last hello (`?resume=`, app/server/simulation/room-resume.server.ts):
  * no D1. A token that does not verify (forged, expired, another simulation's) is ignored: the session decides, as for
  * a first connection.
  */

@@ -1,5 +1,5 @@
 // A student's simulations (/simulazioni and the dashboard, issue 34): where each one stands at server time, and the
-// three lists the page shows. Pure; the rows come from simulations.server.ts (mySimulations).
+// three lists the page shows. Pure; the rows come from app/server/simulation/ (mySimulations).
 
 /** The simulations a student is in: live now, still to come, over. */
 export type SimulationStage = "live" | "upcoming" | "past";

@@ -1,7 +1,7 @@
 // Sealed prefetch (issue 31), the shared half: a subject's questions travel before it opens, encrypted (AES-GCM-256,
 // WebCrypto), and the room releases the key over the socket at the candidate's own opening. This module is what both
 // ends need: the shapes, base64, and opening a sealed copy with a released key. Deriving keys and sealing happen on the
-// server only (app/server/sealed-subjects.server.ts), from a secret that never leaves it.
+// server only (app/server/simulation/sealed-copies.server.ts), from a secret that never leaves it.
 import { z } from "zod";
 
 /** One subject's sealed copy: `subject` is its index in the flow; `iv` and `data` are base64. */

@@ -7,7 +7,7 @@ import { adminTabUser } from "~/server/admin/tab-guard.server";
 import { livePage } from "~/server/class-live.server";
 import { dbOf, getEnv } from "~/server/context";
 import { HttpError } from "~/server/errors.server";
-import { simulationIdParam } from "~/server/simulation-schemas.server";
+import { simulationIdParam } from "~/server/simulation/schemas.server";
 import type { Route } from "./+types/admin.simulazioni.$id.diretta";
 
 export async function loader(args: Route.LoaderArgs) {

@@ -10,15 +10,10 @@ import { dbOf, getEnv } from "~/server/context";
 import { handleIntent, handleValue } from "~/server/form.server";
 import { listSubjects } from "~/server/quiz.server";
 import { managedClasses } from "~/server/classes.server";
-import {
-  adminAttempts,
-  classResults,
-  deleteSimulation,
-  listSimulations,
-  saveSimulation,
-  startSimulation,
-} from "~/server/simulation-admin.server";
-import { SimulationSave, simulationIdParam } from "~/server/simulation-schemas.server";
+import { adminAttempts, classResults } from "~/server/simulation/staff-results.server";
+import { deleteSimulation, listSimulations, saveSimulation } from "~/server/simulation/admin.server";
+import { startSimulation } from "~/server/simulation/start.server";
+import { SimulationSave, simulationIdParam } from "~/server/simulation/schemas.server";
 import { dayTemplate } from "~/lib/edition";
 import { defaultEdition } from "~/server/editions.server";
 import type { Route } from "./+types/admin.simulazioni";

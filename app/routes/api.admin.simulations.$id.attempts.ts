@@ -4,8 +4,8 @@
 import { z } from "zod";
 import { api, readQuery } from "~/server/api.server";
 import { withLabels } from "~/server/errors.server";
-import { simulationIdParam } from "~/server/simulation-schemas.server";
-import { adminAttempts, rankingCsv } from "~/server/simulation-admin.server";
+import { simulationIdParam } from "~/server/simulation/schemas.server";
+import { adminAttempts, rankingCsv } from "~/server/simulation/staff-results.server";
 
 const AttemptsQuery = withLabels(
   z.object({

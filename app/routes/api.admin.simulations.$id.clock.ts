@@ -4,8 +4,8 @@
 import { api, methods, readJson } from "~/server/api.server";
 import { devLoginEnabled } from "~/server/auth.server";
 import { HttpError } from "~/server/errors.server";
-import { advanceSimulationClockForTest } from "~/server/simulation-admin.server";
-import { ClockAdvance, simulationIdParam } from "~/server/simulation-schemas.server";
+import { advanceSimulationClockForTest } from "~/server/simulation/start.server";
+import { ClockAdvance, simulationIdParam } from "~/server/simulation/schemas.server";
 
 export const action = methods({
   POST: api({

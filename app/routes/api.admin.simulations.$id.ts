@@ -1,7 +1,7 @@
 // DELETE /api/admin/simulations/{id}
 import { api, methods } from "~/server/api.server";
-import { simulationIdParam } from "~/server/simulation-schemas.server";
-import { deleteSimulation } from "~/server/simulation-admin.server";
+import { simulationIdParam } from "~/server/simulation/schemas.server";
+import { deleteSimulation } from "~/server/simulation/admin.server";
 
 export const action = methods({
   DELETE: api({

@@ -1,7 +1,7 @@
 // GET /api/admin/simulations (list) and POST (create or update, same payload).
 import { api, readJson } from "~/server/api.server";
-import { SimulationSave } from "~/server/simulation-schemas.server";
-import { listSimulations, saveSimulation } from "~/server/simulation-admin.server";
+import { SimulationSave } from "~/server/simulation/schemas.server";
+import { listSimulations, saveSimulation } from "~/server/simulation/admin.server";
 
 // Teachers see and save only their own simulations (the service checks ownership); admins all.
 export const loader = api({

@@ -3,8 +3,8 @@
 // student's own room (shard), the same one its socket uses.
 import { api, readJson } from "~/server/api.server";
 import { HttpError } from "~/server/errors.server";
-import { AttemptSubmit, simulationIdParam } from "~/server/simulation-schemas.server";
-import { submitSimulationAttempt } from "~/server/simulations.server";
+import { AttemptSubmit, simulationIdParam } from "~/server/simulation/schemas.server";
+import { submitSimulationAttempt } from "~/server/simulation/results.server";
 
 export const action = api({
   access: "user",

@@ -7,14 +7,11 @@
 // caller's own opening, so the runner needs no call at the start nor per subject (sealedSubjectsFor).
 import { candidateExtraPct } from "~/server/accommodations.server";
 import { api } from "~/server/api.server";
-import { simulationIdParam } from "~/server/simulation-schemas.server";
-import {
-  publicSimulation,
-  requireSimulationAccess,
-  sealedSubjectsFor,
-  simulationGapBoxes,
-  simulationPlan,
-} from "~/server/simulations.server";
+import { simulationIdParam } from "~/server/simulation/schemas.server";
+import { publicSimulation, simulationPlan } from "~/server/simulation/plan.server";
+import { requireSimulationAccess } from "~/server/simulation/door.server";
+import { sealedSubjectsFor } from "~/server/simulation/sealed-copies.server";
+import { simulationGapBoxes } from "~/server/simulation/results.server";
 
 export const loader = api({
   access: "user",

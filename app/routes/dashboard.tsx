@@ -17,7 +17,7 @@ import { EDITION_TEXT, nextSitting, nextSittingText } from "~/lib/edition";
 import { defaultEdition } from "~/server/editions.server";
 import { bestSimulationGrades } from "~/server/grades.server";
 import { rushHeadsUp } from "~/server/rush.server";
-import { mySimulations } from "~/server/simulations.server";
+import { mySimulations } from "~/server/simulation/mine.server";
 // The charts arrive in a later chunk, but their frames are in the first HTML: their styles come with the page.
 import "~/styles/charts.css";
 import "~/styles/dashboard.css";

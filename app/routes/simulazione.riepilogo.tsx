@@ -3,7 +3,7 @@ import { ResultView } from "~/components/simulation/ResultView";
 import { T } from "~/components/simulation/texts";
 import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
-import { storedResult } from "~/server/simulations.server";
+import { storedResult } from "~/server/simulation/results.server";
 import type { Route } from "./+types/simulazione.riepilogo";
 import "~/styles/simulation.css";
 

@@ -12,7 +12,7 @@ import { formatRomeDateTime } from "~/lib/rush";
 import { useServerNow } from "~/lib/use-server-now";
 import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
-import { mySimulations, nextOfficialSitting } from "~/server/simulations.server";
+import { mySimulations, nextOfficialSitting } from "~/server/simulation/mine.server";
 import "~/styles/simulations.css";
 import type { Route } from "./+types/simulazioni";
 

@@ -10,7 +10,7 @@ import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, users } from "./db/schema";
 import { HttpError } from "./errors.server";
 import { summaryScore } from "~/lib/scoring";
-import { byAttempt, readSealedHistory, visibleTotals } from "./sealed.server";
+import { byAttempt, readSealedHistory, visibleTotals } from "~/server/simulation/seal.server";
 import { sharedStats } from "./shared-stats.server";
 
 export type {
@@ -28,7 +28,7 @@ export type {
 export async function studentAnalytics(db: Db, userId: number, now = Date.now()): Promise<StudentAnalytics> {
   const completedOf = and(eq(attempts.userId, userId), eq(attempts.status, "completed"));
   const [sealed, shared, [userRows, attemptRows, answerRows]] = await Promise.all([
-    // Answers to sealed questions count nowhere (sealed.server.ts): with the rest known, a count would give their verdict.
+    // Answers to sealed questions count nowhere (simulation/seal.server.ts): with the rest known, a count would give their verdict.
     readSealedHistory(db, userId, now),
     sharedStats(db, now),
     db.batch([

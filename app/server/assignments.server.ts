@@ -40,7 +40,7 @@ import { defaultEdition, editionOrDefault } from "./editions.server";
 import { HttpError } from "./errors.server";
 import { targetedQuestionIds } from "./learning-advice.server";
 import { NEW_QUIZ_ID, storeQuizStatements } from "./quiz.server";
-import { assertNoneSealed, readSeal, sealedQuestionIdsSql } from "./sealed.server";
+import { assertNoneSealed, readSeal, sealedQuestionIdsSql } from "~/server/simulation/seal.server";
 import type { SessionUser } from "./session.server";
 
 type AssignmentRow = typeof assignments.$inferSelect;

@@ -21,7 +21,7 @@ import {
   visibleTotals,
   type SealReason,
   type VisibleTotals,
-} from "./sealed.server";
+} from "~/server/simulation/seal.server";
 
 export type SummaryQuestion = {
   id: number;
@@ -41,7 +41,7 @@ export type SummaryQuestion = {
   timeSec: number;
   correct: boolean | null;
   explanation: string;
-  /** Key, explanation, verdict and own answer are withheld: the question is sealed now (sealed.server.ts). */
+  /** Key, explanation, verdict and own answer are withheld: the question is sealed now (simulation/seal.server.ts). */
   sealed: boolean;
   /** gap: right only thanks to a lenient rule (decimal point, unit typed...): the form the real sheet wants. */
   sheetForm?: string | null;
@@ -217,7 +217,7 @@ export type AttemptListItem = {
   correct: number;
   /** Questions counted in `correct` and `score`: without the sealed ones, while any is. */
   total: number;
-  /** Questions left out of the result while sealed (sealed.server.ts); `total + hidden` were asked. */
+  /** Questions left out of the result while sealed (simulation/seal.server.ts); `total + hidden` were asked. */
   hidden: number;
   partial: SealReason | null;
   timeSec: number;

@@ -13,7 +13,7 @@ import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, quizQuestions, quizzes, type Question } from "./db/schema";
 import { HttpError } from "./errors.server";
 import { recordRushResultStatement } from "./rush.server";
-import { assertNoneSealed, openQuizServing, readSeal } from "./sealed.server";
+import { assertNoneSealed, openQuizServing, readSeal } from "~/server/simulation/seal.server";
 
 export { answerSchema, submissionSchema, type Submission } from "~/lib/forms/quiz-submission";
 import type { Submission } from "~/lib/forms/quiz-submission";

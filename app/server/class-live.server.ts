@@ -6,8 +6,9 @@ import type { LiveStateMessage } from "~/lib/simulation-protocol";
 import type { Db } from "./db/client.server";
 import { users } from "./db/schema";
 import type { SessionUser } from "./session.server";
-import { requireManagedSimulation } from "./simulation-admin.server";
-import { loadSimulation, roomFor, SIM_TEXT, simulationAudience } from "./simulations.server";
+import { requireManagedSimulation } from "~/server/simulation/admin.server";
+import { loadSimulation } from "~/server/simulation/plan.server";
+import { roomFor, SIM_TEXT, simulationAudience } from "~/server/simulation/door.server";
 import { HttpError } from "./errors.server";
 
 /** The most pupils the page lists by name (a class sitting is far smaller; a national one is not watched here). */

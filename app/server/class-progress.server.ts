@@ -25,7 +25,7 @@ import { d1, stmt } from "./admin/imports/common";
 import { requireManagedClass } from "./classes.server";
 import type { Db } from "./db/client.server";
 import { defaultEdition } from "./editions.server";
-import { liveSimulationQuestionIdsSql } from "./sealed.server";
+import { liveSimulationQuestionIdsSql } from "~/server/simulation/seal.server";
 import type { SessionUser } from "./session.server";
 
 /** Ages past this many days weigh as this old (the weight is then under 2 · 10⁻⁵ of a fresh answer). */

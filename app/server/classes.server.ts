@@ -1,6 +1,6 @@
 // Classes: a teacher's group of students. A student joins with a code (or the link /classi/unisciti/:code), or
 // accepts an invitation sent by e-mail (class-invitations.server.ts). A teacher manages only the classes they own;
-// an admin manages every class. Which simulations a class opens is in simulations.server.ts (simulationAudience).
+// an admin manages every class. Which simulations a class opens is in app/server/simulation/ (simulationAudience).
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "./db/client.server";

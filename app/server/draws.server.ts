@@ -1,7 +1,7 @@
 // The server's side of weighted draws (app/lib/draw.ts holds the logic): loads a subject's active
 // questions and syllabus units, and draws a semestre filtro set (units by credits, exact mc/gap mix,
 // never a legacy question) or an older-format set (plain random, legacy questions included).
-// Practice (quiz.server.ts) and the admin's simulations (simulations.server.ts) both draw here.
+// Practice (quiz.server.ts) and the admin's simulations (app/server/simulation/) both draw here.
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import { drawQuestions, mixFor, type DrawCandidate, type DrawResult, type DrawUnit } from "~/lib/draw";
 import type { Db } from "./db/client.server";

@@ -13,7 +13,7 @@ import { defaultEdition } from "./editions.server";
 import type { Db } from "./db/client.server";
 import { questionMemory, questions, statQuestionAccuracy, subjects } from "./db/schema";
 import { HttpError } from "./errors.server";
-import { sealedQuestionIdsSql } from "./sealed.server";
+import { sealedQuestionIdsSql } from "~/server/simulation/seal.server";
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 

@@ -22,7 +22,7 @@ import {
 } from "./db/schema";
 import { BUMP_STATS_VERSION_SQL, italianDaySql, SCORE_BIN_SQL } from "./db/aggregate-sql";
 import { HttpError, withLabels } from "./errors.server";
-import { canSeeKeys, readSeal, servedAttempt, visibleTotals } from "./sealed.server";
+import { canSeeKeys, readSeal, servedAttempt, visibleTotals } from "~/server/simulation/seal.server";
 import type { Profile } from "~/lib/profile";
 import { describeDevice } from "~/lib/device";
 import { listSessions, type SessionUser } from "./session.server";
@@ -99,7 +99,7 @@ export async function exportUserData(db: Db, userId: number, now = Date.now()) {
     ]);
   const user = userRows[0];
   if (!user) throw new HttpError(404, "Profilo non trovato.");
-  // The key rule (sealed.server.ts): nothing of a question sealed now (live simulation, open Rush quiz),
+  // The key rule (simulation/seal.server.ts): nothing of a question sealed now (live simulation, open Rush quiz),
   // neither the verdict nor the answer, and totals counted without it.
   const seal = await readSeal(db, userId, now);
   const attemptById = new Map(attemptRows.map((a) => [a.id, a]));

@@ -25,7 +25,7 @@ import { drawForSubject } from "./draws.server";
 import { editionOrDefault } from "./editions.server";
 import { peerDifficulty, targetedQuestionIds } from "./learning-advice.server";
 import { claimRushStart } from "./rush.server";
-import { assertRedoAllowed, sealedQuestionIdsSql } from "./sealed.server";
+import { assertRedoAllowed, sealedQuestionIdsSql } from "~/server/simulation/seal.server";
 
 /** GET /api/quiz with a Rush event: refused, nothing drawn or claimed (issue 28). */
 export const RUSH_NEEDS_POST_MESSAGE =
@@ -152,7 +152,7 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
   if (args.ids) {
     kind = "redo";
     const unique = [...new Set(args.ids)];
-    // Only the user's own answered history, and nothing sealed for them now (sealed.server.ts).
+    // Only the user's own answered history, and nothing sealed for them now (simulation/seal.server.ts).
     await assertRedoAllowed(db, args.userId, unique, now);
     const rows = await db
       .select({ id: questions.id, subjectId: questions.subjectId })

@@ -10,7 +10,7 @@ import {
 import type { Db } from "./db/client.server";
 import { attemptAnswers, attempts, questions, reports, subjects, topics } from "./db/schema";
 import { HttpError, withLabels } from "./errors.server";
-import { canSeeKeys, readSeal, servedAttemptSql } from "./sealed.server";
+import { canSeeKeys, readSeal, servedAttemptSql } from "~/server/simulation/seal.server";
 
 export { reportSchema, type ReportInput } from "~/lib/forms/report";
 import type { ReportInput } from "~/lib/forms/report";
@@ -62,7 +62,7 @@ export type MyReport = {
   status: UserReportStatus;
   statusLabel: string;
   message: string;
-  /** The answer the author gave with the report; withheld while the question is sealed (sealed.server.ts). */
+  /** The answer the author gave with the report; withheld while the question is sealed (simulation/seal.server.ts). */
   userAnswer: string | null;
   /** Only once the author has submitted an attempt the server served with this question, never while sealed. */
   correctAnswer: string | null;

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { REVIEW_COOLDOWN_MS } from "~/lib/constants";
 import { isReviewPaused, reviewReadyAt } from "~/lib/review";
 import type { Db } from "./db/client.server";
-import { sealedQuestionIdsSql } from "./sealed.server";
+import { sealedQuestionIdsSql } from "~/server/simulation/seal.server";
 
 export type WrongQuestion = {
   id: number;

@@ -7,7 +7,7 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tabsFor } from "~/lib/admin-tabs";
 import { JOIN_CODE_ALPHABET, newJoinCode } from "~/server/classes.server";
-import { writeGradedAttempts } from "~/server/simulation-grading.server";
+import { writeGradedAttempts } from "../../app/server/simulation/grading.server";
 import { call, count, json, login, seed } from "./helpers";
 
 const TEACHER_ID = 6;

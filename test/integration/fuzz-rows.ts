@@ -5,7 +5,7 @@
 import { env } from "cloudflare:test";
 import { newJoinCode } from "~/server/classes.server";
 import { getDb } from "~/server/db/client.server";
-import { saveSimulation } from "~/server/simulation-admin.server";
+import { saveSimulation } from "../../app/server/simulation/admin.server";
 
 let serial = 0;
 const next = () => `${Date.now().toString(36)}${(++serial).toString(36)}`;

@@ -6,9 +6,9 @@ import { REVIEW_COOLDOWN_MS } from "~/lib/constants";
 import { gradeSimulation } from "~/lib/simulation";
 import { getDb } from "~/server/db/client.server";
 import { rebuildLearningMemory } from "~/server/learning.server";
-import { answerKeysOf, loadSimulation } from "~/server/simulations.server";
-import { saveSimulation } from "~/server/simulation-admin.server";
-import { writeGradedAttempts } from "~/server/simulation-grading.server";
+import { answerKeysOf, loadSimulation } from "../../app/server/simulation/plan.server";
+import { saveSimulation } from "../../app/server/simulation/admin.server";
+import { writeGradedAttempts } from "../../app/server/simulation/grading.server";
 import { call, count, json, login, seed } from "./helpers";
 
 type Quiz = { quizId: number; questions: { id: number; type: "mc" | "gap"; difficulty: number }[] };
@@ -72,7 +72,7 @@ async function draw(token: string, query: string): Promise<Quiz> {
 
 /**
  * A quiz the server serves this student with exactly these questions, as a practice draw does (quiz, its
- * questions, the attempt in progress). A redo of ids needs answered history (sealed.server.ts), which a
+ * questions, the attempt in progress). A redo of ids needs answered history (simulation/seal.server.ts), which a
  * fresh student does not have, and a random draw would not pick these ids.
  */
 async function serve(userId: number, token: string, ids: number[]): Promise<Quiz> {

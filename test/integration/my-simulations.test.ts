@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { MySimulations } from "~/lib/my-simulations";
 import { getDb } from "~/server/db/client.server";
 import { RUSH_HEADS_UP_MS, rushHeadsUp } from "~/server/rush.server";
-import { mySimulations, nextOfficialSitting, rankingFor } from "~/server/simulations.server";
+import { mySimulations, nextOfficialSitting } from "../../app/server/simulation/mine.server";
+import { rankingFor } from "../../app/server/simulation/ranking.server";
 import { call, json, login, seed } from "./helpers";
 
 const PUPIL = 9301;

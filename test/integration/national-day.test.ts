@@ -7,8 +7,9 @@ import { RANKING_AROUND, RANKING_PAGE_TOP, SIMULATION_GRACE_MS } from "~/lib/con
 import { gradeSimulation, percentileWithin, rankScores } from "~/lib/simulation";
 import { getDb } from "~/server/db/client.server";
 import { d1Usage, resetD1Usage, withD1Usage } from "~/server/db/d1-usage.server";
-import { writeGradedAttempts } from "~/server/simulation-grading.server";
-import { answerKeysOf, loadSimulation, rankingFor } from "~/server/simulations.server";
+import { writeGradedAttempts } from "../../app/server/simulation/grading.server";
+import { answerKeysOf, loadSimulation } from "../../app/server/simulation/plan.server";
+import { rankingFor } from "../../app/server/simulation/ranking.server";
 import type { SimulationRoom } from "../../workers/simulation-room";
 import { routeSimulationSocket } from "../../workers/simulation-socket";
 import { countingD1 } from "./d1-counter";

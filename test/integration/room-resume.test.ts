@@ -3,7 +3,7 @@
 // is forged, expired, another simulation's, or a session token (the session then decides, as for a first connection).
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { RESUME_AFTER_END_MS, signResume } from "~/server/room-resume.server";
+import { RESUME_AFTER_END_MS, signResume } from "../../app/server/simulation/room-resume.server";
 import { routeSimulationSocket } from "../../workers/simulation-socket";
 import { countingD1 } from "./d1-counter";
 import { call, login, seed } from "./helpers";

@@ -1,4 +1,4 @@
-// Sealed questions (app/server/sealed.server.ts): with a live simulation running and a Quiz Rush subject
+// Sealed questions (app/server/simulation/seal.server.ts): with a live simulation running and a Quiz Rush subject
 // claimed, NO route of app/routes.ts may hand the participating student a key (correct option, accepted
 // answers, verdict), an explanation or their own answer of those questions; nor a second account outside
 // the simulation's audience (issue 28). The guard walks the route table like the authorization matrix: a
@@ -8,7 +8,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "~/routes";
 import { summaryScore } from "~/lib/scoring";
-import { SEALED_TEXT } from "~/server/sealed.server";
+import { SEALED_TEXT } from "../../app/server/simulation/seal.server";
 import type { SimulationRoom } from "../../workers/simulation-room";
 import { provideRequestContext } from "~/server/request-context.server";
 import { call, count, json, login, makeContext, seed } from "./helpers";

@@ -5,7 +5,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/server/db/client.server";
-import { startSimulation } from "~/server/simulation-admin.server";
+import { startSimulation } from "../../app/server/simulation/start.server";
 import type { SimulationRoom } from "../../workers/simulation-room";
 import { call, count, json, login, seed } from "./helpers";
 

@@ -3,7 +3,12 @@
 // questions, another secret, a tampered copy); a fresh IV each time.
 import { describe, expect, it } from "vitest";
 import { fromBase64, openSealedSubject, toBase64 } from "~/lib/sealed-subject";
-import { type BoundQuestion, sealSubject, subjectBinding, subjectKeyText } from "~/server/sealed-subjects.server";
+import {
+  type BoundQuestion,
+  sealSubject,
+  subjectBinding,
+  subjectKeyText,
+} from "../../app/server/simulation/sealed-copies.server";
 
 const SECRET = "a-test-secret-of-at-least-32-characters";
 const OTHER_SECRET = "another-test-secret-of-32-characters-x";

@@ -4,10 +4,10 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { TEACHER_SIMULATION_LIMITS as LIMITS } from "~/lib/constants";
 import { chunk } from "~/lib/chunk";
-import type { Db } from "./db/client.server";
-import { classes, classMembers } from "./db/schema";
-import { HttpError } from "./errors.server";
-import type { SessionUser } from "./session.server";
+import type { Db } from "../db/client.server";
+import { classes, classMembers } from "../db/schema";
+import { HttpError } from "../errors.server";
+import type { SessionUser } from "../session.server";
 
 export const TEACHER_SIM_TEXT = {
   tooManySubjects: `Come docente puoi inserire al massimo ${LIMITS.subjects} materie in una simulazione.`,

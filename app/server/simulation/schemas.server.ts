@@ -1,7 +1,7 @@
 // Inputs of the simulation calls (zod at the edge; Italian messages).
 import { z } from "zod";
-import { HttpError, withLabels } from "./errors.server";
-import { SIM_TEXT } from "./simulations.server";
+import { HttpError, withLabels } from "../errors.server";
+import { SIM_TEXT } from "./door.server";
 
 const SIM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -16,8 +16,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { MAX_QUESTIONS, SIMULATION_GRACE_MS } from "~/lib/constants";
 import { attemptDeadlineSql } from "~/lib/timer";
-import type { Db } from "./db/client.server";
-import { HttpError } from "./errors.server";
+import type { Db } from "../db/client.server";
+import { HttpError } from "../errors.server";
 
 export const SEALED_TEXT = {
   redoNotAnswered: "Puoi ripetere solo domande a cui hai già risposto.",

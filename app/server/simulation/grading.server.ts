@@ -1,8 +1,7 @@
 // The grading write of a simulation room: graded attempts in multi-row INSERTs, with the question memories in the
 // same D1 batch (called by the SimulationRoom Durable Object).
 import { type AnswerKey, isCorrect, type Judge, type SimulationResult } from "~/lib/simulation";
-import { simulations } from "./db/schema";
-import { simulationMemoryStatements } from "./learning.server";
+import { simulationMemoryStatements } from "../learning.server";
 import { chunk } from "~/lib/chunk";
 
 /** Rows per INSERT: 8 columns each, under D1's 100 bound variables per statement. */

@@ -7,6 +7,8 @@
 // candidate's own opening (workers/simulation-room.ts).
 import { SEALED_IV_BYTES, type SealedSubject, toBase64 } from "~/lib/sealed-subject";
 
+import type { SimulationHead } from "./door.server";
+import { type PlanSubject, candidateSubjectQuestions, openSubjects } from "./plan.server";
 const SALT = new TextEncoder().encode("unicum/sealed-subject/v1");
 const AES_KEY_BITS = 256;
 
@@ -137,4 +139,31 @@ export async function sealSubject(
     new TextEncoder().encode(JSON.stringify(payload)),
   );
   return { subject: subjectIndex, iv: toBase64(iv), data: toBase64(new Uint8Array(data)) };
+}
+/**
+ * Sealed prefetch (issue 31): for each subject not yet open for the candidate at `now`, a sealed copy of exactly what
+ * the open subject will return (their order), which the room's key opens at their own opening. Before Avvia too (the
+ * lobby): the plan is the last save's, and the key is bound to its questions and their content, so a copy sealed before
+ * a later save or an edit of one of them does not open (the runner then asks the server); a lobby loaded before Avvia
+ * needs no call at the start.
+ */
+export async function sealedSubjectsFor(
+  secret: string | undefined,
+  config: Pick<SimulationHead, "id" | "started" | "startTime"> & { subjects: PlanSubject[] },
+  now: number,
+  candidate: { userId: number; extraPct: number },
+): Promise<SealedSubject[]> {
+  if (!secret) return [];
+  const open = openSubjects(config, now, candidate.extraPct);
+  return Promise.all(
+    config.subjects.flatMap((s, i) =>
+      open[i] || !s.questions.length
+        ? []
+        : [
+            subjectBinding(s.questions).then((binding) =>
+              sealSubject(secret, config.id, i, binding, candidateSubjectQuestions(config, i, candidate.userId)),
+            ),
+          ],
+    ),
+  );
 }

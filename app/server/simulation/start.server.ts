@@ -1,0 +1,116 @@
+// Avvia: the one start of a simulation and the development-only clock hook.
+import { and, eq } from "drizzle-orm";
+import { SIMULATION_START_LEAD_MS } from "~/lib/constants";
+import { flowEnd } from "~/lib/simulation";
+import { seatsAtStart } from "~/lib/room-seats";
+import type { Db } from "../db/client.server";
+import { simulationSeats, simulations } from "../db/schema";
+import { snapshotAccommodations } from "../accommodations.server";
+import { HttpError } from "../errors.server";
+import { checkTeacherSimulation } from "./policy.server";
+import { SIM_TEXT, simulationAudience, roomFor } from "./door.server";
+import { loadSimulation } from "./plan.server";
+import { chunk } from "~/lib/chunk";
+
+import { type Manager, requireManagedSimulation } from "./admin.server";
+/**
+ * Who may sit the simulation at its start: its audience (picked users ∪ members of its classes, the same
+ * simulationAudience every door reads); someone admitted later gets shardOf at their first call.
+ */
+export async function allowedAtStart(db: Db, id: string): Promise<number[]> {
+  const rows = await simulationAudience(db, id);
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * Avvia: fixes one absolute start a few seconds ahead (once), keeps the rooms chosen at save (more only if the
+ * audience outgrew them), seats whoever joined since, then tells all rooms in parallel. Each room broadcasts the same
+ * startTime to its students; a room that hears late still starts on time (clients count on their offset),
+ * and a room that missed the call reads the start from D1 at its next connection.
+ */
+export async function startSimulation(
+  db: Db,
+  env: Env,
+  id: string,
+  user: Manager,
+  now = Date.now(),
+  options: { delayShard?: (shard: number) => number } = {},
+) {
+  await requireManagedSimulation(db, user, id);
+  // A teacher's is checked again (one saved before the rules, or a pupil who left the class since): the allowed list
+  // is read for them only (a national sitting's is 60,000 ids).
+  const teacher = user.effectiveRole !== "admin";
+  const config = await loadSimulation(db, id, { allowedUsers: teacher });
+  if (!config) throw new HttpError(404, SIM_TEXT.notFound);
+  if (config.started) throw new HttpError(409, "La simulazione è già stata avviata.");
+  if (!config.subjects.length) throw new HttpError(400, "La simulazione non ha materie.");
+  if (teacher) {
+    const subjects = config.subjects.map((s) => ({ timeMin: s.timeMin, questionCount: s.questions.length }));
+    await checkTeacherSimulation(db, user, { subjects, allowedUsers: config.allowedUsers });
+  }
+  // Everybody seated at save keeps their room (no reconnect at Avvia); whoever joined a class since is seated now.
+  const [audience, seatRows] = await Promise.all([
+    allowedAtStart(db, id),
+    db
+      .select({ userId: simulationSeats.userId, shard: simulationSeats.shard })
+      .from(simulationSeats)
+      .where(eq(simulationSeats.simulationId, id))
+      .all(),
+  ]);
+  const { shards, added, moved } = seatsAtStart(
+    audience,
+    new Map(seatRows.map((r) => [r.userId, r.shard])),
+    config.shards,
+  );
+  const startTime = now + SIMULATION_START_LEAD_MS;
+  const updated = await db
+    .update(simulations)
+    .set({ started: true, startTime: new Date(startTime), shards })
+    .where(and(eq(simulations.id, id), eq(simulations.started, false)))
+    .returning({ id: simulations.id });
+  if (!updated.length) throw new HttpError(409, "La simulazione è già stata avviata.");
+  // Accommodations are fixed now, before any room loads its plan: every door reads the same deadlines.
+  await snapshotAccommodations(db, id);
+  const newSeats = chunk(
+    [...added].map(([userId, shard]) => ({ simulationId: id, userId, shard })),
+    30,
+  ).map((part) => db.insert(simulationSeats).values(part).onConflictDoNothing());
+  if (newSeats.length) await db.batch(newSeats as unknown as Parameters<Db["batch"]>[0]);
+  const tell = async (shard: number) => {
+    const delay = options.delayShard?.(shard) ?? 0;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await roomFor(env, id, shard).start(id, shard, startTime, shards, moved.get(shard) ?? []);
+      } catch (error) {
+        if (attempt >= 2) throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: shards }, (_, shard) => tell(shard)));
+  return { id, started: true, startTime, shards, endsAt: flowEnd(config.subjects, startTime) };
+}
+
+/**
+ * Test hook for the browser tests, reached only with the development sign-in on (the route checks): moves a started
+ * simulation's one start instant `aheadMs` earlier in D1 and in every room, which tells its candidates. Deadlines,
+ * closings and grading then happen as if that much time had passed, so the exam day runs in seconds.
+ */
+export async function advanceSimulationClockForTest(db: Db, env: Env, id: string, aheadMs: number) {
+  const sim = await db
+    .select({ started: simulations.started, startTime: simulations.startTime, shards: simulations.shards })
+    .from(simulations)
+    .where(eq(simulations.id, id))
+    .get();
+  if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
+  if (!sim.started || !sim.startTime) throw new HttpError(409, "La simulazione non è ancora iniziata.");
+  const startTime = sim.startTime.getTime() - aheadMs;
+  await db
+    .update(simulations)
+    .set({ startTime: new Date(startTime) })
+    .where(eq(simulations.id, id));
+  await Promise.all(
+    Array.from({ length: sim.shards }, (_, shard) => roomFor(env, id, shard).moveStartForTest(startTime)),
+  );
+  return { id, startTime };
+}
