@@ -1,6 +1,6 @@
 // The live simulation's socket protocol, one module for both ends: the SimulationRoom Durable Object
 // (workers/simulation-room.ts) parses what clients send with ClientMessage, the browser
-// (app/components/simulation/useSimulationRoom.ts) parses what the room sends with ServerMessage.
+// (app/components/simulation-runner/useSimulationRoom.ts) parses what the room sends with ServerMessage.
 // No server message carries an answer key: grading happens in the room, results come over HTTP. (A "subject-key" is
 // the key that opens a subject's sealed questions, never the answers.)
 import { z } from "zod";

@@ -2,7 +2,7 @@
 // the flow, the pupils and each room's state (the room's summary call); then one staff socket per room keeps it
 // current, with no polling while it is open. Someone else's simulation is a 403, an unknown one a 404.
 import { data } from "react-router";
-import { LiveClassView } from "~/components/simulations/LiveClassView";
+import { LiveClassView } from "~/components/simulation-lists/LiveClassView";
 import { adminTabUser } from "~/server/admin/tab-guard.server";
 import { livePage } from "~/server/class-live.server";
 import { dbOf, getEnv } from "~/server/context";

@@ -3,7 +3,7 @@ import { Await, useLoaderData } from "react-router";
 import { ANALYTICS_CACHE_KEY, Dashboard, type FriendSummary } from "~/components/dashboard/Dashboard";
 import { AssignmentsDue } from "~/components/dashboard/AssignmentsDue";
 import { type Happening, HappeningCards } from "~/components/dashboard/HappeningCards";
-import { BestGrades } from "~/components/simulations/BestGrades";
+import { BestGrades } from "~/components/simulation-lists/BestGrades";
 import { LearningCards } from "~/components/learning/LearningCards";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { nextSimulation } from "~/lib/my-simulations";

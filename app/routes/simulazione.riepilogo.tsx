@@ -1,6 +1,6 @@
 import { useLoaderData } from "react-router";
-import { ResultView } from "~/components/simulation/ResultView";
-import { T } from "~/components/simulation/texts";
+import { ResultView } from "~/components/simulation-runner/ResultView";
+import { T } from "~/components/simulation-runner/texts";
 import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import { storedResult } from "~/server/simulation/results.server";

@@ -1,8 +1,8 @@
 import { data, type ShouldRevalidateFunctionArgs, useLoaderData } from "react-router";
 import { orFailure } from "~/lib/forms";
 import { handleJson } from "~/server/form.server";
-import { SimulationRunner } from "~/components/simulation/SimulationRunner";
-import { T } from "~/components/simulation/texts";
+import { SimulationRunner } from "~/components/simulation-runner/SimulationRunner";
+import { T } from "~/components/simulation-runner/texts";
 import { dbOf, getEnv } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import { AttemptSubmit, simulationIdParam } from "~/server/simulation/schemas.server";

@@ -2,9 +2,9 @@
 // waiting for the teacher's Avvia), past (score, position, the result). Every time shown is the server's.
 import { useEffect } from "react";
 import { Link, useLoaderData, useRevalidator } from "react-router";
-import { MY_SIM_TEXT as T } from "~/components/simulations/texts";
-import { SittingEnd } from "~/components/simulations/SittingEnd";
-import { TimeLeft } from "~/components/simulations/TimeLeft";
+import { MY_SIM_TEXT as T } from "~/components/simulation-lists/texts";
+import { SittingEnd } from "~/components/simulation-lists/SittingEnd";
+import { TimeLeft } from "~/components/simulation-lists/TimeLeft";
 import { SCORE_SCALE } from "~/lib/constants";
 import { formatDecimal } from "~/lib/format";
 import { type MySimulation, simulationHref, simulationResultHref } from "~/lib/my-simulations";

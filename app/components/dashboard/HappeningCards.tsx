@@ -1,9 +1,9 @@
 // The dashboard's "what is happening" cards (issue 34): the live or next simulation the student is in, and a Quiz
 // Rush event that is live or opens within 24 hours. Nothing is rendered when there is neither.
 import { Link } from "react-router";
-import { MY_SIM_TEXT as T } from "~/components/simulations/texts";
-import { SittingEnd } from "~/components/simulations/SittingEnd";
-import { TimeLeft } from "~/components/simulations/TimeLeft";
+import { MY_SIM_TEXT as T } from "~/components/simulation-lists/texts";
+import { SittingEnd } from "~/components/simulation-lists/SittingEnd";
+import { TimeLeft } from "~/components/simulation-lists/TimeLeft";
 import { type MySimulation, simulationHref } from "~/lib/my-simulations";
 import { formatRomeDateTime } from "~/lib/rush";
 import { useServerNow } from "~/lib/use-server-now";
