@@ -101,6 +101,7 @@ export const SEED_EDITIONS: Array<EditionInput & { isDefault: boolean }> = [
       passMark: 18,
       lode: 31,
       rounding: "nearest-from-pass",
+      sectionPoints: 100,
       sittings: [
         { date: "2025-11-20", time: "11:00", label: "Primo appello" },
         { date: "2025-12-10", time: "11:00", label: "Secondo appello" },
@@ -125,6 +126,7 @@ export const SEED_EDITIONS: Array<EditionInput & { isDefault: boolean }> = [
       passMark: 18,
       lode: 31,
       rounding: "nearest-from-pass",
+      sectionPoints: 100,
       sittings: [
         { date: "2026-12-10", time: "11:00", label: "Primo appello" },
         { date: "2027-01-11", time: "11:00", label: "Secondo appello" },

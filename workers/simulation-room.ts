@@ -226,6 +226,8 @@ export class SimulationRoom extends DurableObject<Env> {
       ),
       // Fixed at the start (simulation_accommodations): each accommodated candidate's own deadlines.
       extra: await simulationExtraTimes(db, simulationId),
+      // THE sitting's end, stored at Avvia (moved with the start when the start is told here: a test's clock).
+      ...(sim.endsAt != null && sim.startTime != null ? { endsAt: sim.endsAt + (startTime - sim.startTime) } : {}),
     };
     this.setMeta("simulationId", simulationId);
     this.storeConfig(config);
@@ -1032,8 +1034,11 @@ export class SimulationRoom extends DurableObject<Env> {
     // Openings and deadlines moved behind the last alarm run are done again at the next one (sent twice is harmless).
     const since = Number(this.meta("alarmRanAt") ?? 0);
     if (since >= startTime) this.setMeta("alarmRanAt", String(startTime - 1));
-    this.storeConfig({ ...plan.config, startTime });
-    await this.scheduleNextAlarm({ ...plan.config, startTime });
+    // The sitting's stored end moves with its start.
+    const endsAt = plan.config.endsAt != null ? plan.config.endsAt + (startTime - plan.config.startTime) : undefined;
+    const config = { ...plan.config, startTime, ...(endsAt != null ? { endsAt } : {}) };
+    this.storeConfig(config);
+    await this.scheduleNextAlarm(config);
   }
 
   /**

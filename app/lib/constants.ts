@@ -106,4 +106,11 @@ export const ADMIN_ATTEMPTS_PAGE_SIZE = 25;
 export const ADMIN_USERS_PAGE_SIZE = 50;
 
 /** The most a teacher's simulation may hold (issue 28): its questions are sealed for its pupils while it runs. */
-export const TEACHER_SIMULATION_LIMITS = { subjects: 3, questionsPerSubject: 31, minutesPerSubject: 90 } as const;
+export const TEACHER_SIMULATION_LIMITS = {
+  subjects: 3,
+  questionsPerSubject: 31,
+  minutesPerSubject: 90,
+  /** Issue 44: a teacher's break seals its questions too, so it stays short; and at most this many run at once. */
+  breakMinutes: 30,
+  running: 2,
+} as const;

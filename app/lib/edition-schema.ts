@@ -61,6 +61,11 @@ export const editionFormatSchema = z
     /** 31 = 30 e lode. */
     lode: int("Voto con lode", 1, 101),
     rounding: z.enum(ROUNDING_RULES),
+    /**
+     * The ranking's sections (2026/27: three exams passed = 300 + the sum of their grades, two = 200, one = 100): the
+     * points of the section per exam passed. A format stored before the field existed reads as 100 (both editions).
+     */
+    sectionPoints: int("Punti della sezione per esame superato", 0, 10000).default(100),
     sittings: z.array(editionSittingSchema).max(6, "Al massimo 6 appelli."),
     units: z.array(editionUnitSchema).max(200),
   })

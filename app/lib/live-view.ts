@@ -1,7 +1,7 @@
 // The teacher's live view of a class simulation (issue 32, point 3), pure: the rooms' states merged (a simulation may
 // run in several rooms), each pupil's status, and the leaderboard after the subjects closed for everybody. The
 // browser feeds it the staff sockets' messages (app/lib/simulation-protocol.ts).
-import { rankScores } from "./simulation.ts";
+import { rankByKey } from "./rank-key.ts";
 import type { LivePupil, LiveScores, LiveStateMessage } from "./simulation-protocol.ts";
 
 /** How many places the leaderboard shows until the teacher asks for the whole class. */
@@ -63,14 +63,14 @@ export function leaderboard(rooms: readonly (RoomView | undefined)[]): { closed:
   const scores: LiveScores[] = present.flatMap((r) => r.scores);
   const rows = scores.map((s) => {
     const kept = s.scores.slice(0, closed);
-    return { userId: s.userId, scores: kept, score: kept.reduce((a, b) => a + b, 0), timeSec: 0 };
+    return { userId: s.userId, scores: kept, key: kept.reduce((a, b) => a + b, 0) };
   });
   return {
     closed,
-    rows: rankScores(rows).map((r) => ({
+    rows: rankByKey(rows).map((r) => ({
       userId: r.userId,
       pos: r.pos,
-      total: Math.round(r.score * 10) / 10,
+      total: Math.round(r.key * 10) / 10,
       scores: r.scores,
     })),
   };

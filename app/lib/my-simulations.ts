@@ -6,9 +6,9 @@ export type SimulationStage = "live" | "upcoming" | "past";
 
 export type MySimulationResult = {
   attemptId: number;
-  /** 0-31, as stored. */
+  /** The ranking score (rankKey, app/lib/rank-key.ts): an edition's section and grades, else the total out of 31. */
   score: number;
-  /** 1 + the attempts strictly ahead (higher score, or the same score in less time): rankScores' rule. */
+  /** 1 + the attempts strictly ahead (a higher ranking key; equal keys share a position). */
   position: number;
   participants: number;
 };
@@ -26,6 +26,13 @@ export type MySimulation = {
    * fixed at the start). What says how long THEY still have, and when the simulation is over for them.
    */
   myEndsAt: number | null;
+  /**
+   * When the whole sitting ends (its latest candidate's end, extra time included; stored at Avvia): its final
+   * ranking follows. Null before the start.
+   */
+  sittingEndsAt: number | null;
+  /** Whether it is an exam edition's day (its score is the ranking's section and grades, not a total out of 31). */
+  edition: boolean;
   /** The student's extra time in this simulation (%), 0 without one. */
   extraTimePct: number;
   /** The student's stored result (past simulations they sat), else null. */

@@ -3,6 +3,7 @@
 // the room's last deadline and every instant its alarm must run.
 import { type AnswerKey, type FlowSubject, subjectWindows } from "./simulation.ts";
 import { closedCount, roomDeadlines, studentWindows } from "./simulation-day.ts";
+import { sittingTimeline } from "./sitting-timeline.ts";
 
 /** What the room keeps about its exam. Answer keys stay in the room; no message to a client carries them. */
 export type RoomConfig = {
@@ -15,6 +16,11 @@ export type RoomConfig = {
   subjects: { id: number; name: string; questionIds: number[]; keys: AnswerKey[]; binding?: string }[];
   /** Accommodated candidates' extra time (user id → %), fixed at the start; absent = 0 %. */
   extra?: Record<string, number>;
+  /**
+   * THE sitting's end as Avvia stored it (simulations.ends_at: its latest candidate's, app/lib/sitting-timeline.ts);
+   * absent in a room started before it, which computes the same from its own candidates.
+   */
+  endsAt?: number;
 };
 
 export type Window = { startsAt: number; endsAt: number };
@@ -23,7 +29,7 @@ export type RoomPlan = {
   config: RoomConfig;
   /** The common windows (0 %). */
   windows: Window[];
-  /** When the last candidate's last subject ends (no grace): the room grades after it. */
+  /** The sitting's end (no grace), as stored at Avvia: the room grades after it. */
   end: number;
   questions: Map<number, { subjectIndex: number; subjectId: number; key: AnswerKey }>;
   /** Every instant (grace included) at which some candidate's subject closes, sorted. */
@@ -53,19 +59,23 @@ export function planOf(config: RoomConfig, graceMs: number): RoomPlan {
   };
   const pcts = Object.values(extra);
   const latest = windowsAt(Math.max(0, ...pcts));
+  const end = config.endsAt ?? sittingTimeline(config.flow, config.startTime, pcts).endsAt;
   const extraOf = (userId: number) => extra[String(userId)] ?? 0;
   const windowsOf = (userId: number) => windowsAt(extraOf(userId));
   return {
     config,
     windows,
-    end: latest.length ? latest[latest.length - 1]!.endsAt : config.startTime,
+    end,
     questions,
-    deadlines: roomDeadlines(config.flow, config.startTime, pcts, graceMs),
+    // Every candidate's deadlines, and the sitting's end (the same instant unless the stored end says later).
+    deadlines: [...new Set([...roomDeadlines(config.flow, config.startTime, pcts, graceMs), end + graceMs])].sort(
+      (a, b) => a - b,
+    ),
     openings: [...new Set([0, ...pcts].flatMap((pct) => windowsAt(pct).map((w) => w.startsAt)))].sort((a, b) => a - b),
     extraOf,
     windowsOf,
     closedFor: (userId, now) => closedCount(windowsOf(userId), now, graceMs),
-    closedForAll: (now) => closedCount(latest, now, graceMs),
+    closedForAll: (now) => (now >= end + graceMs ? config.flow.length : closedCount(latest, now, graceMs)),
   };
 }
 

@@ -179,23 +179,3 @@ export function gradeSimulation(
   const avg = (xs: number[]) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : 0);
   return { totale: avg(results.map((r) => r.score31)), percTot: avg(results.map((r) => r.perc)), subjects: results };
 }
-
-/** Competition ranking (ties share a position), best score first, then the shorter time. */
-export function rankScores<T extends { userId: number; score: number; timeSec: number }>(
-  rows: readonly T[],
-): (T & { pos: number })[] {
-  const sorted = [...rows].sort((a, b) => b.score - a.score || a.timeSec - b.timeSec || a.userId - b.userId);
-  let pos = 0;
-  return sorted.map((row, i) => {
-    const prev = sorted[i - 1];
-    if (!prev || prev.score !== row.score || prev.timeSec !== row.timeSec) pos = i + 1;
-    return { ...row, pos };
-  });
-}
-
-/** Share of the other participants who scored strictly less (100 when alone). */
-export function percentileWithin(score: number, all: readonly number[]): number {
-  if (all.length <= 1) return 100;
-  const below = all.filter((s) => s < score).length;
-  return Math.round((below / (all.length - 1)) * 100);
-}

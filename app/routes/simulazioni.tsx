@@ -175,9 +175,15 @@ function SimulationItem({ sim, now }: { sim: MySimulation; now: number }) {
         </p>
         {r ? (
           <p className="my-sim__result">
-            <span>
-              {T.score}: <strong>{formatDecimal(r.score, 1)}</strong> / {SCORE_SCALE}
-            </span>
+            {sim.edition ? (
+              <span>
+                {T.rankingScore}: <strong>{formatDecimal(r.score, 1)}</strong>
+              </span>
+            ) : (
+              <span>
+                {T.score}: <strong>{formatDecimal(r.score, 1)}</strong> / {SCORE_SCALE}
+              </span>
+            )}
             <span>
               {T.position}: <strong>{T.positionOf(r.position, r.participants)}</strong>
             </span>

@@ -87,9 +87,17 @@ function candidatesSql(simulationId: string, userId?: number) {
     WHERE 1 = 1${oneUser} GROUP BY a.user_id`;
 }
 
-/** Fixes the candidates' extra time at the start (called before the rooms are told). */
-export async function snapshotAccommodations(db: Db, simulationId: string): Promise<number> {
-  const rows = await db.all<{ userId: number; pct: number }>(candidatesSql(simulationId));
+/** The candidates' extra time if the simulation started now (Avvia reads it before it starts, then stores it). */
+export async function accommodationsNow(db: Db, simulationId: string): Promise<{ userId: number; pct: number }[]> {
+  return db.all<{ userId: number; pct: number }>(candidatesSql(simulationId));
+}
+
+/** Fixes the candidates' extra time at the start (called before the rooms are told), as `rows` read at Avvia. */
+export async function storeAccommodations(
+  db: Db,
+  simulationId: string,
+  rows: readonly { userId: number; pct: number }[],
+): Promise<number> {
   await db.delete(simulationAccommodations).where(eq(simulationAccommodations.simulationId, simulationId));
   // D1 binds at most 100 values per statement: 3 per row.
   for (let i = 0; i < rows.length; i += 30) {

@@ -5,7 +5,7 @@ import { allowConsoleError, expect, login, passSimulationTime, subjectDeadline, 
 
 const MC_ID = 2001; // Chimica, multiple choice
 const GAP_ID = 2005; // Chimica, gap: "neutroni"
-/** The runner's notice while its socket is down (app/components/simulation/texts.ts). */
+/** The runner's notice while its socket is down (app/components/simulation-runner/texts.ts). */
 const T_OFFLINE = "Connessione in tempo reale assente";
 
 /** The admin (own context) and a one-question, 5-minute simulation for the student (id 1) alone. */

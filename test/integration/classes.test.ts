@@ -416,6 +416,8 @@ describe("simulations for classes", () => {
     const all = await json<{ id: string }[]>(await call("GET", "/api/admin/simulations", { token: admin }));
     expect(all.some((s) => s.id === id)).toBe(true);
 
+    // A teacher's simulation starts only with a pupil in its audience (issue 44): the class has one now.
+    await env.DB.prepare("INSERT INTO class_members (class_id, user_id) VALUES (?, 1)").bind(mine.id).run();
     expect((await call("POST", `/api/admin/simulations/${id}/start`, { token: teacher })).status).toBe(200);
     expect((await call("DELETE", `/api/admin/simulations/${id}`, { token: teacher })).status).toBe(200);
     expect(await count("simulations", `id = '${id}'`)).toBe(0);

@@ -22,15 +22,19 @@ const run = (sql: string, ...binds: unknown[]) => env.DB.prepare(sql).bind(...bi
 function simulation(id: string, startTime: number | null) {
   return [
     run(
-      "INSERT INTO simulations (id, title, started, start_time, created_by, created_at) VALUES (?, ?, ?, ?, 6, ?)",
+      "INSERT INTO simulations (id, title, started, start_time, created_by, created_at) VALUES (?, ?, 0, ?, 6, ?)",
       id,
       `Prova ${id}`,
-      startTime == null ? 0 : 1,
       startTime,
       now,
     ),
     run(
       "INSERT INTO simulation_subjects (simulation_id, position, subject_id, time_min, question_count, break_after_min) VALUES (?, 0, 1, 5, 1, 0)",
+      id,
+    ),
+    // Started after its plan is written (a started plan cannot change), with the timeline Avvia stores.
+    run(
+      "UPDATE simulations SET started = 1, ends_at = start_time + 300000, seal_until = start_time + 362000 WHERE id = ? AND start_time IS NOT NULL",
       id,
     ),
   ];
@@ -107,7 +111,8 @@ describe("mySimulations", () => {
   it("gives a past simulation the pupil sat their score and the position rankFor would give, by counting", async () => {
     const lists = await mySimulations(db(), PUPIL, now);
     const past = lists.past.find((s) => s.id === "nav-past")!;
-    expect(past.result).toMatchObject({ score: 20, position: 3, participants: 4 });
+    // By the ranking key alone (issue 44): the three 20s share the second place, whatever time each one took.
+    expect(past.result).toMatchObject({ score: 20, position: 2, participants: 4 });
     // The ranking call answers from the final ranking, written once the simulation is graded (issue 31).
     await run("UPDATE simulations SET graded_at = ? WHERE id = 'nav-past'", now).run();
     const ranking = await rankingFor(db(), "nav-past", PUPIL);

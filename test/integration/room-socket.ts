@@ -9,9 +9,17 @@ import type { SimulationRoom } from "../../workers/simulation-room";
 export const roomOf = (id: string, shard = 0) =>
   env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:${shard}`));
 
-/** Moves the start instant in D1 and in room 0, so that a test does not wait for real minutes. */
+/**
+ * Moves the start instant in D1 and in room 0, so that a test does not wait for real minutes; the stored timeline
+ * (the sitting's end and its seal's lift) moves with it, as the development clock hook moves it.
+ */
 export async function moveStart(id: string, startTime: number) {
-  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
+  await env.DB.prepare(
+    `UPDATE simulations SET ends_at = ends_at + (?1 - start_time), seal_until = seal_until + (?1 - start_time),
+       start_time = ?1 WHERE id = ?2`,
+  )
+    .bind(startTime, id)
+    .run();
   await runInDurableObject(roomOf(id), async (room: SimulationRoom) => room.shiftStartForTest(startTime));
 }
 

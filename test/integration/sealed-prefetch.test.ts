@@ -35,6 +35,19 @@ beforeAll(async () => {
   classId = await classOfDemoPupils(teacher, "5ªB chiavi");
 });
 
+/**
+ * The teacher's Avvia, their earlier simulations of this file over first: a teacher runs at most two at once (issue 44),
+ * and each test here starts its own.
+ */
+async function startAlone(id: string) {
+  await env.DB.prepare(
+    "UPDATE simulations SET graded_at = ?1 WHERE id <> ?2 AND started = 1 AND graded_at IS NULL AND created_by = (SELECT created_by FROM simulations WHERE id = ?2)",
+  )
+    .bind(Date.now(), id)
+    .run();
+  return call("POST", `/api/admin/simulations/${id}/start`, { token: teacher });
+}
+
 const view = async (id: string, token: string) => {
   const response = await call("GET", `/api/simulations/${id}`, { token });
   expect(response.status).toBe(200);
@@ -157,7 +170,7 @@ describe("sealed prefetch", () => {
     const after = await planOf("sp-prima");
     expect(after[0]!.map((q) => q.id)).not.toEqual(before[0]!.map((q) => q.id));
     const relobby = await view("sp-prima", student);
-    expect((await call("POST", "/api/admin/simulations/sp-prima/start", { token: teacher })).status).toBe(200);
+    expect((await startAlone("sp-prima")).status).toBe(200);
     await moveStart("sp-prima", Date.now() - 1_000);
     const again = await connect("sp-prima", student);
     const answer = await again.ask!(0);
@@ -180,7 +193,7 @@ describe("sealed prefetch", () => {
     await env.DB.batch(
       [first, third].map((q) => env.DB.prepare("UPDATE questions SET stem = ? WHERE id = ?").bind(fixed(q), q.id)),
     );
-    expect((await call("POST", "/api/admin/simulations/sp-modifica/start", { token: teacher })).status).toBe(200);
+    expect((await startAlone("sp-modifica")).status).toBe(200);
     await moveStart("sp-modifica", Date.now() - 1_000);
     const socket = await connect("sp-modifica", student);
     const key0 = await socket.ask!(0);
@@ -215,7 +228,7 @@ describe("sealed prefetch", () => {
     const lobby = { student: (await view("sp-spinta", student)).body, friend: (await view("sp-spinta", friend)).body };
     const s = await connect("sp-spinta", student);
     const f = await connect("sp-spinta", friend);
-    expect((await call("POST", "/api/admin/simulations/sp-spinta/start", { token: teacher })).status).toBe(200);
+    expect((await startAlone("sp-spinta")).status).toBe(200);
     const startOf = async (socket: typeof s) => socket.waitFor!("simulation-start", () => true, 5_000);
     expect(await startOf(s)).toMatchObject({ type: "simulation-start", extraTimePct: 0 });
     expect(await startOf(f)).toMatchObject({ type: "simulation-start", extraTimePct: 30 });
@@ -242,7 +255,7 @@ describe("sealed prefetch", () => {
 
   it("every subject, for two candidates: sealed and absent in clear until it opens; refused before, then the key opens exactly the open subject", async () => {
     await createSimulation("sp-giro", { allowedUsers: [STUDENT_ID, FRIEND_ID] });
-    expect((await call("POST", "/api/admin/simulations/sp-giro/start", { token: teacher })).status).toBe(200);
+    expect((await startAlone("sp-giro")).status).toBe(200);
     const plan = await planOf("sp-giro");
     const sockets = { student: await connect("sp-giro", student), friend: await connect("sp-giro", friend) };
     const held: Record<string, View> = {};
@@ -301,7 +314,7 @@ describe("sealed prefetch", () => {
 
   it("each response seals with a fresh IV", async () => {
     await createSimulation("sp-iv", { allowedUsers: [STUDENT_ID] });
-    expect((await call("POST", "/api/admin/simulations/sp-iv/start", { token: teacher })).status).toBe(200);
+    expect((await startAlone("sp-iv")).status).toBe(200);
     const a = (await view("sp-iv", student)).body.sealed;
     const b = (await view("sp-iv", student)).body.sealed;
     expect(a.map((s) => s.subject)).toEqual(b.map((s) => s.subject));
@@ -314,7 +327,7 @@ describe("sealed prefetch", () => {
 
   it("refuses a subject out of range, a malformed request, the staff's live view, and a non-participant at the door", async () => {
     await createSimulation("sp-rifiuti", { allowedUsers: [STUDENT_ID] });
-    expect((await call("POST", "/api/admin/simulations/sp-rifiuti/start", { token: teacher })).status).toBe(200);
+    expect((await startAlone("sp-rifiuti")).status).toBe(200);
     await moveStart("sp-rifiuti", Date.now() - 150_000); // subject 2 opened 30 s ago
     const socket = await connect("sp-rifiuti", student);
     const unknown = { error: "Materia inesistente in questa simulazione." };
@@ -348,7 +361,7 @@ describe("sealed prefetch", () => {
     });
     expect(extra.status).toBe(200);
     await createSimulation("sp-tempo", { allowedClasses: [classId] });
-    expect((await call("POST", "/api/admin/simulations/sp-tempo/start", { token: teacher })).status).toBe(200);
+    expect((await startAlone("sp-tempo")).status).toBe(200);
     const plan = await planOf("sp-tempo");
     // 65 s in: subject 1 opened at 60 s for everybody else; for the pupil with +30 % it opens at 78 s.
     const t0 = Date.now();

@@ -156,7 +156,11 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   expect((await call("POST", `/api/admin/simulations/${simId}/start`, { token: admin })).status).toBe(200);
   const startTime = Date.now() - 1000;
-  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, simId).run();
+  await env.DB.prepare(
+    "UPDATE simulations SET ends_at = ends_at + (?1 - start_time), seal_until = seal_until + (?1 - start_time), start_time = ?1 WHERE id = ?2",
+  )
+    .bind(startTime, simId)
+    .run();
   await runInDurableObject(
     env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${simId}:0`)),
     (room: SimulationRoom) => room.shiftStartForTest(startTime),
@@ -653,7 +657,11 @@ async function runningSimulation(userId: number, questions: number[]) {
   });
   expect((await call("POST", `/api/admin/simulations/${id}/start`, { token: admin })).status).toBe(200);
   const startTime = Date.now() - 1000;
-  await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = ?").bind(startTime, id).run();
+  await env.DB.prepare(
+    "UPDATE simulations SET ends_at = ends_at + (?1 - start_time), seal_until = seal_until + (?1 - start_time), start_time = ?1 WHERE id = ?2",
+  )
+    .bind(startTime, id)
+    .run();
   await runInDurableObject(env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName(`${id}:0`)), (room: SimulationRoom) =>
     room.shiftStartForTest(startTime),
   );

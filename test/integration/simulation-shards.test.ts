@@ -158,7 +158,11 @@ describe("sharded simulation", () => {
     await createLarge("naz-grade");
     await call("POST", "/api/admin/simulations/naz-grade/start", { token: admin });
     const startTime = Date.now() - 1000;
-    await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = 'naz-grade'").bind(startTime).run();
+    await env.DB.prepare(
+      "UPDATE simulations SET ends_at = ends_at + (?1 - start_time), seal_until = seal_until + (?1 - start_time), start_time = ?1 WHERE id = 'naz-grade'",
+    )
+      .bind(startTime)
+      .run();
     for (const shard of [0, 1])
       await runInDurableObject(roomOf("naz-grade", shard), (r: SimulationRoom) => r.shiftStartForTest(startTime));
     const a = await connect("naz-grade", student);
@@ -171,7 +175,11 @@ describe("sharded simulation", () => {
     await a.next("ack");
     await b.next("ack");
     const past = Date.now() - 60_000 - 3000;
-    await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = 'naz-grade'").bind(past).run();
+    await env.DB.prepare(
+      "UPDATE simulations SET ends_at = ends_at + (?1 - start_time), seal_until = seal_until + (?1 - start_time), start_time = ?1 WHERE id = 'naz-grade'",
+    )
+      .bind(past)
+      .run();
     for (const shard of [0, 1])
       await runInDurableObject(roomOf("naz-grade", shard), (r: SimulationRoom) => r.shiftStartForTest(past));
 

@@ -168,7 +168,9 @@ describe("student simulation calls", () => {
       ],
     });
     await call("POST", "/api/admin/simulations/sim-view/start", { token: admin });
-    await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = 'sim-view'")
+    await env.DB.prepare(
+      "UPDATE simulations SET ends_at = ends_at + (?1 - start_time), seal_until = seal_until + (?1 - start_time), start_time = ?1 WHERE id = 'sim-view'",
+    )
       .bind(Date.now() - 1000)
       .run();
     const after = await json<{ started: boolean; flow: { questions: Record<string, unknown>[] }[] }>(
@@ -214,7 +216,11 @@ describe("student simulation calls", () => {
 
     // 1 s before the end (of a 1-minute subject): the submission is merged, graded after the grace.
     const startTime = Date.now() - 59_000;
-    await env.DB.prepare("UPDATE simulations SET start_time = ? WHERE id = 'sim-att'").bind(startTime).run();
+    await env.DB.prepare(
+      "UPDATE simulations SET ends_at = ends_at + (?1 - start_time), seal_until = seal_until + (?1 - start_time), start_time = ?1 WHERE id = 'sim-att'",
+    )
+      .bind(startTime)
+      .run();
     const room = env.SIMULATION_ROOM.get(env.SIMULATION_ROOM.idFromName("sim-att:0"));
     await runInDurableObject(room, async (r: SimulationRoom) => r.shiftStartForTest(startTime));
     const q1 = await env.DB.prepare("SELECT options, correct_index FROM questions WHERE id = 2001").first<{

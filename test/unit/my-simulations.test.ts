@@ -39,6 +39,8 @@ describe("groupSimulations and nextSimulation", () => {
     startTime,
     endsAt: startTime == null ? null : startTime + MIN,
     myEndsAt: startTime == null ? null : startTime + MIN,
+    sittingEndsAt: null,
+    edition: false,
     extraTimePct: 0,
     result: null,
   });
@@ -157,6 +159,8 @@ describe("HappeningCards (server render from the loader's now)", () => {
       startTime: null,
       endsAt: null,
       myEndsAt: null,
+      sittingEndsAt: null,
+      edition: false,
       extraTimePct: 0,
       result: null,
     };

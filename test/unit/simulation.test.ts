@@ -5,9 +5,7 @@ import {
   gradeSimulation,
   isCorrect,
   isCountdownCritical,
-  percentileWithin,
   phaseAt,
-  rankScores,
   simulationAccuracy,
   simulationSubjectScore,
   type AnswerKey,
@@ -101,23 +99,5 @@ describe("simulation scoring", () => {
     ]);
     expect(result.totale).toBe(16); // (31 + 0) / 2 = 15.5 → 16
     expect(result.percTot).toBe(50);
-  });
-
-  it("ranks with shared positions and computes the percentile within the simulation", () => {
-    const ranked = rankScores([
-      { userId: 1, score: 20, timeSec: 100 },
-      { userId: 2, score: 25, timeSec: 100 },
-      { userId: 3, score: 20, timeSec: 100 },
-      { userId: 4, score: 10, timeSec: 50 },
-    ]);
-    expect(ranked.map((r) => [r.userId, r.pos])).toEqual([
-      [2, 1],
-      [1, 2],
-      [3, 2],
-      [4, 4],
-    ]);
-    expect(percentileWithin(25, [20, 25, 20, 10])).toBe(100);
-    expect(percentileWithin(10, [20, 25, 20, 10])).toBe(0);
-    expect(percentileWithin(20, [20, 25, 20, 10])).toBe(33);
   });
 });

@@ -21,6 +21,8 @@ export const MY_SIM_TEXT = {
   yourTimeEndsIn: (pct: number) => `Il tuo tempo (+${pct} %) termina tra`,
   yourTimeEnds: (pct: number) => `Il tuo tempo (+${pct} %) termina`,
   score: "Punteggio",
+  /** An exam edition's day: the ranking's section points plus the passed grades (rankKey). */
+  rankingScore: "Punteggio in graduatoria",
   position: "Posizione",
   positionOf: (position: number, participants: number) => `#${position} su ${participants}`,
   notSat: "Non hai partecipato",

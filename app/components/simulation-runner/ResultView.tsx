@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { RANKING_TOP } from "~/lib/constants";
 import type { SubjectResult } from "~/lib/simulation";
 import type { SubjectGrade } from "~/lib/simulation-day";
+import { RANK_TEXT, type RankKey } from "~/lib/rank-key";
 import { T } from "./texts";
 
 export type RankState =
@@ -29,6 +30,8 @@ export type StoredResult = {
   subjects: (SubjectResult & { grade?: SubjectGrade })[];
   /** The exam edition the simulation followed (a template simulation), shown with its grades. */
   edition?: { label: string; academicYear: string } | null;
+  /** What ranks it (rankKey): an edition's day by section and passed grades, shown instead of the total out of 31. */
+  rank?: RankKey;
 };
 
 function rankBadge(rank: RankState): string {
@@ -56,6 +59,9 @@ export function ResultView({
   const participants = rank.status === "ok" ? (rank.participants ?? null) : null;
   const topIds = new Set(top.map((r) => r.userId));
   const graded = result.subjects.some((s) => s.grade);
+  // An edition's day reads as the real one: each exam on /30, the section and the ranking score, never a total on 31.
+  const section = result.rank?.section ?? null;
+  const byEdition = graded && section != null && result.rank != null;
   return (
     <main className="sim-result">
       <header className="sim-result__head">
@@ -79,9 +85,15 @@ export function ResultView({
         </p>
       ) : null}
       <div className="sim-chips">
-        <span className="sim-chip">
-          {T.total}: {result.totale}/31
-        </span>
+        {byEdition ? (
+          <span className="sim-chip" data-testid="sim-section">
+            {RANK_TEXT.section(section)}
+          </span>
+        ) : (
+          <span className="sim-chip">
+            {T.total}: {result.totale}/31
+          </span>
+        )}
         <span className="sim-chip">
           {T.percentile}: {rank.status === "ok" && rank.percentile !== null ? `${rank.percentile}%` : "--"}
         </span>
@@ -98,10 +110,17 @@ export function ResultView({
       ) : null}
       <section className="sim-result__grid">
         <div className="sim-card">
-          <p className="sim-result__big" data-testid="sim-total">
-            {result.totale}
-            <small>/31</small>
-          </p>
+          {byEdition ? (
+            <p className="sim-result__big" data-testid="sim-total">
+              {result.rank!.key}
+              <small> {RANK_TEXT.rankingScore.toLowerCase()}</small>
+            </p>
+          ) : (
+            <p className="sim-result__big" data-testid="sim-total">
+              {result.totale}
+              <small>/31</small>
+            </p>
+          )}
           <p className="muted">
             {T.percentCorrect}: {result.percTot}%
           </p>
@@ -110,7 +129,7 @@ export function ResultView({
               <tr>
                 <th scope="col">Materia</th>
                 <th scope="col">Corrette</th>
-                <th scope="col">Punteggio</th>
+                {byEdition ? null : <th scope="col">Punteggio</th>}
                 {graded ? <th scope="col">{T.grade}</th> : null}
               </tr>
             </thead>
@@ -119,7 +138,7 @@ export function ResultView({
                 <tr key={s.id}>
                   <td>{s.name}</td>
                   <td>{s.perc}%</td>
-                  <td>{s.score31}/31</td>
+                  {byEdition ? null : <td>{s.score31}/31</td>}
                   {graded ? (
                     <td data-testid="sim-grade" data-passed={s.grade?.passed ?? false}>
                       {s.grade?.text ?? "—"}

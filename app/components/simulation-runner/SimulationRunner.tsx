@@ -51,6 +51,8 @@ type SimView = {
   title: string;
   started: boolean;
   startTime: number | null;
+  /** THE sitting's end (its latest candidate's), stored at Avvia: its grading and ranking follow. */
+  endsAt?: number | null;
   serverTime: number;
   /** The candidate's accommodation (extra time, %): every deadline of theirs follows studentFlow. */
   extraTimePct?: number;
@@ -421,7 +423,9 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   const rooms = view?.rooms;
   const unacked = room.pendingCount();
   const ownEnd = startTime !== null && flow.length ? flowEnd(flow, startTime) : null;
-  const waitUntil = (roomEndsAt ?? ownEnd ?? 0) + SIMULATION_GRACE_MS + END_WAIT_MAX_MS;
+  // The sitting's stored end, as the room says it (it may have moved: a test's clock) or as the page read it.
+  const sittingEnd = roomEndsAt ?? view?.endsAt ?? null;
+  const waitUntil = (sittingEnd ?? ownEnd ?? 0) + SIMULATION_GRACE_MS + END_WAIT_MAX_MS;
   useEffect(() => {
     if (!finished || result || mayAsk) return;
     if (!room.connected || unacked > 0) {
@@ -473,7 +477,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
     );
   if (!phase || now === null) return <Centered>{T.loading}</Centered>;
   // Handed in (every answer acknowledged), others with extra time still writing: the result comes when they end.
-  if (awaitingEnd || (finished && !ended && !mayAsk && ownEnd !== null && (roomEndsAt ?? 0) > ownEnd + 1000))
+  if (awaitingEnd || (finished && !ended && !mayAsk && ownEnd !== null && (sittingEnd ?? 0) > ownEnd + 1000))
     return <Centered>{T.waitingOthers}</Centered>;
   if (phase.kind === "finished" || ended) return <Centered>{T.grading}</Centered>;
 

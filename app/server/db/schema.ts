@@ -338,6 +338,19 @@ export const simulations = sqliteTable("simulations", {
    * Worker may keep it per isolate and seal the subjects for candidates waiting in the lobby.
    */
   planVersion: integer("plan_version").notNull().default(0),
+  /**
+   * THE sitting's timeline (issue 44), stored at Avvia by sittingTimeline (app/lib/sitting-timeline.ts): when the
+   * latest candidate's exam ends (extra time included) and until when its questions stay sealed. Every reader (the
+   * seal, the door, /simulazioni, the room, the result pages, the runner) reads these; nothing else computes an end.
+   */
+  endsAt: integer("ends_at", { mode: "timestamp_ms" }),
+  sealUntil: integer("seal_until", { mode: "timestamp_ms" }),
+  /**
+   * Whom its seal covers (issue 44, the seal policy in app/server/simulation/seal.server.ts), fixed at Avvia: "all"
+   * for a simulation an admin created (a national sitting), "audience" for a teacher's (its listed users and the
+   * members of its classes). Null before Avvia.
+   */
+  sealScope: text("seal_scope", { enum: ["all", "audience"] }),
 });
 
 export const simulationSubjects = sqliteTable(
@@ -534,12 +547,18 @@ export const simulationAttempts = sqliteTable(
     createdAt: createdAt(),
     /**
      * The final ranking (issue 31), written once when the last room has graded: `rankRow` is the 1-based place in
-     * rankScores' order (score desc, time asc, user asc), `rankPos` the shared position of ties, `rankBelow` how many
+     * the order of rank_key (desc; user asc only breaks the row order), `rankPos` the shared position of ties, `rankBelow` how many
      * scored strictly less (the percentile's numerator). Null until the simulation is graded.
      */
     rankRow: integer("rank_row"),
     rankPos: integer("rank_pos"),
     rankBelow: integer("rank_below"),
+    /**
+     * What orders the ranking (issue 44): rankKey(result, edition) from app/lib/rank-key.ts, written by the grading
+     * write; equal keys share a position and no number a client sends (the time taken) decides an order. Null on rows
+     * written before it (the ranking then reads the score).
+     */
+    rankKey: real("rank_key"),
   },
   (t) => [
     uniqueIndex("sim_attempts_sim_user_unique").on(t.simulationId, t.userId),

@@ -172,7 +172,7 @@ export async function saveSimulation(
   const existing = await db.select().from(simulations).where(eq(simulations.id, input.id)).get();
   if (existing && !canManageSimulation(user, { createdBy: existing.createdBy ?? null }))
     throw new HttpError(403, SIM_TEXT.notYours);
-  if (existing?.started) throw new HttpError(409, "La simulazione è già iniziata: non si può più modificare.");
+  if (existing?.started) throw new HttpError(409, STARTED_TEXT);
   const classIds = [...new Set(input.allowedClasses)];
   const ownedClasses: { id: number; ownerId: number }[] = [];
   for (const part of chunk(classIds, 90)) {
@@ -208,6 +208,7 @@ export async function saveSimulation(
   await checkTeacherSimulation(db, user, {
     subjects: input.subjects.map((s) => ({
       timeMin: s.timeMin,
+      breakAfterMin: s.breakAfterMin ?? 0,
       questionCount: s.questions?.length ?? s.questionCount ?? 0,
     })),
     allowedUsers: allowedIds,
@@ -275,12 +276,15 @@ export async function saveSimulation(
       members.push(m.userId);
   }
   const { shards, seats } = seatsAtSave([...allowedIds, ...members]);
-  await db.batch([
+  // Save racing Avvia (issue 44): the check above read "not started", but Avvia may land before this batch. The
+  // simulation's row is updated only while not started, and a trigger refuses any write to a started simulation's
+  // subjects and questions (migration 0018), which fails the whole batch: the started plan stays as it was.
+  await runPlanBatch(db, [
     existing
       ? db
           .update(simulations)
           .set({ title: input.title, shards, editionId, planVersion: sql`${simulations.planVersion} + 1` })
-          .where(eq(simulations.id, id))
+          .where(and(eq(simulations.id, id), eq(simulations.started, false)))
       : db.insert(simulations).values({ id, title: input.title, createdBy: user.id, shards, editionId }),
     db.delete(simulationQuestions).where(eq(simulationQuestions.simulationId, id)),
     db.delete(simulationSubjects).where(eq(simulationSubjects.simulationId, id)),
@@ -318,6 +322,22 @@ export async function saveSimulation(
     ).map((part) => db.insert(simulationAllowedClasses).values(part)),
   ] as unknown as Parameters<Db["batch"]>[0]);
   return { created: !existing, drawNotes };
+}
+
+const STARTED_TEXT = "La simulazione è già iniziata: non si può più modificare.";
+
+/** A plan's batch; the trigger's refusal (the simulation started meanwhile) is a 409, and nothing of it landed. */
+async function runPlanBatch(db: Db, statements: Parameters<Db["batch"]>[0]) {
+  try {
+    await db.batch(statements);
+  } catch (error) {
+    if (
+      String((error as { cause?: unknown })?.cause ?? error).includes("simulation_started") ||
+      String(error).includes("simulation_started")
+    )
+      throw new HttpError(409, STARTED_TEXT);
+    throw error;
+  }
 }
 
 /** Whether a simulation's rows are an edition's exam day: its subjects in order, each a drawn full paper. */

@@ -62,6 +62,9 @@ export type SimulationHead = {
   started: boolean;
   startTime: number | null;
   gradedAt: number | null;
+  /** THE sitting's end (the latest candidate's, extra time included) and its seal's lift, stored at Avvia; null before. */
+  endsAt: number | null;
+  sealUntil: number | null;
   createdBy: number | null;
   shards: number;
   /** The exam edition a template simulation follows (its grades out of 30); null when made by hand. */
@@ -99,6 +102,8 @@ export async function requireSimulationAccess(
     started: number;
     startTime: number | null;
     gradedAt: number | null;
+    endsAt: number | null;
+    sealUntil: number | null;
     createdBy: number | null;
     shards: number;
     editionId: number | null;
@@ -109,6 +114,7 @@ export async function requireSimulationAccess(
     createdAt: number;
     planVersion: number;
   } | null>(sql`SELECT s.id, s.title, s.started, s.start_time AS startTime, s.graded_at AS gradedAt,
+      s.ends_at AS endsAt, s.seal_until AS sealUntil,
       s.created_by AS createdBy, s.shards, s.edition_id AS editionId, s.ranked_count AS rankedCount,
       s.created_at AS createdAt, s.plan_version AS planVersion,
       (SELECT shard FROM simulation_seats WHERE simulation_id = s.id AND user_id = ${user.id}) AS seat,
@@ -128,6 +134,8 @@ export async function requireSimulationAccess(
     started: Boolean(row.started),
     startTime: row.startTime,
     gradedAt: row.gradedAt,
+    endsAt: row.endsAt,
+    sealUntil: row.sealUntil,
     createdBy: row.createdBy,
     shards,
     editionId: row.editionId,

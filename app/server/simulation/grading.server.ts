@@ -3,9 +3,12 @@
 import { type AnswerKey, isCorrect, type Judge, type SimulationResult } from "~/lib/simulation";
 import { simulationMemoryStatements } from "../learning.server";
 import { chunk } from "~/lib/chunk";
+import { rankKey } from "~/lib/rank-key";
+import { getDb } from "../db/client.server";
+import { editionOrDefault } from "../editions.server";
 
-/** Rows per INSERT: 8 columns each, under D1's 100 bound variables per statement. */
-const ATTEMPT_ROWS_PER_STATEMENT = 12;
+/** Rows per INSERT: 9 columns each, under D1's 100 bound variables per statement. */
+const ATTEMPT_ROWS_PER_STATEMENT = 11;
 /** Students per D1 batch: their attempts and their question memories land together (one atomic round trip). */
 const STUDENTS_PER_BATCH = 24;
 
@@ -30,13 +33,20 @@ export async function writeGradedAttempts(
   subjectKeys: readonly { id: number; keys: readonly AnswerKey[] }[] = [],
   judge: Judge = isCorrect,
 ) {
+  // Each attempt's ranking key (rankKey): an edition's day ranks by its section and grades, one made by hand by its total.
+  const editionRow = await d1
+    .prepare("SELECT edition_id AS editionId FROM simulations WHERE id = ?")
+    .bind(simulationId)
+    .first<{ editionId: number | null }>();
+  const edition =
+    editionRow?.editionId != null ? await editionOrDefault(getDb(d1), editionRow.editionId).catch(() => null) : null;
   for (const part of chunk(graded, STUDENTS_PER_BATCH)) {
     const memories = await simulationMemoryStatements(d1, simulationId, part, subjectKeys, now, judge);
     const inserts = chunk(part, ATTEMPT_ROWS_PER_STATEMENT).map((rows) =>
       d1
         .prepare(
-          `INSERT INTO simulation_attempts (simulation_id, user_id, answers, subjects_result, score, perc, time_sec, created_at)
-           VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT (simulation_id, user_id) DO NOTHING`,
+          `INSERT INTO simulation_attempts (simulation_id, user_id, answers, subjects_result, score, perc, time_sec, created_at, rank_key)
+           VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")} ON CONFLICT (simulation_id, user_id) DO NOTHING`,
         )
         .bind(
           ...rows.flatMap((g) => [
@@ -48,6 +58,7 @@ export async function writeGradedAttempts(
             g.result.percTot,
             g.timeSec,
             now,
+            rankKey(g.result, edition).key,
           ]),
         ),
     );
@@ -72,14 +83,17 @@ export async function writeGradedAttempts(
 }
 
 /**
- * The final ranking of a graded simulation, written once in SQL (issue 31): rankScores' order and ties (score desc,
- * time asc; user id breaks the order, not the position) as rank_row/rank_pos, and rank_below (how many scored less:
- * percentileWithin's numerator). Runs only once the simulation is graded (every room wrote its attempts); idempotent.
- * The grading write puts them in every room's last batch; only the last room's finds the simulation graded.
+ * The final ranking of a graded simulation, written once in SQL (issue 31; the order is issue 44's): rank_key
+ * descending (rankKey in app/lib/rank-key.ts; rows written before it rank by their score), equal keys sharing a
+ * position (rank_pos; the user id only orders the rows of a tie, rank_row), and rank_below (how many have a strictly
+ * lower key: percentileByKey's numerator). No number a client sends takes part. Runs only once the simulation is
+ * graded (every room wrote its attempts); idempotent. The grading write puts them in every room's last batch; only the
+ * last room's finds the simulation graded.
  */
 export const RANK_ATTEMPTS_SQL = `UPDATE simulation_attempts SET rank_row = r.rn, rank_pos = r.pos, rank_below = r.below
-  FROM (SELECT id, row_number() OVER (ORDER BY score DESC, time_sec ASC, user_id ASC) AS rn,
-      rank() OVER (ORDER BY score DESC, time_sec ASC) AS pos, rank() OVER (ORDER BY score ASC) - 1 AS below
+  FROM (SELECT id, row_number() OVER (ORDER BY coalesce(rank_key, score) DESC, user_id ASC) AS rn,
+      rank() OVER (ORDER BY coalesce(rank_key, score) DESC) AS pos,
+      rank() OVER (ORDER BY coalesce(rank_key, score) ASC) - 1 AS below
     FROM simulation_attempts WHERE simulation_id = ?1
       AND EXISTS (SELECT 1 FROM simulations WHERE id = ?1 AND graded_at IS NOT NULL AND ranked_count IS NULL)) AS r
   WHERE simulation_attempts.id = r.id`;

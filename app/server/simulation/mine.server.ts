@@ -1,6 +1,6 @@
 import { nextSitting } from "~/lib/edition";
 import { defaultEdition } from "../editions.server";
-import { and, asc, count, eq, gt, inArray, isNotNull, lt, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
 import { chunk } from "~/lib/chunk";
 import {
   groupSimulations,
@@ -9,8 +9,9 @@ import {
   type MySimulations,
   type OfficialSitting,
 } from "~/lib/my-simulations";
-import { flowEnd, type FlowSubject } from "~/lib/simulation";
-import { studentFlow } from "~/lib/simulation-day";
+import type { FlowSubject } from "~/lib/simulation";
+import { candidateEnd } from "~/lib/sitting-timeline";
+import { rankScoreSql } from "./ranking.server";
 import type { Db } from "../db/client.server";
 import {
   classMembers,
@@ -58,6 +59,9 @@ export async function mySimulations(
       extraPct: simulationAccommodations.extraTimePct,
       rankPos: simulationAttempts.rankPos,
       rankedCount: simulations.rankedCount,
+      sittingEndsAt: simulations.endsAt,
+      rankScore: rankScoreSql,
+      editionId: simulations.editionId,
     })
     .from(simulations)
     .leftJoin(
@@ -95,27 +99,40 @@ export async function mySimulations(
   }
   const attempts = new Map<
     string,
-    { id: number; score: number; timeSec: number; ranked: { pos: number; participants: number } | null }
+    { id: number; score: number; ranked: { pos: number; participants: number } | null }
   >();
   const items = rows.map((r): MySimulation => {
     const startTime = r.started && r.startTime ? r.startTime.getTime() : null;
     const flow = flows.get(r.id) ?? [];
     const extraTimePct = r.extraPct ?? 0;
-    // The sitting's end (everybody's) and the student's own (later by their accommodation).
-    const endsAt = startTime != null ? flowEnd(flow, startTime) : null;
-    const myEndsAt = startTime != null ? flowEnd(studentFlow(flow, extraTimePct), startTime) : null;
+    // The common plan's end and the student's own (later by their accommodation): candidateEnd, the one deadline
+    // rule; the sitting's end (its latest candidate, stored at Avvia) is when its ranking follows.
+    const endsAt = startTime != null ? candidateEnd(flow, startTime, 0) : null;
+    const myEndsAt = startTime != null ? candidateEnd(flow, startTime, extraTimePct) : null;
+    const sittingEndsAt = startTime != null ? (r.sittingEndsAt?.getTime() ?? null) : null;
     if (r.attemptId != null)
       attempts.set(r.id, {
         id: r.attemptId,
-        score: r.score ?? 0,
-        timeSec: r.timeSec ?? 0,
+        // The ranking score (rankKey): what orders the ranking and what the result screen shows.
+        score: r.rankScore ?? r.score ?? 0,
         // The final ranking, once written (issue 31): no count needed.
         ranked: r.rankPos != null && r.rankedCount != null ? { pos: r.rankPos, participants: r.rankedCount } : null,
       });
     const attempted = r.attemptId != null;
     // Live until the student's own end: an accommodated candidate is still writing after the others.
     const stage = simulationStage({ started: r.started, startTime, endsAt: myEndsAt, attempted }, now);
-    return { id: r.id, title: r.title, stage, startTime, endsAt, myEndsAt, extraTimePct, result: null };
+    return {
+      id: r.id,
+      title: r.title,
+      stage,
+      startTime,
+      endsAt,
+      myEndsAt,
+      sittingEndsAt,
+      extraTimePct,
+      edition: r.editionId != null,
+      result: null,
+    };
   });
 
   const lists = groupSimulations(items);
@@ -140,10 +157,8 @@ export async function mySimulations(
           .where(
             and(
               eq(simulationAttempts.simulationId, sim.id),
-              or(
-                gt(simulationAttempts.score, attempt.score),
-                and(eq(simulationAttempts.score, attempt.score), lt(simulationAttempts.timeSec, attempt.timeSec)),
-              ),
+              // Strictly ahead by the ranking key (rankKey): equal keys share a position, the time plays no part.
+              gt(rankScoreSql, attempt.score),
             ),
           ),
         db.select({ n: count() }).from(simulationAttempts).where(eq(simulationAttempts.simulationId, sim.id)),

@@ -69,6 +69,8 @@ export async function loadSimulation(
     started: sim.started,
     startTime: sim.startTime ? sim.startTime.getTime() : null,
     gradedAt: sim.gradedAt ? sim.gradedAt.getTime() : null,
+    endsAt: sim.endsAt ? sim.endsAt.getTime() : null,
+    sealUntil: sim.sealUntil ? sim.sealUntil.getTime() : null,
     createdBy: sim.createdBy ?? null,
     shards: sim.shards,
     editionId: sim.editionId ?? null,
@@ -219,7 +221,8 @@ export function candidateSubjectQuestions(
  * and never an answer key or explanation. Answers name questions by id and options by text, so grading ignores it.
  */
 export function publicSimulation(
-  config: Pick<SimulationHead, "id" | "title" | "started" | "startTime"> & { subjects: PlanSubject[] },
+  config: Pick<SimulationHead, "id" | "title" | "started" | "startTime"> &
+    Partial<Pick<SimulationHead, "endsAt">> & { subjects: PlanSubject[] },
   now: number,
   candidate: { userId: number; extraPct: number },
   sheet: { gapBoxes: number } = { gapBoxes: SHEET_GAP_BOXES },
@@ -239,6 +242,8 @@ export function publicSimulation(
     title: config.title,
     started: config.started,
     startTime: config.startTime,
+    /** When the whole sitting ends (its latest candidate; stored at Avvia): its grading and ranking follow. */
+    endsAt: config.endsAt ?? null,
     serverTime: now,
     /** This candidate's accommodation (extra time, %): their deadlines follow studentWindows. */
     extraTimePct: candidate.extraPct,

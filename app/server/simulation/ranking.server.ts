@@ -7,7 +7,11 @@ import { RANK_ATTEMPTS_SQL, RANKED_COUNT_SQL } from "./grading.server";
 
 import type { SimulationHead } from "./door.server";
 import { keepRecent } from "./plan.server";
+/** `score`: what orders the ranking (rankKey: an edition's section and grades, else the total out of 31). */
 export type RankingEntry = { userId: number; pos: number; score: number };
+
+/** The ranking score of a stored attempt (rows written before rank_key rank by their total). */
+export const rankScoreSql = sql<number>`coalesce(${simulationAttempts.rankKey}, ${simulationAttempts.score})`;
 
 /** Ranks a graded simulation that has no stored ranking yet (graded before issue 31); returns its size. */
 async function ensureRanked(db: Db, sim: Pick<SimulationHead, "id" | "gradedAt" | "rankedCount">) {
@@ -71,14 +75,14 @@ export async function rankingFor(
   const entry = {
     userId: simulationAttempts.userId,
     pos: simulationAttempts.rankPos,
-    score: simulationAttempts.score,
+    score: rankScoreSql,
   };
   const mine = await db
     .select({
       row: simulationAttempts.rankRow,
       pos: simulationAttempts.rankPos,
       below: simulationAttempts.rankBelow,
-      score: simulationAttempts.score,
+      score: rankScoreSql,
     })
     .from(simulationAttempts)
     .where(and(eq(simulationAttempts.simulationId, simulationId), eq(simulationAttempts.userId, userId)))
@@ -153,13 +157,8 @@ export async function rankingPage(
   return {
     total,
     rows: rows.map((r) => ({
-      id: r.a.id,
-      userId: r.a.userId,
+      attempt: r.a,
       userName: r.userName || r.email,
-      score: r.a.score,
-      perc: r.a.perc,
-      timeSec: r.a.timeSec,
-      date: r.a.createdAt.getTime(),
       pos: r.a.rankPos ?? 0,
       percentile: percentileOf(r.a.rankBelow ?? 0, total),
     })),

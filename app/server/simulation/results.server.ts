@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { SimulationResult } from "~/lib/simulation";
 import { catchUpWithPrimary } from "../db/d1-session.server";
 import { withGrades } from "~/lib/simulation-day";
+import { rankKey } from "~/lib/rank-key";
 import { editionOrDefault } from "../editions.server";
 import type { Db } from "../db/client.server";
 import { simulationAttempts, simulations } from "../db/schema";
@@ -47,8 +48,7 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
     .then((r) => (r ? { ...r, gradedAt: r.gradedAt?.getTime() ?? null } : undefined));
   const edition = await simulationEdition(db, sim?.editionId ?? null);
   return {
-    ...withGrades(resultOf(row), edition),
-    edition: editionRef(edition),
+    ...gradedView(resultOf(row), edition),
     title: sim?.title ?? simulationId,
     userId: row.userId,
     ranking: await rankingFor(db, simulationId, row.userId, sim ? { id: simulationId, ...sim } : undefined),
@@ -56,6 +56,14 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
 }
 
 /** What a result page says of the edition a simulation followed (its summary shows it), or null. */
+/**
+ * A result as every screen shows it: each exam's grade out of 30 (an edition's day), the ranking key with its section
+ * (rankKey: the same figures as the ranking and the CSV), and the edition followed.
+ */
+export function gradedView(result: SimulationResult, edition: Awaited<ReturnType<typeof simulationEdition>>) {
+  return { ...withGrades(result, edition), rank: rankKey(result, edition), edition: editionRef(edition) };
+}
+
 function editionRef(edition: { label: string; academicYear: string } | null) {
   return edition ? { label: edition.label, academicYear: edition.academicYear } : null;
 }
@@ -92,5 +100,5 @@ export async function submitSimulationAttempt(
   // The room graded on the primary through its own binding: the student's next read (the ranking) must see it.
   await catchUpWithPrimary(env);
   const edition = await simulationEdition(db, sim.editionId);
-  return { ...outcome, result: { ...withGrades(outcome.result, edition), edition: editionRef(edition) } };
+  return { ...outcome, result: gradedView(outcome.result, edition) };
 }

@@ -1,10 +1,15 @@
-// Sealed questions: the one rule for when an account may see a question's key (correct option, accepted
-// answers), explanation, verdict, per-question score and its own answer, and the checks that every path
-// serving or grading questions calls.
+// THE seal policy (issue 44, point 2): the one rule for when an account may see a question's key (correct option,
+// accepted answers), explanation, verdict, per-question score and its own answer, with every source of a seal listed
+// here and the checks that every path serving or grading questions calls.
 //
 // A question is SEALED
-//   - for every account while it belongs to a live simulation (started, not yet graded, until a minute
-//     after its last subject has closed), whether or not the account is in the simulation's audience;
+//   - while it belongs to a live simulation (started, not graded, until its stored seal_until: the latest
+//     candidate's end, extra time included, plus the room's grace and a minute; app/lib/sitting-timeline.ts):
+//       · one an admin created (a national sitting): for every account, in its audience or not;
+//       · a teacher's: for its audience (its listed users and the members of its classes, read now). A class mock is
+//         not a national sitting: sealing every account's practice for each of a thousand classes' mocks would empty
+//         the bank on a school morning, so a teacher's seals only for those who can sit it (at most two at once, with
+//         short breaks: policy.server.ts);
 //   - for one user while it belongs to a Quiz Rush quiz they have claimed and not submitted (still open).
 // While sealed, no new quiz draws it, a redo of it is refused, and wherever a past attempt holds it its
 // key, explanation, verdict, score and the student's own answer are withheld; the attempt's totals are
@@ -14,7 +19,7 @@
 //
 // Every question path in app/routes.ts is walked by test/integration/sealed-questions.test.ts.
 import { sql, type SQL } from "drizzle-orm";
-import { MAX_QUESTIONS, SIMULATION_GRACE_MS } from "~/lib/constants";
+import { MAX_QUESTIONS } from "~/lib/constants";
 import { attemptDeadlineSql } from "~/lib/timer";
 import type { Db } from "../db/client.server";
 import { HttpError } from "../errors.server";
@@ -27,12 +32,6 @@ export const SEALED_TEXT = {
   submitSealed:
     "Questo quiz contiene domande di una simulazione in corso o di un Quiz Rush che non hai ancora consegnato: potrai consegnarlo quando saranno concluse.",
 } as const;
-
-/**
- * A simulation whose room never wrote its grades stops sealing a minute after its last subject (and
- * the break counted after it) has closed: from then on the room accepts no answer, so no key can help.
- */
-const SIMULATION_SEAL_MARGIN_MS = 60_000;
 
 /** An attempt's drawn quiz is still open: the same deadline as attemptDeadline() / abandonExpiredStatement. */
 export function openAttemptSql(attempt: string, quiz: string, now: number): SQL {
@@ -57,13 +56,23 @@ export function servedAttempt(attempt: { status: string; quizId: number | null; 
   return attempt.status === "completed" && (attempt.quizId != null || attempt.idempotencyKey == null);
 }
 
-/** The questions of every live simulation: sealed for every account, audience or not. */
-export function liveSimulationQuestionIdsSql(now: number): SQL {
+/**
+ * The questions of the live simulations that seal them for `userId` (an admin's for everybody, a teacher's for its
+ * audience), until each one's stored seal_until. Without a user: every live simulation's, whoever it seals for (a view
+ * across many users, such as a class's progress, hides them all).
+ */
+export function liveSimulationQuestionIdsSql(now: number, userId?: number): SQL {
+  const forWhom =
+    userId === undefined
+      ? sql``
+      : sql` AND (s.seal_scope = 'all'
+          OR EXISTS (SELECT 1 FROM simulation_allowed_users au WHERE au.simulation_id = s.id AND au.user_id = ${userId})
+          OR EXISTS (SELECT 1 FROM class_members cm
+            JOIN simulation_allowed_classes ac ON ac.class_id = cm.class_id AND ac.simulation_id = s.id
+            WHERE cm.user_id = ${userId}))`;
   return sql`SELECT sq.question_id FROM simulation_questions sq
       JOIN simulations s ON s.id = sq.simulation_id
-      WHERE s.started = 1 AND s.graded_at IS NULL
-        AND ${now} <= s.start_time + ${SIMULATION_GRACE_MS + SIMULATION_SEAL_MARGIN_MS}
-          + 60000 * (SELECT COALESCE(SUM(ss.time_min + ss.break_after_min), 0) FROM simulation_subjects ss WHERE ss.simulation_id = s.id)`;
+      WHERE s.started = 1 AND s.graded_at IS NULL AND ${now} <= s.seal_until${forWhom}`;
 }
 
 /** The questions of the user's open Rush quizzes (but `exceptQuizId`, so that one can still be submitted). */
@@ -81,10 +90,10 @@ function openRushQuestionIdsSql(userId: number, now: number, exceptQuizId?: numb
  * quiz can still be submitted.
  */
 export function sealedQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
-  return sql`${liveSimulationQuestionIdsSql(now)} UNION ${openRushQuestionIdsSql(userId, now, exceptQuizId)}`;
+  return sql`${liveSimulationQuestionIdsSql(now, userId)} UNION ${openRushQuestionIdsSql(userId, now, exceptQuizId)}`;
 }
 
-/** What seals a question: a live simulation (for everybody) or the user's own open Rush quiz. */
+/** What seals a question: a live simulation (for everybody, or for its audience) or the user's own open Rush quiz. */
 export type SealReason = "simulation" | "rush";
 
 /** The questions sealed for one user now, each with what seals it (a simulation wins over a Rush quiz). */
@@ -93,7 +102,7 @@ export type Seal = ReadonlyMap<number, SealReason>;
 /** The seal of this user now (see the rule at the top of this module). */
 export async function readSeal(db: Db, userId: number, now = Date.now(), exceptQuizId?: number): Promise<Seal> {
   const rows = await db.all<{ question_id: number; reason: SealReason }>(sql`
-    SELECT question_id, 'simulation' AS reason FROM (${liveSimulationQuestionIdsSql(now)})
+    SELECT question_id, 'simulation' AS reason FROM (${liveSimulationQuestionIdsSql(now, userId)})
     UNION ALL
     SELECT question_id, 'rush' AS reason FROM (${openRushQuestionIdsSql(userId, now, exceptQuizId)})`);
   const seal = new Map<number, SealReason>();

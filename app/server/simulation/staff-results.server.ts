@@ -2,14 +2,14 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { RANKING_STAFF_PAGE } from "~/lib/constants";
 import { scoreDistribution, subjectAverages } from "~/lib/class-results";
-import { percentileWithin, rankScores } from "~/lib/simulation";
+import { percentileByKey, rankByKey, rankKey } from "~/lib/rank-key";
 import { toCsv } from "~/lib/csv";
 import type { Db } from "../db/client.server";
 import { classes, classMembers, simulationAllowedClasses, simulationAttempts, simulations, users } from "../db/schema";
 import { HttpError } from "../errors.server";
 import { SIM_TEXT, roomFor } from "./door.server";
 import { rankingPage } from "./ranking.server";
-import { simulationEdition } from "./results.server";
+import { type StoredAttempt, simulationEdition } from "./results.server";
 import { subjectGrade } from "~/lib/simulation-day";
 
 import { type Manager, requireManagedSimulation } from "./admin.server";
@@ -49,36 +49,58 @@ export async function liveSummary(db: Db, env: Env, id: string) {
  */
 export async function adminAttempts(db: Db, simulationId: string, user: Manager, page = 1) {
   const sim = await requireManagedSimulation(db, user, simulationId);
+  const edition = await simulationEdition(db, sim.editionId ?? null);
   const offset = (Math.max(1, page) - 1) * RANKING_STAFF_PAGE;
+  // One row of the table and of the CSV: the ranking score and the section by rankKey, the same figures as the
+  // candidate's result screen.
+  const row = (a: StoredAttempt, userName: string, pos: number, percentile: number) => {
+    const rank = rankKey({ totale: a.score, subjects: a.subjectsResult }, edition);
+    return {
+      id: a.id,
+      userId: a.userId,
+      userName,
+      score: rank.key,
+      section: rank.section,
+      total: a.score,
+      perc: a.perc,
+      timeSec: a.timeSec,
+      date: a.createdAt.getTime(),
+      pos,
+      percentile,
+    };
+  };
   const ranked = await rankingPage(
     db,
     { id: sim.id, gradedAt: sim.gradedAt?.getTime() ?? null, rankedCount: sim.rankedCount ?? null },
     offset,
   );
-  if (ranked) return { total: ranked.total, page, pageSize: RANKING_STAFF_PAGE, rows: ranked.rows };
+  if (ranked)
+    return {
+      total: ranked.total,
+      page,
+      pageSize: RANKING_STAFF_PAGE,
+      rows: ranked.rows.map((r) => row(r.attempt, r.userName, r.pos, r.percentile)),
+    };
+  // Before every room has graded: the attempts so far, ranked in memory by the same key.
   const rows = await db
     .select({ a: simulationAttempts, userName: users.name, email: users.email })
     .from(simulationAttempts)
     .innerJoin(users, eq(users.id, simulationAttempts.userId))
     .where(eq(simulationAttempts.simulationId, simulationId))
     .all();
-  const all = rows.map((r) => r.a.score);
-  const ranking = rankScores(rows.map((r) => ({ userId: r.a.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })));
+  const keyed = rows.map((r) => ({
+    userId: r.a.userId,
+    key: rankKey({ totale: r.a.score, subjects: r.a.subjectsResult }, edition).key,
+    row: r,
+  }));
+  const all = keyed.map((r) => r.key);
   return {
     total: rows.length,
     page,
     pageSize: RANKING_STAFF_PAGE,
-    rows: ranking.slice(offset, offset + RANKING_STAFF_PAGE).map((r) => ({
-      id: r.row.a.id,
-      userId: r.userId,
-      userName: r.row.userName || r.row.email,
-      score: r.score,
-      perc: r.row.a.perc,
-      timeSec: r.timeSec,
-      date: r.row.a.createdAt.getTime(),
-      pos: r.pos,
-      percentile: percentileWithin(r.score, all),
-    })),
+    rows: rankByKey(keyed)
+      .slice(offset, offset + RANKING_STAFF_PAGE)
+      .map((r) => row(r.row.a, r.row.userName || r.row.email, r.pos, percentileByKey(r.key, all))),
   };
 }
 
@@ -88,7 +110,9 @@ const RANKING_CSV_COLUMNS: { key: keyof AdminAttemptRow & string; label: string 
   { key: "pos", label: "Posizione" },
   { key: "userId", label: "ID utente" },
   { key: "userName", label: "Utente" },
-  { key: "score", label: "Punteggio" },
+  { key: "score", label: "Punteggio in graduatoria" },
+  { key: "section", label: "Sezione" },
+  { key: "total", label: "Totale (/31)" },
   { key: "perc", label: "Corrette (%)" },
   { key: "percentile", label: "Percentile" },
   { key: "timeSec", label: "Tempo (s)" },
@@ -143,8 +167,11 @@ export async function classResults(db: Db, simulationId: string, user: Manager) 
       .orderBy(asc(users.name), asc(users.id))
       .all();
     const present = rows.filter((r) => r.a !== null).map((r) => ({ ...r, a: r.a! }));
-    const ranked = rankScores(
-      present.map((r) => ({ userId: r.userId, score: r.a.score, timeSec: r.a.timeSec, row: r })),
+    const ranked = rankByKey(
+      present.map((r) => {
+        const rank = rankKey({ totale: r.a.score, subjects: r.a.subjectsResult }, edition);
+        return { userId: r.userId, key: rank.key, section: rank.section, row: r };
+      }),
     );
     out.push({
       classId: cls.id,
@@ -156,9 +183,11 @@ export async function classResults(db: Db, simulationId: string, user: Manager) 
         userId: r.userId,
         name: r.row.name || r.row.email,
         email: r.row.email,
-        score: r.score,
+        score: r.key,
+        section: r.section,
+        total: r.row.a.score,
         perc: r.row.a.perc,
-        timeSec: r.timeSec,
+        timeSec: r.row.a.timeSec,
         subjects: r.row.a.subjectsResult.map((s) => ({
           subjectId: s.id,
           name: s.name,

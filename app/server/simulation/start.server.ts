@@ -1,13 +1,14 @@
 // Avvia: the one start of a simulation and the development-only clock hook.
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { SIMULATION_START_LEAD_MS } from "~/lib/constants";
-import { flowEnd } from "~/lib/simulation";
+import { shiftedTimeline, sittingTimeline } from "~/lib/sitting-timeline";
 import { seatsAtStart } from "~/lib/room-seats";
 import type { Db } from "../db/client.server";
-import { simulationSeats, simulations } from "../db/schema";
-import { snapshotAccommodations } from "../accommodations.server";
+import { simulationSeats, simulations, users } from "../db/schema";
+import { accommodationsNow, storeAccommodations } from "../accommodations.server";
+import { effectiveRole } from "../session.server";
 import { HttpError } from "../errors.server";
-import { checkTeacherSimulation } from "./policy.server";
+import { assertTeacherMayStart, checkTeacherSimulation } from "./policy.server";
 import { SIM_TEXT, simulationAudience, roomFor } from "./door.server";
 import { loadSimulation } from "./plan.server";
 import { chunk } from "~/lib/chunk";
@@ -45,9 +46,17 @@ export async function startSimulation(
   if (config.started) throw new HttpError(409, "La simulazione è già stata avviata.");
   if (!config.subjects.length) throw new HttpError(400, "La simulazione non ha materie.");
   if (teacher) {
-    const subjects = config.subjects.map((s) => ({ timeMin: s.timeMin, questionCount: s.questions.length }));
+    const subjects = config.subjects.map((s) => ({
+      timeMin: s.timeMin,
+      breakAfterMin: s.breakAfterMin,
+      questionCount: s.questions.length,
+    }));
     await checkTeacherSimulation(db, user, { subjects, allowedUsers: config.allowedUsers });
   }
+  // Whom its seal covers (the seal policy, seal.server.ts): every account for a simulation an admin created, its own
+  // audience for a teacher's, which must then have a pupil and be one of at most two the teacher runs at once.
+  const scope = await sealScopeOf(db, env, config.createdBy);
+  if (scope === "audience") await assertTeacherMayStart(db, id, config.createdBy, now);
   // Everybody seated at save keeps their room (no reconnect at Avvia); whoever joined a class since is seated now.
   const [audience, seatRows] = await Promise.all([
     allowedAtStart(db, id),
@@ -63,14 +72,29 @@ export async function startSimulation(
     config.shards,
   );
   const startTime = now + SIMULATION_START_LEAD_MS;
+  // The candidates' extra time as it applies now, and from it THE timeline (the latest candidate's end, the seal's
+  // lift), stored with the start in one statement: the seal, the door, the lists, the rooms and the result read it.
+  const extra = await accommodationsNow(db, id);
+  const timeline = sittingTimeline(
+    config.subjects,
+    startTime,
+    extra.map((r) => r.pct),
+  );
   const updated = await db
     .update(simulations)
-    .set({ started: true, startTime: new Date(startTime), shards })
+    .set({
+      started: true,
+      startTime: new Date(startTime),
+      shards,
+      endsAt: new Date(timeline.endsAt),
+      sealUntil: new Date(timeline.sealUntil),
+      sealScope: scope,
+    })
     .where(and(eq(simulations.id, id), eq(simulations.started, false)))
     .returning({ id: simulations.id });
   if (!updated.length) throw new HttpError(409, "La simulazione è già stata avviata.");
   // Accommodations are fixed now, before any room loads its plan: every door reads the same deadlines.
-  await snapshotAccommodations(db, id);
+  await storeAccommodations(db, id, extra);
   const newSeats = chunk(
     [...added].map(([userId, shard]) => ({ simulationId: id, userId, shard })),
     30,
@@ -88,7 +112,18 @@ export async function startSimulation(
     }
   };
   await Promise.all(Array.from({ length: shards }, (_, shard) => tell(shard)));
-  return { id, started: true, startTime, shards, endsAt: flowEnd(config.subjects, startTime) };
+  return { id, started: true, startTime, shards, endsAt: timeline.endsAt };
+}
+
+/** "all" when an admin created the simulation (or nobody is on record), else "audience" (a teacher's). */
+async function sealScopeOf(db: Db, env: Env, createdBy: number | null): Promise<"all" | "audience"> {
+  if (createdBy == null) return "all";
+  const creator = await db
+    .select({ role: users.role, email: users.email })
+    .from(users)
+    .where(eq(users.id, createdBy))
+    .get();
+  return creator && effectiveRole(creator, env) === "admin" ? "all" : "audience";
 }
 
 /**
@@ -98,16 +133,28 @@ export async function startSimulation(
  */
 export async function advanceSimulationClockForTest(db: Db, env: Env, id: string, aheadMs: number) {
   const sim = await db
-    .select({ started: simulations.started, startTime: simulations.startTime, shards: simulations.shards })
+    .select({
+      started: simulations.started,
+      startTime: simulations.startTime,
+      endsAt: simulations.endsAt,
+      sealUntil: simulations.sealUntil,
+      shards: simulations.shards,
+    })
     .from(simulations)
     .where(eq(simulations.id, id))
     .get();
   if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
-  if (!sim.started || !sim.startTime) throw new HttpError(409, "La simulazione non è ancora iniziata.");
-  const startTime = sim.startTime.getTime() - aheadMs;
+  if (!sim.started || !sim.startTime || !sim.endsAt || !sim.sealUntil)
+    throw new HttpError(409, "La simulazione non è ancora iniziata.");
+  // The whole timeline moves with the start.
+  const moved = shiftedTimeline(
+    { startTime: sim.startTime.getTime(), endsAt: sim.endsAt.getTime(), sealUntil: sim.sealUntil.getTime() },
+    -aheadMs,
+  );
+  const startTime = moved.startTime;
   await db
     .update(simulations)
-    .set({ startTime: new Date(startTime) })
+    .set({ startTime: new Date(startTime), endsAt: new Date(moved.endsAt), sealUntil: new Date(moved.sealUntil) })
     .where(eq(simulations.id, id));
   await Promise.all(
     Array.from({ length: sim.shards }, (_, shard) => roomFor(env, id, shard).moveStartForTest(startTime)),
