@@ -1,5 +1,5 @@
 // One worker thread of the national bench: a slice of the students, each behaving as the browser's runner does
-// (app/routes/simulazione.tsx, app/components/simulation/SimulationRunner.tsx and useSimulationRoom.ts):
+// (app/routes/simulazione.tsx, app/components/simulation-runner/SimulationRunner.tsx and useSimulationRoom.ts):
 // - connect: the page (GET /simulazione?id=), its flow (GET /api/simulations/:id), the room's socket and 5 pings;
 // - run: the start (moved to another room at Avvia → reconnect at once, as the browser does on ROOM_MOVED_CODE; the
 //   flow once more at a random instant of the lead only when it came without sealed copies); per subject, at its
