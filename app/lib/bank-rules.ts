@@ -174,7 +174,7 @@ function numericKeyIssues(key: { accepted: string[]; measure?: string | null; to
   const form = numericKeyForm(key);
   if (!form) return [];
   const out: string[] = [];
-  const value = form.fraction ?? parseGapNumber(form.text)?.values[0];
+  const value = form.fraction ?? parseGapNumber(form.text)?.value;
   const tolerance = typeof key.tolerance === "number" && key.tolerance > 0 ? key.tolerance : 0;
   if (value !== undefined && tolerance > MAX_TOLERANCE_SHARE * Math.abs(value))
     out.push(`tolleranza ${tolerance} oltre il ${MAX_TOLERANCE_SHARE * 100}% della chiave ${form.text}`);
