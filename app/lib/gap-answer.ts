@@ -309,13 +309,24 @@ export function sheetFormOf(accepted: readonly string[]): string {
   return accepted.find((a) => isSheetNumberForm(a)) ?? accepted[0] ?? "";
 }
 
-/** True when the typed answer is right for the question (see gradeGapAnswer). */
+/**
+ * THE verdict on a typed answer, one for every path (practice, redo, Rush, the simulation room, imported attempts):
+ * null for a blank, else gradeGapAnswer on the answer's stored form (normaliseGapAnswer), so the text a verdict is
+ * given on is the text the server keeps. (The room once graded the raw socket text, practice the stored form: "45 M"
+ * was wrong in one and right in the other.)
+ */
+export function gapVerdict(text: string | null | undefined, key: GapKey): boolean | null {
+  const stored = text == null ? "" : normaliseGapAnswer(text);
+  return stored ? gradeGapAnswer(stored, key).correct : null;
+}
+
+/** True when the typed answer is right for the question (gapVerdict; a blank is not). */
 export function gapAnswerMatches(
   text: string,
   accepted: readonly string[],
   options: Omit<GapKey, "accepted"> = {},
 ): boolean {
-  return gradeGapAnswer(text, { accepted, ...options }).correct;
+  return gapVerdict(text, { accepted, ...options }) === true;
 }
 
 // --- Number words: the sheet wants digits (issue 30). "sei" is never 6: the bank lists no number word, the
