@@ -40,4 +40,16 @@ describe("the bank findings of issue 44", () => {
     }
     expect(right(4416, "uguale")).toBe(true);
   });
+
+  it.each([
+    [2424, 211, 5, 4, "a titration: molar mass from the NaOH that neutralises the acid"],
+    [2425, 210, 4, 3, "an equilibrium constant (Kc of an esterification)"],
+    [2428, 203, 4, 3, "a yield (stoichiometry)"],
+  ])(
+    "%i is filed where its calculation is taught: topic %i, unit %i (2026/27: %i), %s",
+    (id, topic, unit, unit2627) => {
+      const q = question(id);
+      expect({ topic: q.topic, unit: q.unit, unit2627: q.unit2627 }).toEqual({ topic, unit, unit2627 });
+    },
+  );
 });
