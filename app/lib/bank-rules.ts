@@ -1,5 +1,6 @@
 // The rules of the question bank (seed/bank/FORMAT.md), in one place: `npm run bank:check` runs them on
-// seed/bank/*.json and POST /api/admin/import runs them on the bank an import would leave behind.
+// seed/bank/*.json and POST /api/admin/import runs them on the bank an import would leave behind (where a rule of
+// style, STYLE_RULES, is a warning: an official paper imports as published).
 // Pure TypeScript with erasable syntax only (Node runs it directly in scripts/bank-check.ts).
 // Every message is Italian: the admin reads them in the import's refusal.
 import { gradeGapAnswer, isNumberWord, parseGapNumber, readsAsNumber, sheetFormOf } from "./gap-answer.ts";
@@ -48,7 +49,16 @@ export type BankIssue = {
   subjectId: number;
   questionId?: number;
   message: string;
+  /** A rule of the bank we write, not of the exam (STYLE_RULES): an error for bank:check, a warning for an import. */
+  style?: true;
 };
+
+/**
+ * Rules of style for the bank we write that the ministry's own papers do not follow: `npm run bank:check` fails on
+ * them, the admin import only warns, so an official paper imports as published (issue 44: 9 of the 77 completamento
+ * items of the 2025 papers have an article before the blank, "coincide con il ____ scambiato", "è il ____").
+ */
+export const STYLE_RULES: ReadonlySet<string> = new Set(["article"]);
 
 export type CheckOptions = {
   /** Units per subject as SYLLABUS.md lists them; when given, a file's `units` must match exactly. */
@@ -89,6 +99,7 @@ export function questionIssues(question: BankQuestion, subjectId: number, gapBox
       subjectId,
       questionId: question.id,
       message: `${q(question.id)}: ${message}`,
+      ...(STYLE_RULES.has(code) ? { style: true as const } : {}),
     });
   if (!Number.isInteger(question.id) || question.id <= 0) add("id", "id non valido");
   if (typeof question.stem !== "string" || !question.stem.trim()) add("stem", "testo mancante");
@@ -174,7 +185,7 @@ function numericKeyIssues(key: { accepted: string[]; measure?: string | null; to
   const form = numericKeyForm(key);
   if (!form) return [];
   const out: string[] = [];
-  const value = form.fraction ?? parseGapNumber(form.text)?.values[0];
+  const value = form.fraction ?? parseGapNumber(form.text)?.value;
   const tolerance = typeof key.tolerance === "number" && key.tolerance > 0 ? key.tolerance : 0;
   if (value !== undefined && tolerance > MAX_TOLERANCE_SHARE * Math.abs(value))
     out.push(`tolleranza ${tolerance} oltre il ${MAX_TOLERANCE_SHARE * 100}% della chiave ${form.text}`);

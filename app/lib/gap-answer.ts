@@ -3,7 +3,8 @@
 // Grading follows the ministry's answer-sheet rules (docs: ../shared/spec/exam-format.md):
 // - words: case, accents and outer spaces are ignored; sub/superscript digits equal plain digits (H₂O = H2O);
 //   a spelling error stays wrong, as on the real sheet;
-// - numbers are compared as numbers: decimal comma or point, thousands separators ('.' or spaces),
+// - numbers are compared as numbers, each typed number with ONE reading: decimal comma or point, thousands
+//   separators ('.' or spaces; a dots-only number in groups of three is thousands, see dotsAreThousands),
 //   scientific notation (6,02·10^23, 6,02x10^23, 6.02e23, 10^6, 10⁶), fractions (2/3 accepts 0,666 and 0,667
 //   and the reverse: a decimal with at least three decimals, truncated or rounded), the question's
 //   tolerance, and one trailing unit read as a factor (gap-units.ts: the question's `measure` with any SI
@@ -91,15 +92,27 @@ export function gapBoxesLeft(text: string, boxes: number): number {
 // --- Numbers ---
 
 export type ParsedNumber = {
-  /** Every value the text can mean ("1.000" is 1000 in Italian and 1 in English notation). */
-  values: number[];
+  /** The one value the text means: a typed number has one reading, never two (issue 44). */
+  value: number;
   /** A plain decimal: how many decimals it was written with (for the fraction rule); null otherwise. */
   decimals: number | null;
   fraction: boolean;
 };
 
-/** A plain number: digits with an optional sign, decimal comma/point and thousands separators. */
-function plainValues(raw: string, thousands = true): { values: number[]; decimals: number } | null {
+/**
+ * The Italian reading of a number written with dots only (exam-format.md): groups of exactly three digits after a
+ * first group of 1-3 digits that is not 0 are thousands ("1.500" = 1500, "45.000", "1.500.000"); any other dot is a
+ * decimal point ("1.5", "12.34", "0.667", "0.500"). `digits` has no sign.
+ */
+export function dotsAreThousands(digits: string): boolean {
+  return /^[1-9]\d{0,2}(\.\d{3})+$/.test(digits);
+}
+
+/**
+ * A plain number: digits with an optional sign, decimal comma/point and thousands separators. A mantissa
+ * (`thousands` false) has no thousands separators: its dot is always a decimal point.
+ */
+function plainNumber(raw: string, thousands = true): { value: number; decimals: number } | null {
   let s = raw;
   let sign = 1;
   if (s.startsWith("+")) s = s.slice(1);
@@ -114,44 +127,28 @@ function plainValues(raw: string, thousands = true): { values: number[]; decimal
   const commas = (s.match(/,/g) ?? []).length;
   const make = (intPart: string, frac: string) => {
     if (!/^\d*$/.test(intPart) || !/^\d*$/.test(frac) || (intPart === "" && frac === "")) return null;
-    return Number(`${intPart || "0"}.${frac || "0"}`);
+    return { value: sign * Number(`${intPart || "0"}.${frac || "0"}`), decimals: frac.length };
   };
-  const out: number[] = [];
-  let decimals = 0;
-  if (dots === 0 && commas === 0) {
-    out.push(Number(s));
-  } else if (dots && commas) {
+  if (dots === 0 && commas === 0) return { value: sign * Number(s), decimals: 0 };
+  if (dots && commas) {
     // Both: the last one is the decimal mark, the other groups thousands (1.000,5 or 1,000.5).
     const decimalMark = s.lastIndexOf(",") > s.lastIndexOf(".") ? "," : ".";
     const group = decimalMark === "," ? "." : ",";
     const [intPart, frac = "", ...rest] = s.split(decimalMark);
     if (rest.length || !new RegExp(`^\\d{1,3}(\\${group}\\d{3})*$`).test(intPart!)) return null;
-    const v = make(intPart!.split(group).join(""), frac);
-    if (v === null) return null;
-    out.push(v);
-    decimals = frac.length;
-  } else if (commas) {
+    return make(intPart!.split(group).join(""), frac);
+  }
+  if (commas) {
     // The comma is the Italian decimal mark (the sheet's); "1,000" is one, not a thousand.
     if (commas > 1) return null;
     const [intPart, frac] = s.split(",");
-    const v = make(intPart!, frac!);
-    if (v === null) return null;
-    out.push(v);
-    decimals = frac!.length;
-  } else {
-    // Dots only: thousands separators ("1.000", "1.000.000") or a decimal point ("0.5").
-    if (thousands && /^[1-9]\d{0,2}(\.\d{3})+$/.test(s)) out.push(Number(s.replace(/\./g, "")));
-    if (dots === 1) {
-      const [intPart, frac] = s.split(".");
-      const v = make(intPart!, frac!);
-      if (v !== null) {
-        out.push(v);
-        decimals = frac!.length;
-      }
-    }
-    if (!out.length) return null;
+    return make(intPart!, frac!);
   }
-  return { values: out.map((v) => sign * v), decimals };
+  // Dots only: one reading (dotsAreThousands), never both.
+  if (thousands && dotsAreThousands(s)) return make(s.replace(/\./g, ""), "");
+  if (dots > 1) return null;
+  const [intPart, frac] = s.split(".");
+  return make(intPart!, frac!);
 }
 
 /**
@@ -166,8 +163,7 @@ function isSaneNumber(v: number): boolean {
 }
 
 function sane(n: ParsedNumber): ParsedNumber | null {
-  const values = n.values.filter(isSaneNumber);
-  return values.length ? { ...n, values } : null;
+  return isSaneNumber(n.value) ? n : null;
 }
 
 /**
@@ -184,13 +180,13 @@ export function parseGapNumber(text: string): ParsedNumber | null {
   s = s.replace(/\s*([x×·*/^])\s*/g, "$1").replace(/\^\s*/g, "^");
   if (!s) return null;
 
+  // A fraction's sides read as plain numbers do: "2.250/1.000" is 2250/1000, nothing else.
   const frac = /^([+-]?[\d.,]+)\/([+-]?[\d.,]+)$/.exec(s);
   if (frac) {
-    const a = plainValues(frac[1]!);
-    const b = plainValues(frac[2]!);
-    if (!a || !b) return null;
-    const values = a.values.flatMap((x) => b.values.filter((y) => y !== 0).map((y) => x / y)).filter(isSaneNumber);
-    return values.length ? { values, decimals: null, fraction: true } : null;
+    const a = plainNumber(frac[1]!);
+    const b = plainNumber(frac[2]!);
+    if (!a || !b || b.value === 0) return null;
+    return sane({ value: a.value / b.value, decimals: null, fraction: true });
   }
 
   const exponent = (e: string) => (/^[+-]?\d{1,3}$/.test(e) && Math.abs(Number(e)) <= MAX_EXPONENT ? Number(e) : null);
@@ -198,19 +194,19 @@ export function parseGapNumber(text: string): ParsedNumber | null {
   if (sci) {
     const e = exponent(sci[2]!);
     // A mantissa has no thousands separators: "1.095x10^-1" is 0,1095, never 109,5.
-    const m = sci[1] === undefined ? { values: [1] } : plainValues(sci[1], false);
+    const m = sci[1] === undefined ? { value: 1 } : plainNumber(sci[1], false);
     if (e === null || !m) return null;
-    return sane({ values: m.values.map((v) => v * 10 ** e), decimals: null, fraction: false });
+    return sane({ value: m.value * 10 ** e, decimals: null, fraction: false });
   }
   const eNotation = /^([+-]?[\d.,]+)e([+-]?\d+)$/.exec(s);
   if (eNotation) {
     const e = exponent(eNotation[2]!);
-    const m = plainValues(eNotation[1]!, false);
+    const m = plainNumber(eNotation[1]!, false);
     if (e === null || !m) return null;
-    return sane({ values: m.values.map((v) => v * 10 ** e), decimals: null, fraction: false });
+    return sane({ value: m.value * 10 ** e, decimals: null, fraction: false });
   }
-  const plain = plainValues(s);
-  return plain ? sane({ values: plain.values, decimals: plain.decimals, fraction: false }) : null;
+  const plain = plainNumber(s);
+  return plain ? sane({ value: plain.value, decimals: plain.decimals, fraction: false }) : null;
 }
 
 /** A reading of a typed answer: the number's text and what a unit typed after it multiplies it by. */
@@ -232,40 +228,29 @@ function unitReadings(text: string, spellings: readonly UnitSpelling[]): Reading
   return out;
 }
 
-/** The numbers a reading stands for, or null when it is not a number. */
+/** The number a reading stands for, or null when it is not a number. */
 function readingNumber(reading: Reading): ParsedNumber | null {
   const n = parseGapNumber(reading.t);
   if (!n) return null;
   if (reading.factor === 1) return n;
-  const values = n.values.map((v) => v * reading.factor).filter(isSaneNumber);
   // A converted decimal no longer has the decimals it was written with: the fraction rule does not apply.
-  return values.length ? { values, decimals: null, fraction: false } : null;
+  return sane({ value: n.value * reading.factor, decimals: null, fraction: false });
 }
 
 /** Rounding noise of binary floating point, relative to the KEY (never to the typed value, which a cheat picks). */
 const EPSILON = 1e-9;
 
 function numbersMatch(given: ParsedNumber, key: ParsedNumber, tolerance: number): boolean {
-  for (const g of given.values) {
-    for (const k of key.values) {
-      const noise = EPSILON * Math.abs(k);
-      if (Math.abs(g - k) <= tolerance + noise) return true;
-      // A fraction against a decimal of at least three decimals, truncated or rounded (2/3 = 0,666 = 0,667):
-      // exactly those two, so 1/4 is 0,250 but never 0,249 or 0,251.
-      const decimalSide =
-        given.fraction && key.decimals !== null ? "key" : key.fraction && given.decimals !== null ? "given" : null;
-      if (decimalSide) {
-        const [decimal, fraction, places] = decimalSide === "key" ? [k, g, key.decimals!] : [g, k, given.decimals!];
-        if (
-          places >= 3 &&
-          places <= 12 &&
-          fractionWrittenAs(fraction, places).some((x) => Math.abs(x - decimal) <= 1e-12)
-        )
-          return true;
-      }
-    }
-  }
-  return false;
+  const [g, k] = [given.value, key.value];
+  const noise = EPSILON * Math.abs(k);
+  if (Math.abs(g - k) <= tolerance + noise) return true;
+  // A fraction against a decimal of at least three decimals, truncated or rounded (2/3 = 0,666 = 0,667):
+  // exactly those two, so 1/4 is 0,250 but never 0,249 or 0,251.
+  const decimalSide =
+    given.fraction && key.decimals !== null ? "key" : key.fraction && given.decimals !== null ? "given" : null;
+  if (!decimalSide) return false;
+  const [decimal, fraction, places] = decimalSide === "key" ? [k, g, key.decimals!] : [g, k, given.decimals!];
+  return places >= 3 && places <= 12 && fractionWrittenAs(fraction, places).some((x) => Math.abs(x - decimal) <= 1e-12);
 }
 
 /** A fraction's value with `places` decimals, truncated and rounded (half away from zero). */
@@ -289,8 +274,12 @@ export function gradeGapAnswer(text: string, key: GapKey): GapGrade {
   const given = gapComparisonKey(text);
   if (!given) return { correct: false, sheetForm: null };
   const accepted = key.accepted.filter((a) => gapComparisonKey(a));
-  // Words (and numbers typed exactly as listed).
-  if (accepted.some((a) => gapComparisonKey(a) === given)) return { correct: true, sheetForm: null };
+  // Words (and numbers typed exactly as listed: "44.8" listed beside "44,8" is still lenient, the sheet wants 44,8).
+  if (accepted.some((a) => gapComparisonKey(a) === given)) {
+    const sheet = sheetFormOf(key.accepted);
+    const lenient = readsAsNumber(text) && !isSheetNumberForm(text) && isSheetNumberForm(sheet);
+    return { correct: true, sheetForm: lenient ? sheet : null };
+  }
   // Numbers, with an optional unit the question allows.
   const tolerance = key.tolerance && Number.isFinite(key.tolerance) && key.tolerance > 0 ? key.tolerance : 0;
   const spellings = unitSpellings(
@@ -320,13 +309,24 @@ export function sheetFormOf(accepted: readonly string[]): string {
   return accepted.find((a) => isSheetNumberForm(a)) ?? accepted[0] ?? "";
 }
 
-/** True when the typed answer is right for the question (see gradeGapAnswer). */
+/**
+ * THE verdict on a typed answer, one for every path (practice, redo, Rush, the simulation room, imported attempts):
+ * null for a blank, else gradeGapAnswer on the answer's stored form (normaliseGapAnswer), so the text a verdict is
+ * given on is the text the server keeps. (The room once graded the raw socket text, practice the stored form: "45 M"
+ * was wrong in one and right in the other.)
+ */
+export function gapVerdict(text: string | null | undefined, key: GapKey): boolean | null {
+  const stored = text == null ? "" : normaliseGapAnswer(text);
+  return stored ? gradeGapAnswer(stored, key).correct : null;
+}
+
+/** True when the typed answer is right for the question (gapVerdict; a blank is not). */
 export function gapAnswerMatches(
   text: string,
   accepted: readonly string[],
   options: Omit<GapKey, "accepted"> = {},
 ): boolean {
-  return gradeGapAnswer(text, { accepted, ...options }).correct;
+  return gapVerdict(text, { accepted, ...options }) === true;
 }
 
 // --- Number words: the sheet wants digits (issue 30). "sei" is never 6: the bank lists no number word, the

@@ -2,7 +2,7 @@
 // Used by `npm run bank:check` (every numeric key of the shipped bank) and by the grader's property test:
 // each official spelling is right, each near miss (a factor of ten, the sign, one unit past the tolerance,
 // an overflow, a wrong unit prefix) is wrong.
-import type { GapKey } from "./gap-answer.ts";
+import { dotsAreThousands, type GapKey } from "./gap-answer.ts";
 import { unitForm } from "./gap-units.ts";
 
 /** A decimal written exactly: (-1)^neg × digits × 10^exp, digits without leading zeros ("0" for zero). */
@@ -10,10 +10,12 @@ export type Decimal = { neg: boolean; digits: string; exp: number };
 
 /** A key written as a plain decimal ("-212,3") or in scientific notation ("6,02x10^23"), or null. */
 export function parseKeyDecimal(text: string): Decimal | null {
-  const s = text
+  let s = text
     .trim()
     .replace(/[\u2212\u2013]/g, "-")
     .replace(/\s+/g, "");
+  // The grader's one reading of dots: "1.500" is 1500, never 1,5.
+  if (dotsAreThousands(s.replace(/^[+-]/, ""))) s = s.replace(/\./g, "");
   const m = /^([+-]?)(\d+)(?:[,.](\d+))?(?:(?:x|×|·|\*)10\^\(?([+-]?\d{1,2})\)?)?$/.exec(s);
   if (!m) return null;
   const [, sign, int, frac = "", e = "0"] = m;
@@ -89,7 +91,7 @@ export function officialSpellings(key: GapKey): string[] {
     out.add(comma.includes(",") ? `${comma}0` : `${comma},0`);
     const dots = grouped(comma, ".");
     const spaces = grouped(comma, " ");
-    // "1.000" alone is ambiguous (one or a thousand) and the grader accepts both; with a decimal it is not.
+    // Dots in groups of three are thousands ("1.000" is a thousand, never one: gap-answer.ts, dotsAreThousands).
     if (dots) out.add(dots);
     if (spaces) out.add(spaces);
   }
@@ -133,6 +135,14 @@ export function nearMisses(key: GapKey): Array<{ typed: string; why: string }> {
     add((Math.trunc(v * 1000) / 1000 - 0.001).toFixed(3).replace(".", ","), "frazione: terza cifra decimale sbagliata");
     add((Math.round(v * 1000) / 1000 + 0.001).toFixed(3).replace(".", ","), "frazione: terza cifra decimale sbagliata");
     if (v !== 0) add(form.text.startsWith("-") ? form.text.slice(1) : `-${form.text}`, "segno opposto");
+    // A fraction's sides read as plain numbers do: "1.000/16" is 1000/16, never 1/16.
+    const sides = /^([+-]?)(\d+)\/(\d+)$/.exec(form.text.trim());
+    if (sides && v !== 0) {
+      const [, sign, num, den] = sides;
+      const [bigNum, bigDen] = [grouped(`${num}000`, "."), grouped(`${den}000`, ".")];
+      add(bigNum && `${sign}${bigNum}/${den}`, "frazione: numeratore ×1000 scritto con i punti");
+      add(bigDen && `${sign}${num}/${bigDen}`, "frazione: denominatore ×1000 scritto con i punti");
+    }
     return out;
   }
   const d = form.decimal!;
@@ -140,6 +150,16 @@ export function nearMisses(key: GapKey): Array<{ typed: string; why: string }> {
     add(plainText(shift(d, 1)), "×10");
     add(plainText(shift(d, 3)), "×1000");
     add(plainText(shift(d, -3)), "÷1000");
+    // The same slips written with dots, as a student unsure of a factor 1000 (mL/L, g/kg) types them: "1.500" for
+    // 1,5 (a thousand and five hundred, not 1,5 with three decimals), "0.0015" for 1,5.
+    const thousandFold = plainText(shift(d, 3));
+    add(thousandFold && grouped(thousandFold, "."), "×1000 scritto con i punti delle migliaia");
+    const timesPoint = plainText(shift(d, 3), ".");
+    if (timesPoint?.includes(".")) add(timesPoint, "×1000 scritto con il punto decimale");
+    // ÷1000 of 1234 is "1.234": in groups of three, that is the key itself (1234), not a slip.
+    const dividedPoint = plainText(shift(d, -3), ".");
+    if (dividedPoint?.includes(".") && !dotsAreThousands(dividedPoint.replace(/^-/, "")))
+      add(dividedPoint, "÷1000 scritto con il punto decimale");
     add(plainText({ ...d, neg: !d.neg }), "segno opposto");
     const [mantissa, e] = scientific(d, ",");
     add(`${mantissa}x10^${e + 1}`, "esponente sbagliato di uno");

@@ -1,7 +1,7 @@
 // Pure, isomorphic logic of live simulations: the flow of subjects and breaks over time, the clock
 // offset estimated from round trips, and the grading of a simulation attempt (spec section 9).
 import { SCORE_SCALE, WRONG_PENALTY } from "./constants.ts";
-import { gapAnswerMatches } from "./gap-answer.ts";
+import { gapVerdict } from "./gap-answer.ts";
 
 export type FlowSubject = { id: number; name: string; timeMin: number; breakAfterMin: number };
 
@@ -95,8 +95,8 @@ export function isCorrect(key: AnswerKey, answer: string | undefined | null): bo
     const correct = key.options?.[key.correctIndex ?? -1];
     return correct !== undefined && answer === correct;
   }
-  // The one grading rule of typed answers, as in practice, redo and Rush.
-  return gapAnswerMatches(answer, key.accepted ?? [], { measure: key.measure, tolerance: key.tolerance });
+  // The one verdict on typed answers, on the same stored form as practice, redo and Rush.
+  return gapVerdict(answer, { accepted: key.accepted ?? [], measure: key.measure, tolerance: key.tolerance });
 }
 
 /** A verdict function: isCorrect itself, or a memo of it (memoJudge). */

@@ -4,7 +4,7 @@
 // update). POST /api/grade is the submission of the user's open quiz that served the questions (never of
 // ids the server did not serve), keyed by an idempotency key (or a hash of the body) for retries.
 import { and, asc, eq, type SQL } from "drizzle-orm";
-import { gapAnswerMatches, gapAnswerTooLong, normaliseGapAnswer } from "~/lib/gap-answer";
+import { gapAnswerTooLong, gapVerdict, normaliseGapAnswer } from "~/lib/gap-answer";
 import { summaryScore } from "~/lib/scoring";
 import { attemptOpen } from "~/lib/timer";
 import { aggregateStatementsFor } from "./aggregates.server";
@@ -67,7 +67,8 @@ export function gradeAnswers(ordered: Question[], answers: Submission["answers"]
       question,
       optionId: null,
       answerText: text,
-      correct: gapAnswerMatches(text, question.acceptedAnswers ?? [], {
+      correct: gapVerdict(text, {
+        accepted: question.acceptedAnswers ?? [],
         measure: question.measure,
         tolerance: question.tolerance,
       }),

@@ -16,6 +16,12 @@ import { call, count, json, login, seed } from "./helpers";
 
 let admin: string;
 
+/** Completamento items typed as the 2025 papers print them, with an article right before the blank. */
+const ARTICLE_STEMS = [
+  "In una trasformazione ciclica di un gas ideale il lavoro compiuto coincide con il ____ scambiato.",
+  "Nel Sistema Internazionale l'unità di misura dell'energia è il ____.",
+];
+
 beforeAll(async () => {
   await seed();
   admin = await login("admin@example.com");
@@ -59,6 +65,7 @@ describe("POST /api/admin/import", () => {
       importedUsers: 1,
       importedAttempts: 1,
       importedReports: 1,
+      warnings: [],
     });
     const q = await env.DB.prepare("SELECT type, options, correct_index FROM questions WHERE id = 1901").first<{
       options: string;
@@ -268,6 +275,40 @@ describe("POST /api/admin/import", () => {
       correct: number;
     }>();
     expect(graded!.correct).toBe(1);
+  });
+
+  it("imports an official paper as published: an article before the blank is a warning, not a refusal (issue 44)", async () => {
+    const topic = (await env.DB.prepare(
+      "SELECT id, unit FROM topics WHERE subject_id = 4 AND unit IS NOT NULL ORDER BY id LIMIT 1",
+    ).first<{ id: number; unit: number }>())!;
+    const row = (id: number, stem: string, accepted: string[]) => ({
+      id,
+      subjectId: 4,
+      topicId: topic.id,
+      unit: topic.unit,
+      type: "gap",
+      stem,
+      accepted,
+      explanation: "Come nella prova ufficiale.",
+    });
+    const rows = [row(4981, ARTICLE_STEMS[0]!, ["calore"]), row(4982, ARTICLE_STEMS[1]!, ["joule", "J"])];
+    const response = await post("/api/admin/import", JSON.stringify({ questions: rows }), "json");
+    const answer = await json<{ importedQuestions: number; warnings: string[]; error?: string }>(response);
+    expect(response.status, answer.error).toBe(200);
+    expect(answer.importedQuestions).toBe(2);
+    expect(answer.warnings).toEqual([
+      expect.stringMatching(/^Elemento questions\[0\]: domanda 4981: un articolo subito prima dello spazio/),
+      expect.stringMatching(/^Elemento questions\[1\]: domanda 4982: un articolo subito prima dello spazio/),
+    ]);
+    const saved = await env.DB.prepare("SELECT id, stem FROM questions WHERE id IN (4981, 4982) ORDER BY id").all();
+    expect(saved.results).toEqual([
+      { id: 4981, stem: ARTICLE_STEMS[0] },
+      { id: 4982, stem: ARTICLE_STEMS[1] },
+    ]);
+    // Imported again (the same rows, now in the bank), the import warns again and still saves.
+    const again = await post("/api/admin/import", JSON.stringify({ questions: rows }), "json");
+    expect(again.status).toBe(200);
+    expect((await json<{ warnings: string[] }>(again)).warnings).toHaveLength(2);
   });
 
   it("imports 3,500 questions (a ministerial bank) in under 10 seconds", async () => {

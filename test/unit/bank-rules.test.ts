@@ -1,7 +1,7 @@
 // The bank's rules (the same functions run by `npm run bank:check` and by POST /api/admin/import):
 // the shipped bank passes, and each rule catches the mistake it is for.
 import { describe, expect, it } from "vitest";
-import { bankTable, checkBank, parseSyllabus, stemKey, type BankFile } from "~/lib/bank-rules";
+import { bankTable, checkBank, parseSyllabus, STYLE_RULES, stemKey, type BankFile } from "~/lib/bank-rules";
 import syllabusMd from "../../seed/bank/SYLLABUS.md?raw";
 import { BANK } from "../../seed/seed";
 
@@ -59,6 +59,11 @@ describe("bank rules", () => {
       /^options-distinct:/,
     ],
     ["no blank in a gap stem", (b) => void (firstOf(b, "gap").stem = "Senza spazio da completare."), /^blank:/],
+    [
+      "an article right before the blank",
+      (b) => void (firstOf(b, "gap").stem = "Il risultato è il ____."),
+      /^article:/,
+    ],
     [
       "an accepted form over 16 characters",
       (b) => void firstOf(b, "gap").accepted!.push("diciassettecaratt"),
@@ -140,6 +145,25 @@ describe("bank rules", () => {
     const bank = clone();
     mutate(bank);
     expect(keys(bank)).toContainEqual(expect.stringMatching(key));
+  });
+
+  it("bank:check still fails on an article right before the blank, the rule the admin import only warns about (issue 44)", () => {
+    // The stems the import test (test/integration/admin-imports.test.ts) saves with a warning.
+    for (const stem of [
+      "In una trasformazione ciclica di un gas ideale il lavoro compiuto coincide con il ____ scambiato.",
+      "Nel Sistema Internazionale l'unità di misura dell'energia è il ____.",
+    ]) {
+      const bank = clone();
+      const gap = firstOf(bank, "gap");
+      gap.stem = stem;
+      const issues = checkBank(bank, { syllabus, idRanges: true }).filter((i) => i.questionId === gap.id);
+      // bank:check (scripts/bank-check.ts) fails on every issue checkBank lists, style ones included.
+      expect(issues.map((i) => i.message)).toEqual([
+        `domanda ${gap.id}: un articolo subito prima dello spazio suggerisce la risposta: riformula ("detto ____")`,
+      ]);
+      expect(issues[0]).toMatchObject({ key: `article:${gap.id}`, style: true });
+    }
+    expect([...STYLE_RULES]).toEqual(["article"]);
   });
 
   it("normalises stems (case, accents, punctuation, spacing)", () => {

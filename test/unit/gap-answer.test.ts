@@ -117,6 +117,7 @@ describe("gradeGapAnswer: the awkward cases", () => {
 describe("the form the real answer sheet wants", () => {
   it("is given when the answer was right only thanks to a lenient rule", () => {
     expect(gradeGapAnswer("44.80", k(["44,8", "44.8"]))).toEqual({ correct: true, sheetForm: "44,8" });
+    expect(gradeGapAnswer("44.8", k(["44,8", "44.8"]))).toEqual({ correct: true, sheetForm: "44,8" });
     expect(gradeGapAnswer("45 m", k(["45"], "m"))).toEqual({ correct: true, sheetForm: "45" });
     expect(gradeGapAnswer("3 000", k(["3000"]))).toEqual({ correct: true, sheetForm: "3000" });
     expect(gradeGapAnswer("6.02e23", k(["6,02x10^23"]))).toEqual({ correct: true, sheetForm: "6,02x10^23" });
@@ -131,8 +132,10 @@ describe("the form the real answer sheet wants", () => {
 
 describe("parseGapNumber", () => {
   it("reads numbers and refuses words", () => {
-    expect(parseGapNumber("6,02·10^23")!.values[0]).toBeCloseTo(6.02e23, -10);
-    expect(parseGapNumber("1.000")!.values).toEqual([1000, 1]);
+    expect(parseGapNumber("6,02·10^23")!.value).toBeCloseTo(6.02e23, -10);
+    // One reading (issue 44): dots in groups of three are thousands, never a decimal point as well.
+    expect(parseGapNumber("1.000")!.value).toBe(1000);
+    expect(parseGapNumber("1.5")!.value).toBe(1.5);
     expect(parseGapNumber("mitocondrio")).toBeNull();
     expect(parseGapNumber("sp3")).toBeNull();
     expect(parseGapNumber("h2o")).toBeNull();

@@ -8,7 +8,7 @@ import { T } from "./admin-shared";
 import { succeeded } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
 
-type Counts = Record<string, number | boolean | Record<string, number>>;
+type Counts = Record<string, number | boolean | Record<string, number> | string[]>;
 
 const COUNT_LABELS: Record<string, string> = {
   importedQuestions: "domande",
@@ -111,7 +111,7 @@ function ImportCard({ spec, busy, setBusy }: { spec: ImportSpec; busy: boolean; 
   const fileRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [job, setJob] = useState<Job>(null);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; text: string; warnings?: string[] } | null>(null);
   const inputId = `adm-file-${spec.key}`;
 
   const run = async () => {
@@ -124,7 +124,9 @@ function ImportCard({ spec, busy, setBusy }: { spec: ImportSpec; busy: boolean; 
     try {
       const counts = await postWithProgress(spec.path, file, type, setJob);
       const text = describeCounts("Importazione completata", counts);
-      setResult({ ok: true, text });
+      // An official paper imports as published: a rule of style of our bank only warns (issue 44).
+      const warnings = Array.isArray(counts.warnings) ? counts.warnings : [];
+      setResult({ ok: true, text, warnings });
       toast(text, "success");
       setFile(null);
       if (fileRef.current) fileRef.current.value = "";
@@ -173,6 +175,18 @@ function ImportCard({ spec, busy, setBusy }: { spec: ImportSpec; busy: boolean; 
         <p className={result.ok ? "alert" : "alert alert--error"} role={result.ok ? "status" : "alert"}>
           {result.text}
         </p>
+      ) : null}
+      {result?.warnings?.length ? (
+        <div className="alert" role="status">
+          <p className="small">
+            {T.importWarnings} ({result.warnings.length}):
+          </p>
+          <ul className="small">
+            {result.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </div>
       ) : null}
     </section>
   );

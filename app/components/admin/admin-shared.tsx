@@ -17,6 +17,7 @@ export const T = {
   reportUpdated: "Segnalazione aggiornata",
   reportResolved: "Segnalazione risolta",
   importError: "Errore importazione",
+  importWarnings: "Importate così come sono, con questi avvisi",
   taxonomyError: "Errore import materie/argomenti",
   difficultyError: "Errore import difficoltà",
   usersError: "Errore import utenti/tentativi",

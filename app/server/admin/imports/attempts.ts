@@ -1,5 +1,5 @@
 // Attempt rows: the schema, grading against the current keys, the attempt and answer inserts.
-import { gapAnswerMatches } from "~/lib/gap-answer";
+import { gapVerdict, normaliseGapAnswer } from "~/lib/gap-answer";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { summaryScore } from "~/lib/scoring";
@@ -69,9 +69,8 @@ export function gradeAnswer(
     if (optionId === null || optionId === undefined) return null;
     return optionId === key.correctIndex;
   }
-  if (answerText === null || answerText === undefined || !answerText.trim()) return null;
-  // The same matching rule as live grading (case, spacing and accents ignored).
-  return gapAnswerMatches(answerText, key.accepted ?? [], { measure: key.measure, tolerance: key.tolerance });
+  // The same verdict as live grading (on the stored form; null for a blank).
+  return gapVerdict(answerText, { accepted: key.accepted ?? [], measure: key.measure, tolerance: key.tolerance });
 }
 
 export async function questionKeys(db: Db): Promise<Map<number, Key>> {
@@ -161,7 +160,8 @@ export async function prepareAttempts(
           p: position,
           q: answer.questionId,
           o: key.type === "mc" ? (answer.optionId ?? null) : null,
-          t: key.type === "gap" ? (answer.answerText ?? null) : null,
+          // Stored as practice stores it: the form the verdict was given on.
+          t: key.type === "gap" ? normaliseGapAnswer(answer.answerText ?? "") || null : null,
           c: result === null ? null : result ? 1 : 0,
           s: answer.timeSec,
           at: a.startedAt + seconds * 1000,

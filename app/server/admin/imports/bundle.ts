@@ -20,13 +20,15 @@ import {
   audit,
   jsonLabel,
   csvLabel,
+  type RowError,
+  warningTexts,
 } from "./common";
 import {
   questionRowSchema,
   questionFromCsv,
   loadRefs,
   checkQuestions,
-  bankRuleErrors,
+  bankRuleIssues,
   questionStatements,
 } from "./questions";
 import { userRowSchema, loadUsers, prepareUsers, userStatements } from "./users";
@@ -50,7 +52,10 @@ export const reportRowSchema = z.object({
 
 // --- The calls ---
 
-/** POST /api/admin/import: a bundle { questions, users, attempts, reports } (JSON) or a questions CSV. */
+/**
+ * POST /api/admin/import: a bundle { questions, users, attempts, reports } (JSON) or a questions CSV. Answers the
+ * counts and `warnings` (Italian, one line per problem that does not stop the import).
+ */
 export async function importBundle(db: Db, actor: AuditActor, body: ImportBody, now = Date.now()) {
   const sections =
     body.format === "csv"
@@ -81,7 +86,13 @@ export async function importBundle(db: Db, actor: AuditActor, body: ImportBody, 
 
   const refs = await loadRefs(db);
   const errors = checkQuestions(q.ok, refs, label("questions"));
-  if (!errors.length && q.ok.length) errors.push(...(await bankRuleErrors(db, q.ok, label("questions"))));
+  // A rule of style of our bank (an article before the blank) warns: an official paper imports as published.
+  let warnings: RowError[] = [];
+  if (!errors.length && q.ok.length) {
+    const bank = await bankRuleIssues(db, q.ok, label("questions"));
+    errors.push(...bank.errors);
+    warnings = bank.warnings;
+  }
   const userIndex = await loadUsers(db);
   const preparedUsers = await prepareUsers(db, u.ok, userIndex, label("users"));
   errors.push(...preparedUsers.errors);
@@ -129,9 +140,9 @@ export async function importBundle(db: Db, actor: AuditActor, body: ImportBody, 
     importedAttempts: preparedAttempts.count,
     importedReports: reportData.length,
   };
-  statements.push(audit(db, actor, "import", { format: body.format, ...result }));
+  statements.push(audit(db, actor, "import", { format: body.format, ...result, warnings: warnings.length }));
   await runBatch(db, statements);
-  return result;
+  return { ...result, warnings: warningTexts(warnings) };
 }
 
 /** POST /api/admin/import-users: { users, attempts? } (JSON) or a users CSV. */

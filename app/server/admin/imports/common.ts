@@ -28,6 +28,16 @@ export function rowsFailed(errors: RowError[]): never {
   throw new HttpError(400, text, { row: first.row, errors: listed });
 }
 
+/** Up to this many warnings are listed in an import's answer; the rest are counted. */
+export const MAX_REPORTED_WARNINGS = 100;
+
+/** An import's warnings as its answer lists them ("Elemento questions[3]: domanda 12: …"). */
+export function warningTexts(warnings: RowError[]): string[] {
+  const listed = warnings.slice(0, MAX_REPORTED_WARNINGS).map((w) => `${rowLabel(w.row)}: ${w.message}`);
+  const rest = warnings.length - listed.length;
+  return rest > 0 ? [...listed, `e altri ${rest} avvisi`] : listed;
+}
+
 export function rowLabel(row: number | string) {
   return typeof row === "number" ? `Riga ${row}` : row === "banca" ? "Banca domande" : `Elemento ${row}`;
 }

@@ -141,12 +141,13 @@ export function checkQuestions(rows: QuestionRow[], refs: Refs, label: (i: numbe
  * forms, numbers that read as numbers, explanation, a syllabus unit for Biologia/Chimica/Fisica unless
  * legacy, consistent with its topic), and the import may not add a bank-wide problem (a repeated stem, a
  * topic or unit under 6 questions, the correct option's position out of 15-25 %) that the bank did not have.
+ * A rule of style (STYLE_RULES: an article before the blank) is only a warning: the ministry's papers break it.
  */
-export async function bankRuleErrors(
+export async function bankRuleIssues(
   db: Db,
   rows: QuestionRow[],
   label: (i: number) => number | string,
-): Promise<RowError[]> {
+): Promise<{ errors: RowError[]; warnings: RowError[] }> {
   const [subjectRows, unitRows, topicRows, questionRows] = await Promise.all([
     db.all<{ id: number; name: string }>(sql`SELECT id, name FROM subjects`),
     db.all<{ subject_id: number; number: number; title: string; credits: number }>(
@@ -243,12 +244,13 @@ export async function bankRuleErrors(
   const options = boxes.length ? { gapBoxes: Math.min(...boxes) } : {};
   const before = new Set(checkBank(bankOf(current), options).map((i) => i.key));
   const errors: RowError[] = [];
+  const warnings: RowError[] = [];
   for (const issue of checkBank(bankOf(merged), options)) {
     const row = issue.questionId !== undefined ? labelOf.get(issue.questionId) : undefined;
-    if (row !== undefined) errors.push({ row, message: issue.message });
+    if (row !== undefined) (issue.style ? warnings : errors).push({ row, message: issue.message });
     else if (!before.has(issue.key)) errors.push({ row: "banca", message: `dopo l'importazione: ${issue.message}` });
   }
-  return errors;
+  return { errors, warnings };
 }
 
 export function questionStatements(db: Db, rows: QuestionRow[], now: number): Statement[] {
