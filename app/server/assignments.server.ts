@@ -461,8 +461,14 @@ export async function startAssignment(
       .orderBy(asc(assignmentQuestions.position))
       .all();
     questionIds = set.map((r) => r.id);
-    // A question that joined a live simulation since: the submission would be refused, so say it now.
-    assertNoneSealed(questionIds, await readSeal(db, user.id, now));
+    // A question that joined a live simulation (or the pupil's open Rush quiz) since: the submission would be
+    // refused, so say it now. The seal of assignments (this set's own, another set sharing a question) does not count:
+    // the pupil's assignment quiz is theirs to submit (simulation/seal.server.ts).
+    const seal = await readSeal(db, user.id, now);
+    assertNoneSealed(
+      questionIds.filter((id) => seal.get(id) !== "assignment"),
+      seal,
+    );
   } else {
     const unsealed = sql`${questions.id} NOT IN (${sealedQuestionIdsSql(user.id, now)})`;
     questionIds = await targetedQuestionIds(db, {

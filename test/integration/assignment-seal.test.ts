@@ -13,6 +13,7 @@ import { UNTIMED_ABANDON_MS } from "~/lib/constants";
 import { SUBMIT_GRACE_MS } from "~/lib/timer";
 import { startAssignment } from "~/server/assignments.server";
 import { getDb } from "~/server/db/client.server";
+import { SEALED_TEXT } from "~/server/simulation/seal.server";
 import { call, count, json, login, seed } from "./helpers";
 
 const DAY = 86_400_000;
@@ -316,5 +317,109 @@ describe("issue 44: a restart racing a submission or another restart", () => {
     expect(answer).toEqual(other);
     expect(await count("quizzes", `user_id = ${p.id}`)).toBe(quizzes + 1);
     expect(await count("attempts", `user_id = ${p.id} AND status = 'in_progress'`)).toBe(1);
+  });
+});
+
+describe("issue 44: an open assignment seals its questions for its pupils", () => {
+  it("an open common set is sealed for each member who has not submitted it: no topic draw (GET or POST), no redo, no summary or export shows its keys", async () => {
+    const cls = await newClass();
+    const p = await pupil("sigillo-comune", cls);
+    const past = await history(p.id, smallTopic.subjectId);
+    const set = smallTopic.questions.slice(0, 4);
+    const id = await createAssignment({}, cls);
+    await useSet(id, set);
+    const topic = { subjectId: String(smallTopic.subjectId), topicId: String(smallTopic.id), count: "31" };
+    const check = async () => {
+      for (const method of ["GET", "POST"] as const) {
+        const drawn = await drawIds(p.token, topic, method);
+        expect(drawn.length, method).toBe(smallTopic.questions.length - set.length);
+        expect(
+          drawn.filter((q) => set.includes(q)),
+          method,
+        ).toEqual([]);
+      }
+      expect(
+        (await drawIds(p.token, { ...topic, mode: "mirato" })).filter((q) => set.includes(q)),
+        "mirato",
+      ).toEqual([]);
+      const redo = await call("GET", `/api/quiz?ids=${set.join(",")}`, { token: p.token });
+      expect(redo.status).toBe(409);
+      expect((await json<{ error: string }>(redo)).error).toBe(SEALED_TEXT.redoSealed);
+      expect(await keysShown(p.token, past, set)).toEqual(set.map((q) => [q, false, false]));
+      expect(await summary(p.token, past)).toMatchObject({ partial: "assignment", hidden: set.length });
+    };
+    // Before the pupil starts it, and while their quiz of it is open.
+    await check();
+    const started = await start(p.token, id);
+    await check();
+    // Their own quiz of the set is theirs to submit (by either door).
+    const graded = await call("POST", "/api/grade", {
+      token: p.token,
+      json: { answers: set.map((q) => ({ question_id: q })), timeTaken: 5 },
+    });
+    expect(graded.status, await graded.clone().text()).toBe(200);
+    expect((await json<{ attemptId: number }>(graded)).attemptId).toBe((await attemptOf(started.quizId))!.id);
+  });
+
+  it("once a pupil submits, the set is unsealed for them; a classmate who has not submitted still has it sealed, until the due date", async () => {
+    const cls = await newClass();
+    const [a, b] = [await pupil("consegna-a", cls), await pupil("consegna-b", cls)];
+    const [pastA, pastB] = [await history(a.id, smallTopic.subjectId), await history(b.id, smallTopic.subjectId)];
+    const set = smallTopic.questions.slice(0, 4);
+    const id = await createAssignment({}, cls);
+    await useSet(id, set);
+    const topic = { subjectId: String(smallTopic.subjectId), topicId: String(smallTopic.id), count: "31" };
+    await start(b.token, id); // B is in the middle of it
+    const quiz = await start(a.token, id);
+    expect((await submitBlank(a.token, quiz.quizId)).status).toBe(200);
+
+    expect(await redoStatus(a.token, set)).toBe(200);
+    expect((await drawIds(a.token, topic)).filter((q) => set.includes(q)).sort()).toEqual([...set].sort());
+    expect(await keysShown(a.token, pastA, set)).toEqual(set.map((q) => [q, true, true]));
+
+    expect(await redoStatus(b.token, set)).toBe(409);
+    expect((await drawIds(b.token, topic)).filter((q) => set.includes(q))).toEqual([]);
+    expect(await keysShown(b.token, pastB, set)).toEqual(set.map((q) => [q, false, false]));
+
+    // Closed now by the teacher: the set is no longer sealed for B, but B's own quiz of it, still open, is.
+    expect((await call("PATCH", `/api/assignments/${id}`, { token: teacher, json: { dueNow: true } })).status).toBe(
+      200,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5)); // past the due date's millisecond
+    expect(await redoStatus(b.token, set)).toBe(409);
+    const other = await pupil("consegna-c", cls);
+    await history(other.id, smallTopic.subjectId);
+    expect(await redoStatus(other.token, set)).toBe(200);
+  });
+
+  it("a Test mirato's quiz is sealed for its pupil until they submit it", async () => {
+    const cls = await newClass();
+    const p = await pupil("sigillo-mirato", cls);
+    const past = await history(p.id, smallTopic.subjectId);
+    const id = await createAssignment({ mode: "mirato", count: 6 }, cls);
+    const started = await start(p.token, id);
+    const drawn = (
+      await json<Quiz>(await call("GET", `/api/quiz/${started.quizId}`, { token: p.token }))
+    ).questions.map((q) => q.id);
+    expect(drawn.length).toBe(6);
+    expect(await redoStatus(p.token, drawn)).toBe(409);
+    const subject = { subjectId: String(smallTopic.subjectId), count: "31" };
+    expect((await drawIds(p.token, subject)).filter((q) => drawn.includes(q))).toEqual([]);
+    expect((await summary(p.token, past)).questions.filter((q) => drawn.includes(q.id) && !q.sealed)).toEqual([]);
+    expect((await submitBlank(p.token, started.quizId)).status).toBe(200);
+    expect(await redoStatus(p.token, drawn)).toBe(200);
+  });
+
+  it("a question in two open sets: each assignment still starts and submits", async () => {
+    const cls = await newClass();
+    const p = await pupil("due-compiti", cls);
+    const set = smallTopic.questions.slice(2, 6);
+    const [first, second] = [await createAssignment({}, cls), await createAssignment({}, cls)];
+    await useSet(first, set);
+    await useSet(second, [...set.slice(0, 2), ...smallTopic.questions.slice(6, 8)]);
+    const q1 = await start(p.token, first);
+    const q2 = await start(p.token, second);
+    expect((await submitBlank(p.token, q2.quizId)).status).toBe(200);
+    expect((await submitBlank(p.token, q1.quizId)).status).toBe(200);
   });
 });
