@@ -3,7 +3,9 @@
 //   some units) and every pupil gets the same questions; "mirato": each pupil gets a Test mirato drawn when they start.
 // - A pupil starts it with one button: the practice machinery stores a quiz and its attempt (quiz.server.ts
 //   storeQuizStatements), the runner and the grading are practice's own (attempts.server.ts), so the keys stay sealed
-//   until that pupil submits, and the summary is practice's.
+//   until that pupil submits, and the summary is practice's. One attempt counts (startAssignment), open by practice's
+//   rule (attemptOpen). Until a pupil submits, the common set is sealed for them everywhere else (draws, redo,
+//   summaries: an assignment is a source of simulation/seal.server.ts), until the due date.
 // - Who sees what: only members of the class (an invitation counts once accepted: it makes a membership) see and start
 //   it; only the class's teacher (or an admin) sees the results, and only of pupils who are members now.
 import { and, asc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
