@@ -235,6 +235,8 @@ describe("issue 44: an assignment attempt is open by practice's one rule", () =>
       await call("GET", `/test?id=${first.quizId}`, { token: p.token }),
     );
     expect(page.error).toMatch(/Tempo scaduto/);
+    const served = await json<{ status: string }>(await call("GET", `/api/quiz/${first.quizId}`, { token: p.token }));
+    expect(served.status).toBe("abandoned");
     expect((await submitBlank(p.token, first.quizId)).status).toBe(409);
     // ...and so do the list and the start: "Inizia", a new quiz, the old attempt abandoned.
     const listed = await json<{ id: number; inProgress: boolean; status: string }[]>(
