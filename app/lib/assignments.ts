@@ -16,13 +16,26 @@ export { ASSIGNMENT_TEXT };
 export const ASSIGNMENT_STATUSES = ["fatto", "in_ritardo", "non_fatto"] as const;
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 
+/**
+ * Whether a submission at `at` is on time (the due date itself included). It decides "fatto" against "in ritardo", and
+ * how long a common set stays sealed for the pupils who have not submitted it (simulation/seal.server.ts).
+ */
+export function assignmentOnTime(at: number, dueAt: number): boolean {
+  return at <= dueAt;
+}
+
+/** assignmentOnTime as a SQL expression over two columns or values (milliseconds). */
+export function assignmentOnTimeSql(at: string, dueAt: string): string {
+  return `(${at} <= ${dueAt})`;
+}
+
 /** A pupil's status: submitted by the due date (fatto), after it (in ritardo), or not submitted (non fatto). */
 export function assignmentStatus(
   attempt: { status: string | null; finishedAt: number | null } | null,
   dueAt: number,
 ): AssignmentStatus {
   if (attempt?.status !== "completed" || attempt.finishedAt == null) return "non_fatto";
-  return attempt.finishedAt <= dueAt ? "fatto" : "in_ritardo";
+  return assignmentOnTime(attempt.finishedAt, dueAt) ? "fatto" : "in_ritardo";
 }
 
 const int = (label: string, min: number, max: number) =>

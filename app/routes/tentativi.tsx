@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState } from "react";
 import { Link, useLoaderData, useNavigate } from "react-router";
-import { formatDateTime, formatDuration, T } from "~/components/quiz/messages";
+import { formatDateTime, formatDuration, partialReason, T } from "~/components/quiz/messages";
 import { StaleNotice } from "~/components/quiz/StaleNotice";
 import { ATTEMPT_LIST_LIMIT, PAGE_SIZE, SCORE_SCALE } from "~/lib/constants";
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
@@ -131,10 +131,7 @@ export default function PastAttempts() {
                         {a.correct}/{a.total} corrette
                       </span>
                       {a.partial ? (
-                        <span
-                          className="chip chip--warn"
-                          title={a.partial === "simulation" ? T.partialBySimulation : T.partialByRush}
-                        >
+                        <span className="chip chip--warn" title={partialReason(a.partial)}>
                           {T.partialShort}
                         </span>
                       ) : null}

@@ -1,7 +1,15 @@
 import { formatDecimal } from "~/lib/format";
 import { useEffect, useRef, useState } from "react";
 import { Link, useLoaderData } from "react-router";
-import { formatDateTime, formatDuration, LETTERS, partialDetail, T, TYPE_LABELS } from "~/components/quiz/messages";
+import {
+  formatDateTime,
+  formatDuration,
+  LETTERS,
+  partialDetail,
+  partialReason,
+  T,
+  TYPE_LABELS,
+} from "~/components/quiz/messages";
 import { ReportModal } from "~/components/quiz/ReportModal";
 import { DIFFICULTY_LABELS, SCORE_SCALE } from "~/lib/constants";
 import {
@@ -129,8 +137,7 @@ function Summary({ summary }: { summary: AttemptSummary }) {
       </div>
       {summary.partial ? (
         <p className="alert" role="status" data-testid="summary-partial">
-          <strong>{summary.partial === "simulation" ? T.partialBySimulation : T.partialByRush}</strong>:{" "}
-          {partialDetail(summary.hidden)}
+          <strong>{partialReason(summary.partial)}</strong>: {partialDetail(summary.hidden)}
         </p>
       ) : null}
       {summary.edition ? (

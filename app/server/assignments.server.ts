@@ -3,10 +3,12 @@
 //   some units) and every pupil gets the same questions; "mirato": each pupil gets a Test mirato drawn when they start.
 // - A pupil starts it with one button: the practice machinery stores a quiz and its attempt (quiz.server.ts
 //   storeQuizStatements), the runner and the grading are practice's own (attempts.server.ts), so the keys stay sealed
-//   until that pupil submits, and the summary is practice's.
+//   until that pupil submits, and the summary is practice's. One attempt counts (startAssignment), open by practice's
+//   rule (attemptOpen). Until a pupil submits, the common set is sealed for them everywhere else (draws, redo,
+//   summaries: an assignment is a source of simulation/seal.server.ts), until the due date.
 // - Who sees what: only members of the class (an invitation counts once accepted: it makes a membership) see and start
 //   it; only the class's teacher (or an admin) sees the results, and only of pupils who are members now.
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import {
   ASSIGNMENT_TEXT as T,
   assignmentStatus,
@@ -20,6 +22,7 @@ import {
 } from "~/lib/assignments";
 import { editionSubject, paperSplit, type ExamEdition } from "~/lib/edition";
 import { effectiveExtraPct, extendedSeconds } from "~/lib/simulation-day";
+import { attemptOpen } from "~/lib/timer";
 import type { z } from "zod";
 import { requireManagedClass } from "./classes.server";
 import type { Db } from "./db/client.server";
@@ -400,8 +403,8 @@ export async function myAssignments(db: Db, userId: number, now = Date.now()): P
     const summary = toSummary(r);
     const finishedAt = r.finishedAt?.getTime() ?? null;
     const status = assignmentStatus({ status: r.status, finishedAt }, summary.dueAt);
-    const open =
-      r.status === "in_progress" && (r.quizLimit == null || (r.startedAt?.getTime() ?? 0) + r.quizLimit * 1000 > now);
+    // The pupil's quiz can be resumed while practice's one rule says it can still be submitted.
+    const open = r.status != null && attemptOpen(r.status, r.startedAt?.getTime() ?? 0, r.quizLimit, now);
     return {
       ...summary,
       teacher: r.teacher || r.teacherEmail,
@@ -420,9 +423,13 @@ export function dueReminders(list: MyAssignment[], now: number) {
 }
 
 /**
- * POST /api/assignments/:id/start: the pupil's quiz for the assignment. An open one is resumed; a submitted one
- * answers its attempt; one that ran out of time unsubmitted is replaced by a new draw. Members only; not before it
- * opens. After the due date it still starts: the submission will count as late.
+ * POST /api/assignments/:id/start: the pupil's quiz for the assignment. Members only; not before it opens; after the due
+ * date it still starts (the submission will count as late). One attempt counts, by practice's rule (attemptOpen):
+ * - a submitted one is the pupil's result for good: it answers its attempt, and no new quiz is ever drawn (a fresh try
+ *   at a set whose keys they have read would be no test);
+ * - an open one (its timer and the submit grace, or 3 hours without a timer, not yet run out) is resumed: never a
+ *   second quiz beside it, which could be submitted blank to read the keys of the same set;
+ * - one that ran out unsubmitted is replaced by a new draw, and marked abandoned in the batch that stores the new quiz.
  */
 export async function startAssignment(
   db: Db,
@@ -438,30 +445,13 @@ export async function startAssignment(
       .innerJoin(users, eq(users.id, classMembers.userId))
       .where(and(eq(classMembers.classId, row.classId), eq(classMembers.userId, user.id)))
       .get(),
-    db
-      .select({
-        quizId: assignmentQuizzes.quizId,
-        attemptId: attempts.id,
-        status: attempts.status,
-        startedAt: attempts.startedAt,
-        limit: quizzes.timeLimitSec,
-      })
-      .from(assignmentQuizzes)
-      .innerJoin(quizzes, eq(quizzes.id, assignmentQuizzes.quizId))
-      .leftJoin(attempts, eq(attempts.quizId, assignmentQuizzes.quizId))
-      .where(and(eq(assignmentQuizzes.assignmentId, assignmentId), eq(assignmentQuizzes.userId, user.id)))
-      .get(),
+    pupilQuiz(db, assignmentId, user.id),
   ]);
   // Someone else's class looks like a missing assignment: its existence is not the caller's to learn.
   if (!member) throw new HttpError(404, T.notFound);
   if (now < row.opensAt.getTime()) throw new HttpError(409, T.notOpenYet(row.opensAt.getTime()));
-  if (existing?.status === "completed")
-    return { quizId: existing.quizId, attemptId: existing.attemptId ?? null, completed: true };
-  if (
-    existing?.status === "in_progress" &&
-    (existing.limit == null || (existing.startedAt?.getTime() ?? 0) + existing.limit * 1000 > now)
-  )
-    return { quizId: existing.quizId, attemptId: null, completed: false };
+  const current = existing && currentQuiz(existing, now);
+  if (current) return current;
 
   const edition = await editionOrDefault(db, row.editionId).catch(() => defaultEdition(db));
   let questionIds: number[];
@@ -473,8 +463,14 @@ export async function startAssignment(
       .orderBy(asc(assignmentQuestions.position))
       .all();
     questionIds = set.map((r) => r.id);
-    // A question that joined a live simulation since: the submission would be refused, so say it now.
-    assertNoneSealed(questionIds, await readSeal(db, user.id, now));
+    // A question that joined a live simulation (or the pupil's open Rush quiz) since: the submission would be
+    // refused, so say it now. The seal of assignments (this set's own, another set sharing a question) does not count:
+    // the pupil's assignment quiz is theirs to submit (simulation/seal.server.ts).
+    const seal = await readSeal(db, user.id, now);
+    assertNoneSealed(
+      questionIds.filter((id) => seal.get(id) !== "assignment"),
+      seal,
+    );
   } else {
     const unsealed = sql`${questions.id} NOT IN (${sealedQuestionIdsSql(user.id, now)})`;
     questionIds = await targetedQuestionIds(db, {
@@ -488,36 +484,94 @@ export async function startAssignment(
   if (!questionIds.length) throw new HttpError(409, T.noQuestions);
   // The class's teacher's accommodation for this pupil (or the pupil's own): the largest, never added up.
   const timeLimitSec = extendedSeconds(row.timeLimitSec, effectiveExtraPct(member.own, member.extra));
-  const link = existing
-    ? db
-        .update(assignmentQuizzes)
-        .set({ quizId: NEW_QUIZ_ID })
-        .where(and(eq(assignmentQuizzes.assignmentId, assignmentId), eq(assignmentQuizzes.userId, user.id)))
-    : db.insert(assignmentQuizzes).values({ assignmentId, userId: user.id, quizId: NEW_QUIZ_ID });
+  const stored = storeQuizStatements(db, {
+    userId: user.id,
+    subjectId: row.subjectId,
+    topicId: null,
+    kind: "random",
+    timeLimitSec,
+    rushEventId: null,
+    editionId: null,
+    questionIds,
+    now,
+  });
+  const link = and(eq(assignmentQuizzes.assignmentId, assignmentId), eq(assignmentQuizzes.userId, user.id));
   try {
-    const [inserted] = await db.batch([
-      ...storeQuizStatements(db, {
-        userId: user.id,
-        subjectId: row.subjectId,
-        topicId: null,
-        kind: "random",
-        timeLimitSec,
-        rushEventId: null,
-        editionId: null,
-        questionIds,
-        now,
-      }),
-      link,
-    ]);
+    const [inserted] = existing
+      ? await db.batch([
+          ...stored,
+          // The attempt read above must still be the pupil's and unsubmitted, or nothing here is written: a
+          // submission that landed in between (it read the clock before the deadline) stays the only one, and of two
+          // restarts at once only the first draws. The guard selects the link row back into its own table (a
+          // duplicate key, so the batch rolls back) when the link moved or the old attempt was submitted.
+          db.insert(assignmentQuizzes).select(
+            db
+              .select({
+                assignmentId: assignmentQuizzes.assignmentId,
+                userId: assignmentQuizzes.userId,
+                quizId: assignmentQuizzes.quizId,
+              })
+              .from(assignmentQuizzes)
+              .where(
+                and(
+                  link,
+                  or(
+                    ne(assignmentQuizzes.quizId, existing.quizId),
+                    sql`EXISTS (SELECT 1 FROM attempts WHERE quiz_id = ${existing.quizId} AND status = 'completed')`,
+                  ),
+                ),
+              ),
+          ),
+          // The older attempt is abandoned in the same batch that stores the new one (no moment with two open).
+          db
+            .update(attempts)
+            .set({ status: "abandoned" })
+            .where(and(eq(attempts.quizId, existing.quizId), eq(attempts.status, "in_progress"))),
+          db.update(assignmentQuizzes).set({ quizId: NEW_QUIZ_ID }).where(link),
+        ])
+      : await db.batch([
+          ...stored,
+          db.insert(assignmentQuizzes).values({ assignmentId, userId: user.id, quizId: NEW_QUIZ_ID }),
+        ]);
     return { quizId: inserted[0]!.id, attemptId: null, completed: false };
   } catch (error) {
-    // Two starts at once (a double click): the first one's quiz won the link; answer it.
-    const again = await db
-      .select({ quizId: assignmentQuizzes.quizId })
-      .from(assignmentQuizzes)
-      .where(and(eq(assignmentQuizzes.assignmentId, assignmentId), eq(assignmentQuizzes.userId, user.id)))
-      .get();
-    if (again && !existing) return { quizId: again.quizId, attemptId: null, completed: false };
+    // Another start (a double click) or a submission won the race: answer what is there now.
+    const again = await pupilQuiz(db, assignmentId, user.id);
+    const answer = again && currentQuiz(again, now);
+    if (answer) return answer;
     throw error;
   }
+}
+
+type PupilQuiz = {
+  quizId: number;
+  attemptId: number | null;
+  status: "in_progress" | "completed" | "abandoned" | null;
+  startedAt: Date | null;
+  limit: number | null;
+};
+
+/** The pupil's linked quiz for the assignment and its attempt, if they have started it. */
+function pupilQuiz(db: Db, assignmentId: number, userId: number): Promise<PupilQuiz | undefined> {
+  return db
+    .select({
+      quizId: assignmentQuizzes.quizId,
+      attemptId: attempts.id,
+      status: attempts.status,
+      startedAt: attempts.startedAt,
+      limit: quizzes.timeLimitSec,
+    })
+    .from(assignmentQuizzes)
+    .innerJoin(quizzes, eq(quizzes.id, assignmentQuizzes.quizId))
+    .leftJoin(attempts, eq(attempts.quizId, assignmentQuizzes.quizId))
+    .where(and(eq(assignmentQuizzes.assignmentId, assignmentId), eq(assignmentQuizzes.userId, userId)))
+    .get();
+}
+
+/** The pupil's quiz as the start answers it: submitted, or still open (resumed); null when it ran out unsubmitted. */
+function currentQuiz(q: PupilQuiz, now: number) {
+  if (q.status === "completed") return { quizId: q.quizId, attemptId: q.attemptId, completed: true };
+  if (q.status && attemptOpen(q.status, q.startedAt?.getTime() ?? 0, q.limit, now))
+    return { quizId: q.quizId, attemptId: null, completed: false };
+  return null;
 }

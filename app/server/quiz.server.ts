@@ -7,7 +7,7 @@ import { practiceExtraPct } from "./accommodations.server";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { DEFAULT_DIFFICULTY, MAX_QUESTIONS } from "~/lib/constants";
 import type { NewQuizRequest } from "~/lib/forms/new-quiz";
-import { clampQuestionCount } from "~/lib/timer";
+import { attemptOpen, clampQuestionCount } from "~/lib/timer";
 import type { Db } from "./db/client.server";
 import {
   attempts,
@@ -55,6 +55,7 @@ export type DrawnQuiz = {
   remainingSec: number | null;
   /** Seconds since the quiz was drawn. */
   elapsedSec: number;
+  /** The attempt's status by attemptOpen: an unsubmitted attempt past its deadline reads "abandoned". */
   status: "in_progress" | "completed" | "abandoned";
   attemptId: number | null;
   /** The completamento boxes of the quiz's edition (the default edition's when it follows none). */
@@ -364,7 +365,13 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
     startedAt: startedAt.toISOString(),
     remainingSec,
     elapsedSec: Math.max(0, Math.round((now - startedAt.getTime()) / 1000)),
-    status: attempt?.status ?? "abandoned",
+    // Past its deadline an attempt is over by the one rule, whether or not a list has written 'abandoned' yet.
+    status:
+      attempt && attemptOpen(attempt.status, startedAt.getTime(), quiz.timeLimitSec, now)
+        ? "in_progress"
+        : attempt?.status === "completed"
+          ? "completed"
+          : "abandoned",
     attemptId: attempt?.id ?? null,
     gapBoxes: editionGapBoxes(edition),
     questions: rows.map((r) => publicQuestion(r.question, r.topicName, r)),

@@ -1,5 +1,6 @@
-// Sealed questions (app/server/simulation/seal.server.ts): with a live simulation running and a Quiz Rush subject
-// claimed, NO route of app/routes.ts may hand the participating student a key (correct option, accepted
+// Sealed questions (app/server/simulation/seal.server.ts): with a live simulation running, a Quiz Rush subject
+// claimed and a common-set assignment of their class open and started (issue 44), NO route of app/routes.ts may hand
+// the participating student a key (correct option, accepted
 // answers, verdict), an explanation or their own answer of those questions; nor a second account outside
 // the simulation's audience (issue 28). The guard walks the route table like the authorization matrix: a
 // route without an entry in ROUTE_CALLS fails the first test, naming it.
@@ -34,6 +35,10 @@ let rushQuiz: Quiz;
 let heldQuiz: Quiz;
 /** A clean practice quiz the student submits during the simulation. */
 let cleanQuiz: Quiz;
+/** An open "comune" assignment of the student's class (Fisica, where they have history), its set and their quiz of it. */
+let assignmentId: number;
+let assignmentSet: number[];
+let assignmentQuiz: { quizId: number };
 let sealed: Set<number>;
 let explanations: Map<number, string>;
 /** A second account, NOT in the simulation's audience, with history on its questions (issue 28). */
@@ -177,7 +182,35 @@ beforeAll(async () => {
   rushQuiz = await draw(student, `subjectId=4&count=5&rushEventId=${rushEventId}`);
   cleanQuiz = await draw(student, "subjectId=5&count=3");
 
-  sealed = new Set([...SIM_QUESTIONS, ...rushQuiz.questions.map((q) => q.id)]);
+  // A teacher's class with the student in it, and an open common set they have started and not submitted.
+  const teacher = await login("docente@example.com");
+  const made = await call("POST", "/api/classes", { token: teacher, json: { name: "Classe sigillata (compito)" } });
+  const { id: classId, code } = await json<{ id: number; code: string }>(made);
+  expect((await call("POST", "/api/classes/join", { token: student, json: { code } })).status).toBe(200);
+  const assigned = await call("POST", `/api/classes/${classId}/assignments`, {
+    token: teacher,
+    json: {
+      title: "Compito sigillato",
+      subjectId: 4,
+      count: 5,
+      timer: "nessuno",
+      opensAt: now - 60_000,
+      dueAt: now + 86_400_000,
+    },
+  });
+  expect(assigned.status, await assigned.clone().text()).toBe(201);
+  assignmentId = (await json<{ id: number }>(assigned)).id;
+  const { results: setRows } = await env.DB.prepare(
+    "SELECT question_id FROM assignment_questions WHERE assignment_id = ? ORDER BY position",
+  )
+    .bind(assignmentId)
+    .all<{ question_id: number }>();
+  assignmentSet = setRows.map((r) => r.question_id);
+  const started = await call("POST", `/api/assignments/${assignmentId}/start`, { token: student, json: {} });
+  expect(started.status, await started.clone().text()).toBe(200);
+  assignmentQuiz = await json<{ quizId: number }>(started);
+
+  sealed = new Set([...SIM_QUESTIONS, ...rushQuiz.questions.map((q) => q.id), ...assignmentSet]);
   const { results } = await env.DB.prepare(
     `SELECT id, explanation FROM questions WHERE id IN (${[...sealed].join(",")})`,
   ).all<{ id: number; explanation: string }>();
@@ -325,6 +358,7 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
     get(`/test?id=${rushQuiz.quizId}`),
     get(`/test?id=${heldQuiz.quizId}`),
     get(`/test?id=${cleanQuiz.quizId}`),
+    get(`/test?id=${assignmentQuiz.quizId}`),
     // The runner's submission through the screen's action: a quiz holding a sealed question is refused.
     { method: "POST", path: "/test", json: { quizId: heldQuiz.quizId, answers: [], timeTaken: 5 } },
   ],
@@ -359,6 +393,7 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
     get(`/api/quiz/${rushQuiz.quizId}`),
     get(`/api/quiz/${heldQuiz.quizId}`),
     get(`/api/quiz/${cleanQuiz.quizId}`),
+    get(`/api/quiz/${assignmentQuiz.quizId}`),
   ],
   "api/quiz/:id/attempt": () => [
     {
@@ -422,8 +457,11 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   compiti: () => [get("/compiti")],
   "api/classes/:id/assignments": () => [get("/api/classes/999999/assignments")],
   "api/assignments": () => [get("/api/assignments")],
-  "api/assignments/:id": () => [get("/api/assignments/999999")],
-  "api/assignments/:id/start": () => [{ method: "POST", path: "/api/assignments/999999/start", json: {} }],
+  "api/assignments/:id": () => [get("/api/assignments/999999"), get(`/api/assignments/${assignmentId}`)],
+  "api/assignments/:id/start": () => [
+    { method: "POST", path: "/api/assignments/999999/start", json: {} },
+    { method: "POST", path: `/api/assignments/${assignmentId}/start`, json: {} },
+  ],
   "api/review/due": () => [get("/api/review/due?horizon=30d")],
   "api/me/forecast": () => [get("/api/me/forecast")],
   "api/consent": () => [{ method: "POST", path: "/api/consent", json: {} }],
@@ -505,7 +543,7 @@ describe("sealed questions: the guard over every route", () => {
     expect(problems, problems.join("\n")).toEqual([]);
   });
 
-  it("with a simulation running and a Rush subject claimed, no response carries a key, verdict or explanation of their questions", async () => {
+  it("with a simulation running, a Rush subject claimed and a common-set assignment open, no response carries a key, verdict or explanation of their questions", async () => {
     const { found, calls } = await walkRoutes(student, { attempts: attemptsOf(studentId) }, sealed);
     // The student did submit something during the seal; its summary (and every older one) was read above.
     expect(await count("attempts", `id = ${cleanQuiz.attemptId} AND status = 'completed'`)).toBe(1);
@@ -539,6 +577,9 @@ describe("sealed questions: the guard over every route", () => {
       await call("GET", "/api/review/due?horizon=30d", { token: outsider }),
     );
     expect(due.due.filter((d) => simulation.has(d.questionId))).toEqual([]);
+
+    // An assignment seals its set for its class's pupils only: the outsider may redo those questions.
+    expect((await call("GET", `/api/quiz?ids=${assignmentSet.join(",")}`, { token: outsider })).status).toBe(200);
 
     // Every route, as the outsider: nothing of the simulation's questions (their Rush-free world seals only those).
     const { found, calls } = await walkRoutes(outsider, { attempts: attemptsOf(outsiderId) }, simulation);
@@ -623,16 +664,15 @@ describe("sealed questions: the guard over every route", () => {
     expect(open.explanation.length).toBeGreaterThan(5);
     expect(open.correctText.length).toBeGreaterThan(0);
 
-    // The simulation graded and the Rush quiz submitted: nothing is sealed any more.
+    // The simulation graded, the Rush quiz and the assignment submitted: nothing is sealed any more.
     await env.DB.prepare("UPDATE simulations SET graded_at = ? WHERE id = ?").bind(Date.now(), simId).run();
-    expect(
-      (
-        await call("POST", `/api/quiz/${rushQuiz.quizId}/attempt`, {
-          token: student,
-          json: { answers: [], timeTaken: 5 },
-        })
-      ).status,
-    ).toBe(200);
+    for (const quiz of [rushQuiz, assignmentQuiz]) {
+      const submitted = await call("POST", `/api/quiz/${quiz.quizId}/attempt`, {
+        token: student,
+        json: { answers: [], timeTaken: 5 },
+      });
+      expect(submitted.status, await submitted.clone().text()).toBe(200);
+    }
     const after = await json<Summary>(await call("GET", `/api/attempts/${past}/summary`, { token: student }));
     expect(after.questions.every((q) => !q.sealed)).toBe(true);
     const q2001 = after.questions.find((q) => q.id === 2001)!;

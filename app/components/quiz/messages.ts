@@ -72,10 +72,11 @@ export const T = {
   summaryReportTitle: "Segnala domanda",
   sealedChip: "Soluzione nascosta",
   sealedNote:
-    "Questa domanda fa parte di una simulazione in corso o di un Quiz Rush che non hai ancora consegnato: la soluzione, la spiegazione e la tua risposta saranno visibili quando saranno concluse.",
+    "Questa domanda fa parte di una simulazione in corso, di un Quiz Rush o di un compito che non hai ancora consegnato: la soluzione, la spiegazione e la tua risposta saranno visibili quando saranno conclusi.",
   sealedAnswer: "Nascosta fino al termine",
   partialBySimulation: "Risultato parziale fino al termine della simulazione",
   partialByRush: "Risultato parziale fino alla consegna del tuo Quiz Rush",
+  partialByAssignment: "Risultato parziale fino alla consegna o alla scadenza del tuo compito",
   partialShort: "parziale",
   summaryReason: "Motivo (facoltativo)",
   summaryReportSent: "Segnalazione inviata ✓",
@@ -102,7 +103,12 @@ export const T = {
     "Sei offline o il server non risponde: questi dati sono l'ultima copia salvata su questo dispositivo e potrebbero non essere aggiornati.",
 } as const;
 
-/** What a partial result leaves out (after T.partialBySimulation / T.partialByRush). */
+/** Why a result is partial: what seals the questions it leaves out (simulation/seal.server.ts SealReason). */
+export function partialReason(reason: "simulation" | "rush" | "assignment"): string {
+  return reason === "simulation" ? T.partialBySimulation : reason === "rush" ? T.partialByRush : T.partialByAssignment;
+}
+
+/** What a partial result leaves out (after partialReason). */
 export function partialDetail(hidden: number): string {
   return hidden === 1
     ? "il risultato non conta 1 domanda, la cui soluzione è ancora nascosta."

@@ -10,7 +10,10 @@
 //         not a national sitting: sealing every account's practice for each of a thousand classes' mocks would empty
 //         the bank on a school morning, so a teacher's seals only for those who can sit it (at most two at once, with
 //         short breaks: policy.server.ts);
-//   - for one user while it belongs to a Quiz Rush quiz they have claimed and not submitted (still open).
+//   - for one user while it belongs to a Quiz Rush quiz they have claimed and not submitted (still open);
+//   - for one pupil while it belongs to the common set of a "comune" assignment of a class they are a member of,
+//     not yet due, that they have not submitted; and while it belongs to their own open assignment quiz (either
+//     mode: a Test mirato is drawn at start) until they submit it or it expires.
 // While sealed, no new quiz draws it, a redo of it is refused, and wherever a past attempt holds it its
 // key, explanation, verdict, score and the student's own answer are withheld; the attempt's totals are
 // counted without it (visibleTotals), so they cannot be subtracted to find the verdict. Outside the seal a
@@ -20,6 +23,7 @@
 // Every question path in app/routes.ts is walked by test/integration/sealed-questions.test.ts.
 import { sql, type SQL } from "drizzle-orm";
 import { MAX_QUESTIONS } from "~/lib/constants";
+import { assignmentOnTimeSql } from "~/lib/assignments";
 import { attemptDeadlineSql } from "~/lib/timer";
 import type { Db } from "../db/client.server";
 import { HttpError } from "../errors.server";
@@ -27,10 +31,10 @@ import { HttpError } from "../errors.server";
 export const SEALED_TEXT = {
   redoNotAnswered: "Puoi ripetere solo domande a cui hai già risposto.",
   redoSealed:
-    "Questa domanda fa parte di una simulazione in corso o di un Quiz Rush che non hai ancora consegnato: potrai ripeterla quando saranno concluse.",
+    "Questa domanda fa parte di una simulazione in corso, di un Quiz Rush o di un compito che non hai ancora consegnato: potrai ripeterla quando saranno conclusi.",
   gradeNotServed: "Puoi consegnare solo le domande di un tuo quiz in corso: avvia il quiz e consegnalo da lì.",
   submitSealed:
-    "Questo quiz contiene domande di una simulazione in corso o di un Quiz Rush che non hai ancora consegnato: potrai consegnarlo quando saranno concluse.",
+    "Questo quiz contiene domande di una simulazione in corso, di un Quiz Rush o di un compito che non hai ancora consegnato: potrai consegnarlo quando saranno conclusi.",
 } as const;
 
 /** An attempt's drawn quiz is still open: the same deadline as attemptDeadline() / abandonExpiredStatement. */
@@ -85,18 +89,53 @@ function openRushQuestionIdsSql(userId: number, now: number, exceptQuizId?: numb
 }
 
 /**
- * The ids of the questions sealed for `userId` at `now`, as a subquery (usable in NOT IN / IN without
- * binding a long list). `exceptQuizId` leaves out the seal a Rush quiz puts on its own questions, so that
- * quiz can still be submitted.
+ * The questions of the user's assignments (issue 44): the common set of each "comune" assignment of a class they are
+ * a member of, until it is due (assignmentOnTimeSql: while a submission would still be on time) unless they have
+ * submitted it; and the questions of their own open assignment quiz (either mode) until they submit it or it expires
+ * (openAttemptSql, as Rush). When `exceptQuizId` is one of the user's assignment quizzes, its questions are left out
+ * (so that quiz can be submitted, even where another assignment's set holds one of them: a teacher who sets a question
+ * twice repeats it, nothing leaks).
  */
-export function sealedQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
-  return sql`${liveSimulationQuestionIdsSql(now, userId)} UNION ${openRushQuestionIdsSql(userId, now, exceptQuizId)}`;
+function assignmentQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
+  return sql`SELECT question_id FROM (
+      SELECT aq.question_id FROM class_members cm
+        JOIN assignments a ON a.class_id = cm.class_id AND a.mode = 'comune'
+        JOIN assignment_questions aq ON aq.assignment_id = a.id
+      WHERE cm.user_id = ${userId} AND ${sql.raw(assignmentOnTimeSql(String(Math.floor(now)), "a.due_at"))}
+        AND NOT EXISTS (SELECT 1 FROM assignment_quizzes l JOIN attempts t ON t.quiz_id = l.quiz_id
+          WHERE l.assignment_id = a.id AND l.user_id = ${userId} AND t.status = 'completed')
+      UNION
+      SELECT qq.question_id FROM quizzes q
+        JOIN assignment_quizzes l ON l.quiz_id = q.id
+        JOIN attempts t ON t.quiz_id = q.id
+        JOIN quiz_questions qq ON qq.quiz_id = q.id
+      WHERE q.user_id = ${userId} AND ${openAttemptSql("t", "q", now)})
+    WHERE question_id NOT IN (SELECT qq.question_id FROM quiz_questions qq
+      JOIN assignment_quizzes l ON l.quiz_id = qq.quiz_id
+      WHERE qq.quiz_id = ${exceptQuizId ?? 0} AND l.user_id = ${userId})`;
 }
 
-/** What seals a question: a live simulation (for everybody, or for its audience) or the user's own open Rush quiz. */
-export type SealReason = "simulation" | "rush";
+/**
+ * The ids of the questions sealed for `userId` at `now`, as a subquery (usable in NOT IN / IN without
+ * binding a long list). `exceptQuizId` leaves out the seal a Rush or assignment quiz puts on its own
+ * questions, so that quiz can still be submitted.
+ */
+export function sealedQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
+  return sql`${liveSimulationQuestionIdsSql(now, userId)} UNION ${openRushQuestionIdsSql(userId, now, exceptQuizId)}
+    UNION ${assignmentQuestionIdsSql(userId, now, exceptQuizId)}`;
+}
 
-/** The questions sealed for one user now, each with what seals it (a simulation wins over a Rush quiz). */
+/** What seals a question: a live simulation (for everybody, or for its audience), the user's open Rush quiz, or their assignment. */
+export type SealReason = "simulation" | "rush" | "assignment";
+
+/** Which reason a question sealed twice shows: a simulation first, then a Rush quiz, then an assignment. */
+const SEAL_PRECEDENCE: Record<SealReason, number> = { simulation: 0, rush: 1, assignment: 2 };
+
+function stronger(a: SealReason | null | undefined, b: SealReason): SealReason {
+  return a != null && SEAL_PRECEDENCE[a] <= SEAL_PRECEDENCE[b] ? a : b;
+}
+
+/** The questions sealed for one user now, each with what seals it (SEAL_PRECEDENCE when two do). */
 export type Seal = ReadonlyMap<number, SealReason>;
 
 /** The seal of this user now (see the rule at the top of this module). */
@@ -104,9 +143,11 @@ export async function readSeal(db: Db, userId: number, now = Date.now(), exceptQ
   const rows = await db.all<{ question_id: number; reason: SealReason }>(sql`
     SELECT question_id, 'simulation' AS reason FROM (${liveSimulationQuestionIdsSql(now, userId)})
     UNION ALL
-    SELECT question_id, 'rush' AS reason FROM (${openRushQuestionIdsSql(userId, now, exceptQuizId)})`);
+    SELECT question_id, 'rush' AS reason FROM (${openRushQuestionIdsSql(userId, now, exceptQuizId)})
+    UNION ALL
+    SELECT question_id, 'assignment' AS reason FROM (${assignmentQuestionIdsSql(userId, now, exceptQuizId)})`);
   const seal = new Map<number, SealReason>();
-  for (const r of rows) if (!seal.has(r.question_id) || r.reason === "simulation") seal.set(r.question_id, r.reason);
+  for (const r of rows) seal.set(r.question_id, stronger(seal.get(r.question_id), r.reason));
   return seal;
 }
 
@@ -157,7 +198,7 @@ export function visibleTotals(
     if (answer.correct === true) out.correct--;
     else if (answer.correct === false) out.wrong--;
     else out.blank--;
-    if (out.partial !== "simulation") out.partial = sealedBy;
+    out.partial = stronger(out.partial, sealedBy);
   }
   // Stored totals written by hand (imports) may not match the answers: never below zero.
   for (const key of ["total", "correct", "wrong", "blank"] as const) out[key] = Math.max(0, out[key]);
