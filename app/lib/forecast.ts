@@ -160,18 +160,27 @@ export function betaBinomialAtLeast(k: number, n: number, mean: number, sd: numb
 export function passProbability(
   groups: readonly TopicAnswers[],
   mix: ReadonlyMap<number, number>,
-  paper = { questions: SCORE_SCALE, passMark: 18 },
+  paper: { questions: number; passMark: number; scoring?: { right: number; wrong: number } } = {
+    questions: SCORE_SCALE,
+    passMark: 18,
+  },
 ): number | null {
   const answers = groups.reduce((s, g) => s + g.n, 0);
   if (answers < FORECAST_MIN_ANSWERS) return null;
   const { mean, sd } = mixPosterior(groups, mix);
-  return betaBinomialAtLeast(rightNeededToPass(paper.questions, paper.passMark), paper.questions, mean, sd);
+  // The edition's scoring (issue 44: the forecast followed a constant +1 / −0,1 whatever the edition said).
+  const needed = rightNeededToPass(paper.questions, paper.passMark, paper.scoring);
+  return betaBinomialAtLeast(needed, paper.questions, mean, sd);
 }
 
-export type RankingSection = 300 | 200 | 100 | 0;
+/** A ranking section: the exams passed × the edition's section points (300, 200, 100 or 0 in 2026/27). */
+export type RankingSection = number;
 
-/** The ranking section of 2026/27 (three exams passed: 300 + grades; two: 200; one: 100), each with its probability. */
-export function sectionProbabilities(passes: readonly number[]): Map<RankingSection, number> {
+/**
+ * The ranking sections (three exams passed: 3 × `sectionPoints` + grades; two: 2 ×; one: 1 ×; none: 0), each with
+ * its probability; the points come from the edition (sectionPoints: 100 in 2026/27).
+ */
+export function sectionProbabilities(passes: readonly number[], sectionPoints = 100): Map<RankingSection, number> {
   // Distribution of the number of exams passed, subjects independent.
   let dist = [1];
   for (const p of passes) {
@@ -182,19 +191,19 @@ export function sectionProbabilities(passes: readonly number[]): Map<RankingSect
     });
     dist = next;
   }
-  const at = (i: number) => dist[i] ?? 0;
-  return new Map<RankingSection, number>([
-    [300, at(3)],
-    [200, at(2)],
-    [100, at(1)],
-    [0, at(0)],
-  ]);
+  // Highest section first (ties in expectedSection go to the higher one, as before).
+  return new Map<RankingSection, number>(
+    dist.map((_, i) => dist.length - 1 - i).map((passed) => [passed * sectionPoints, dist[passed] ?? 0]),
+  );
 }
 
 /** The most likely section with its probability. */
-export function expectedSection(passes: readonly number[]): { section: RankingSection; probability: number } {
+export function expectedSection(
+  passes: readonly number[],
+  sectionPoints = 100,
+): { section: RankingSection; probability: number } {
   let best: { section: RankingSection; probability: number } = { section: 0, probability: -1 };
-  for (const [section, probability] of sectionProbabilities(passes))
+  for (const [section, probability] of sectionProbabilities(passes, sectionPoints))
     if (probability > best.probability) best = { section, probability };
   return best;
 }

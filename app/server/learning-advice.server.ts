@@ -150,7 +150,11 @@ export async function scoreForecast(
   }
   // The default edition's exams, in the day's order; its paper length and pass mark (issue 29).
   const exam: readonly number[] = edition.format.subjects.map((s) => s.subjectId);
-  const paper = { questions: edition.format.questionTotal, passMark: edition.format.passMark };
+  const paper = {
+    questions: edition.format.questionTotal,
+    passMark: edition.format.passMark,
+    scoring: edition.format.scoring,
+  };
   const order = (id: number) => (exam.includes(id) ? exam.indexOf(id) : exam.length + id);
   const rows = subjectRows
     .filter((s) => exam.includes(s.id) || bySubject.has(s.id))
@@ -167,7 +171,9 @@ export async function scoreForecast(
     });
   // The section needs every exam of the edition forecast.
   const passes = exam.map((id) => rows.find((r) => r.subjectId === id)?.passProbability ?? null);
-  const section = passes.every((p): p is number => p !== null) ? expectedSection(passes) : null;
+  const section = passes.every((p): p is number => p !== null)
+    ? expectedSection(passes, edition.format.sectionPoints)
+    : null;
   return { subjects: rows, section };
 }
 

@@ -241,6 +241,17 @@ describe("P(≥ 18) and the ranking section (issue 29)", () => {
     expect(expectedSection([0.9, 0.8, 0.1]).section).toBe(200);
   });
 
+  it("follows the edition's scoring and section points, not constants (issue 44)", () => {
+    // A harsher penalty needs more right answers: +1 / −0,5 on 31 → 23 right (23 − 4 = 19 ≥ 18), 22 fail (18 − 4,5).
+    expect(rightNeededToPass(31, 18, { right: 1, wrong: -0.5 })).toBe(23);
+    const answers = [{ topicId: 1, ageDays: 1, n: 200, correct: 130 }];
+    const usual = passProbability(answers, mix, { questions: 31, passMark: 18, scoring: { right: 1, wrong: -0.1 } })!;
+    const harsh = passProbability(answers, mix, { questions: 31, passMark: 18, scoring: { right: 1, wrong: -0.5 } })!;
+    expect(harsh).toBeLessThan(usual - 0.1);
+    expect(expectedSection([0.99, 0.99, 0.99], 1000).section).toBe(3000);
+    expect([...sectionProbabilities([0.9, 0.8, 0.1], 1000).keys()]).toEqual([3000, 2000, 1000, 0]);
+  });
+
   it("is calibrated: over 2,000 simulated students, in each band of predicted P(≥ 18) the share who pass a real paper is within 8 points of the band's mean", () => {
     // The synthetic students: a true accuracy per topic around an ability uniform in 0,35-0,95 (sd 0,08 between
     // topics), 30-300 practice answers over 60 days in the exam's topic mix, every question of the paper answered.
