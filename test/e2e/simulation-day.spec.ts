@@ -154,7 +154,10 @@ test.describe("the exam day", () => {
     expect(await grades(pageB)).toEqual(["0/30 — non superato", "0/30 — non superato", "0/30 — non superato"]);
     const rowA = pageA.getByRole("row", { name: /Chimica/ });
     await expect(rowA).toContainText("3%");
-    await expect(rowA).toContainText("1/31");
+    // An edition's day reads as the real one (issue 44): each exam on /30 and the section, never a score on 31.
+    await expect(rowA).toContainText("1/30 — non superato");
+    await expect(rowA).not.toContainText("/31");
+    await expect(pageA.getByTestId("sim-section")).toHaveText("Sezione 0");
     await expect(pageB.getByRole("row", { name: /Chimica/ })).toContainText("0%");
 
     // The teacher's results: both attempts; B's time includes the extra 30 % of each subject.
