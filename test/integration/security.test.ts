@@ -110,6 +110,24 @@ describe("cross-site writes", () => {
   });
 });
 
+describe("the simulation sockets' addresses", () => {
+  it("answers 400 in Italian to an id that is not valid %-encoding (issue 44: /api/simulations/%E0/staff/ws was a 500)", async () => {
+    const teacher = await login("docente@example.com");
+    for (const path of [
+      "/api/simulations/%E0/staff/ws",
+      "/api/simulations/%/staff/ws?shard=0",
+      "/api/simulations/%E0/ws",
+      "/api/simulations/%ZZ/ws",
+    ]) {
+      for (const headers of [{ Upgrade: "websocket" }, {}]) {
+        const answer = await callGuarded("GET", path, { token: teacher, headers });
+        expect(answer.status, path).toBe(400);
+        expect((await json(answer)).error, path).toMatch(/identificativo della simulazione non è leggibile/);
+      }
+    }
+  });
+});
+
 describe("JSON calls only take JSON", () => {
   it("answers 415 in Italian to a text/plain or form body, and writes nothing", async () => {
     const before = await city();
