@@ -88,7 +88,7 @@ async function admit(request: Request, env: Env, simulationId: string): Promise<
  */
 async function resumed(url: URL, env: Env, simulationId: string): Promise<ResumeClaims | null> {
   const token = url.searchParams.get("resume");
-  return token ? verifyResume(env.SESSION_SECRET, token, simulationId) : null;
+  return token ? verifyResume(env, token, simulationId) : null;
 }
 
 /**

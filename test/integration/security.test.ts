@@ -119,7 +119,7 @@ describe("the simulation sockets' addresses", () => {
       "/api/simulations/%E0/ws",
       "/api/simulations/%ZZ/ws",
     ]) {
-      for (const headers of [{ Upgrade: "websocket" }, {}]) {
+      for (const headers of [{ Upgrade: "websocket" }, {} as Record<string, string>]) {
         const answer = await callGuarded("GET", path, { token: teacher, headers });
         expect(answer.status, path).toBe(400);
         expect((await json(answer)).error, path).toMatch(/identificativo della simulazione non è leggibile/);
