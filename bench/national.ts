@@ -8,7 +8,8 @@
 // D1 is metered by the server itself (BENCH_D1_USAGE, app/server/db/d1-usage.server.ts): rows read and written over
 // the whole day, the admin's save and Avvia included, divided by the students.
 // Students, classes and sessions are written straight into the bench database (loopback state only) and their
-// session tokens signed with the local .dev.vars secret: 6,000 sign-ins would measure the sign-in, not the day.
+// session tokens signed with the session key of the local .dev.vars secret (app/server/keys.server.ts): 6,000 sign-ins
+// would measure the sign-in, not the day.
 // The figures go to bench/results/latest.json under "national", with PASS or FAIL against the goals.
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { SignJWT } from "jose";
 import { SESSION_COOKIE, SIMULATION_GRACE_MS } from "../app/lib/constants.ts";
+import { signingKey } from "../app/server/keys.server.ts";
 import { ROOM_CAPACITY } from "../app/lib/simulation-protocol.ts";
 import { BENCH_STATE, devCookie, type LocalServer } from "./lib/server.ts";
 import { percentile } from "./lib/stats.ts";
@@ -65,7 +67,7 @@ const wrangler = (args: string[]) =>
 export async function prepareStudents(count: number): Promise<{ students: Student[]; classIds: number[] }> {
   const secret = /^SESSION_SECRET=(.+)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim();
   if (!secret) throw new Error("SESSION_SECRET missing in .dev.vars");
-  const key = new TextEncoder().encode(secret);
+  const key = await signingKey(secret, "session");
   const now = Date.now();
   const expires = now + 24 * 3600_000;
   const ids = Array.from({ length: count }, (_, i) => FIRST_ID + i);

@@ -62,7 +62,7 @@ export default {
     const misconfigured = configurationError(givenEnv);
     if (misconfigured) return misconfigured;
     // Every D1 query of this request goes through one session (reads near the student, own writes visible).
-    const reads = openReadSession(request, withD1Usage(givenEnv));
+    const reads = await openReadSession(request, withD1Usage(givenEnv));
     // The benchmark's count of sequential D1 round trips (development servers only; app/server/d1-rounds.server.ts).
     const rounds = d1RoundsFor(request, reads.env);
     const env = rounds?.env ?? reads.env;
@@ -75,7 +75,7 @@ export default {
       (await requestHandler(request, routerContext(env, ctx, nonce)));
     await drain(spare);
     const shaped = await withUnusableSessionCleared(request, await withApiErrorShape(request, response), env);
-    const answer = reads.withBookmark(request, withSecurityHeaders(request, shaped, nonce, env));
-    return rounds ? rounds.report(await answer) : answer;
+    const answer = await reads.withBookmark(request, withSecurityHeaders(request, shaped, nonce, env));
+    return rounds ? rounds.report(answer) : answer;
   },
 } satisfies ExportedHandler<Env>;

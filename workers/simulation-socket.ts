@@ -16,18 +16,31 @@ export const STAFF_SOCKET_TEXT = {
     `Stanza non valida (parametro shard): è atteso un numero intero da 0 a ${Math.max(0, shards - 1)}.`,
 } as const;
 
+export const SOCKET_TEXT = {
+  badId: "Indirizzo non valido: l'identificativo della simulazione non è leggibile (codifica % errata).",
+} as const;
+
+/** The simulation id of the address, decoded; a malformed %-escape (`%E0`, `%`) is a 400, never a thrown URIError. */
+function simulationIdOf(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, SOCKET_TEXT.badId);
+  }
+}
+
 /** Returns the room's answer for a simulation socket request, or null for any other path. */
 export async function routeSimulationSocket(request: Request, env: Env): Promise<Response | null> {
   const url = new URL(request.url);
   const staff = url.pathname.match(STAFF_SOCKET_PATH);
-  if (staff) return routeStaffSocket(request, env, decodeURIComponent(staff[1]!), url.searchParams.get("shard"));
+  if (staff) return routeStaffSocket(request, env, staff[1]!, url.searchParams.get("shard"));
   const match = url.pathname.match(SOCKET_PATH);
   if (!match) return null;
   try {
+    const simulationId = simulationIdOf(match[1]!);
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       throw new HttpError(426, "Questo indirizzo accetta solo connessioni WebSocket.");
     }
-    const simulationId = decodeURIComponent(match[1]!);
     const token = await resumed(url, env, simulationId);
     if (token) {
       const answer = await enterRoom(request, env, simulationId, token);
@@ -75,15 +88,16 @@ async function admit(request: Request, env: Env, simulationId: string): Promise<
  */
 async function resumed(url: URL, env: Env, simulationId: string): Promise<ResumeClaims | null> {
   const token = url.searchParams.get("resume");
-  return token ? verifyResume(env.SESSION_SECRET, token, simulationId) : null;
+  return token ? verifyResume(env, token, simulationId) : null;
 }
 
 /**
  * A staff socket: the simulation's teacher (who created it) or an admin watches one room; a pupil or another teacher is
  * refused (403) before any room is touched. The room sends counts and, after each subject, scores: never keys.
  */
-async function routeStaffSocket(request: Request, env: Env, simulationId: string, shardParam: string | null) {
+async function routeStaffSocket(request: Request, env: Env, rawId: string, shardParam: string | null) {
   try {
+    const simulationId = simulationIdOf(rawId);
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       throw new HttpError(426, "Questo indirizzo accetta solo connessioni WebSocket.");
     }

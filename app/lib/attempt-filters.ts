@@ -1,4 +1,5 @@
 // Past attempts (/tentativi): search, date range (end of day inclusive), status groups and sorting.
+import { isCalendarDay } from "./days";
 export type AttemptLike = {
   id: number;
   subjectName: string | null;
@@ -28,8 +29,8 @@ export type AttemptFilters = {
 
 /** 'YYYY-MM-DD' from a date input as the local start of that day, or its last millisecond (inclusive). */
 export function dayBound(value: string, end: boolean): number | null {
-  const [y, m, d] = value.split("-").map(Number);
-  if (!y || !m || !d) return null;
+  if (!isCalendarDay(value)) return null;
+  const [y, m, d] = value.split("-").map(Number) as [number, number, number];
   return end ? new Date(y, m - 1, d, 23, 59, 59, 999).getTime() : new Date(y, m - 1, d).getTime();
 }
 

@@ -2,7 +2,28 @@
 // to the previous one as it would in UTC. Days are 'YYYY-MM-DD' texts, compared as strings.
 // `italianDaySql` in ~/server/db/aggregate-sql is the same rule in SQL.
 import { TZDate } from "@date-fns/tz";
-import { TIME_ZONE } from "./constants";
+import { isExists } from "date-fns";
+import { TIME_ZONE } from "./constants.ts";
+
+const CALENDAR_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const CLOCK_TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+
+/**
+ * Whether a text is a day that exists, written 'YYYY-MM-DD' (issue 44). Every date an admin, a teacher or a student
+ * types goes through it: `Date` and TZDate roll an impossible day over ('2026-02-31' reads as 3 March), so a shape
+ * check alone lets one through. Years before 1000 are refused with the rest (no date of ours is that old).
+ */
+export function isCalendarDay(value: string): boolean {
+  const m = CALENDAR_DAY.exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  return year >= 1000 && isExists(year, Number(m[2]) - 1, Number(m[3]));
+}
+
+/** Whether a text is a time of day, 'HH:MM' or 'HH:MM:SS' from 00:00 to 23:59:59 (never '24:00', '10:75'). */
+export function isClockTime(value: string): boolean {
+  return CLOCK_TIME.test(value);
+}
 
 /** An instant as a date whose fields (day, hour…) are Italy's wall clock. */
 export function italianTime(at: number | Date): TZDate {

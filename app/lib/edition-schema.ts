@@ -2,6 +2,7 @@
 // what the admin's form checks before saving. The shapes and the rules live in edition.ts.
 import { z } from "zod";
 import { GAP_ANSWER_MAX_CHARS, SHEET_GAP_BOXES } from "./constants.ts";
+import { isCalendarDay, isClockTime } from "./days.ts";
 import {
   EDITION_STATUSES,
   EDITION_SUBJECT_CREDITS,
@@ -35,8 +36,8 @@ export const editionUnitSchema = z.object({
 
 export const editionSittingSchema = z.object({
   /** Rome calendar date and time of the start. */
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Data dell'appello nel formato AAAA-MM-GG."),
-  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Ora dell'appello nel formato HH:MM."),
+  date: z.string().refine(isCalendarDay, EDITION_TEXT.sittingDate),
+  time: z.string().refine((t) => t.length === 5 && isClockTime(t), "Ora dell'appello nel formato HH:MM."),
   label: z.string().trim().min(1, "Nome dell'appello mancante.").max(60),
 });
 

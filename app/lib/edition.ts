@@ -33,6 +33,7 @@ export const EDITION_TEXT = {
   repeatedSubject: "Ogni materia compare una sola volta.",
   repeatedUnit: "Numero di unità ripetuto nella stessa materia.",
   sittingsOrder: "Gli appelli vanno in ordine di data.",
+  sittingDate: "Data dell'appello non valida: scrivi un giorno che esiste, nel formato AAAA-MM-GG (es. 2026-09-03).",
 } as const;
 
 // The shapes are the schemas' (edition-schema.ts, imported by the server and the admin's form only: the pages that

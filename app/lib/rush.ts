@@ -2,7 +2,7 @@
 // and the /rush screen.
 import { TZDate } from "@date-fns/tz";
 import { DEFAULT_RUSH_QUESTION_COUNT, MAX_QUESTIONS, MIN_QUESTIONS, SCORE_SCALE, TIME_ZONE } from "./constants";
-import { italianClock } from "./days";
+import { isCalendarDay, isClockTime, italianClock } from "./days";
 
 export const RUSH_TEXT = {
   title: "Quiz Rush",
@@ -64,22 +64,19 @@ export function toRomeInputValue(at: number | Date): string {
   return `${c.yyyy}-${c.MM}-${c.dd}T${c.HH}:${c.mm}`;
 }
 
-const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2})?)$/;
 
 /**
  * Reads a wall-clock time entered in Europe/Rome ('2026-11-22T09:15') as an instant (epoch ms).
- * Returns null when the text is not such a time.
+ * Returns null when the text is not such a time, or names a day or a time that does not exist (2026-02-31, 10:75).
  */
 export function fromRomeInputValue(value: string): number | null {
   const m = LOCAL_DATE_TIME.exec(value.trim());
-  if (!m) return null;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
-  const date = new TZDate(y!, mo! - 1, d!, h!, mi!, s || 0, TIME_ZONE);
-  const t = date.getTime();
-  if (Number.isNaN(t)) return null;
-  // Reject overflowing dates such as 2026-02-31 (the Date constructor would roll them over).
-  if (toRomeInputValue(t).slice(0, 10) !== value.trim().slice(0, 10)) return null;
-  return t;
+  if (!m || !isCalendarDay(m[1]!) || !isClockTime(m[2]!)) return null;
+  const [y, mo, d] = m[1]!.split("-").map(Number) as [number, number, number];
+  const [h, mi, s] = m[2]!.split(":").map(Number) as [number, number, number?];
+  const t = new TZDate(y, mo - 1, d, h, mi, s ?? 0, TIME_ZONE).getTime();
+  return Number.isNaN(t) ? null : t;
 }
 
 /** A rush score read from anywhere outside the server's records is only ever clamped to 0-31. */

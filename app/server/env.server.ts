@@ -16,6 +16,13 @@ export const envSchema = z.object({
   SESSION_SECRET: z
     .string(`SESSION_SECRET manca: impostalo con "wrangler secret put SESSION_SECRET" (in locale: .dev.vars)`)
     .min(32, "SESSION_SECRET è troppo corto: servono almeno 32 caratteri casuali"),
+  /** The master secret before the last rotation: accepted to verify what it signed, never to sign (README). */
+  SESSION_SECRET_PREVIOUS: z
+    .union([
+      z.literal(""),
+      z.string().min(32, "SESSION_SECRET_PREVIOUS è troppo corto: servono almeno 32 caratteri (il segreto di prima)"),
+    ])
+    .optional(),
   DEV_LOGIN: flag("DEV_LOGIN"),
   ALLOW_DB_RESET: flag("ALLOW_DB_RESET"),
   BENCH_D1_USAGE: flag("BENCH_D1_USAGE"),

@@ -15,11 +15,39 @@ export const CROSS_SITE_MESSAGE =
 export const MAX_JSON_BYTES = 1024 * 1024;
 export const TOO_LARGE_MESSAGE = "Richiesta troppo grande: il massimo è 1 MB.";
 
-/** Paths whose bodies are files with their own documented types and size (CSV or JSON up to 20 MB). */
-const IMPORT_PATH = /^\/api\/admin\/(import|import-taxonomy|import-difficulty|import-users|import-attempts)\/?$/;
+/**
+ * A request's path as React Router reads it when it picks a route, the one form every rule here compares (the size
+ * cap, the rate limits, the API's error shape). The router decodes each segment's %-escapes (the whole path stays as
+ * it is when one is malformed), matches without regard to case, and takes any number of trailing slashes: `/API/QUIZ`,
+ * `/api/qu%69z` and `/api/quiz//` all reach the quiz route, and each read raw went round its limit (issue 44). Here
+ * they all read `/api/quiz`. Lower case is a little wider than the router's case folding (a Kelvin sign reads "k"):
+ * it may count a request the router then answers with 404, never miss one it routes.
+ */
+export function routedPath(url: string | URL): string {
+  const { pathname } = typeof url === "string" ? new URL(url) : url;
+  let decoded = pathname;
+  try {
+    decoded = pathname
+      .split("/")
+      .map((segment) => decodeURIComponent(segment).replace(/\//g, "%2F"))
+      .join("/");
+  } catch {
+    // as the router: a malformed escape leaves the whole path undecoded
+  }
+  return decoded.toLowerCase().replace(/\/+$/, "") || "/";
+}
 
-export function isImportPath(pathname: string): boolean {
-  return IMPORT_PATH.test(pathname);
+/** A routed path (routedPath) of the JSON API: its errors are `{ "error": "<Italian>" }`, its bodies capped. */
+export function isApiPath(path: string): boolean {
+  return path.startsWith("/api/");
+}
+
+/** Paths whose bodies are files with their own documented types and size (CSV or JSON up to 20 MB). */
+const IMPORT_PATH = /^\/api\/admin\/(import|import-taxonomy|import-difficulty|import-users|import-attempts)$/;
+
+/** Whether a routed path (routedPath) is one of the admin imports. */
+export function isImportPath(path: string): boolean {
+  return IMPORT_PATH.test(path);
 }
 
 function refuse(status: number, error: string, headers?: HeadersInit): Response {
@@ -56,8 +84,8 @@ export function crossSiteRefusal(request: Request): Response | null {
 /** A declared body larger than a JSON call accepts: 413 before anything reads it (readJson caps the rest). */
 export function oversizeRefusal(request: Request): Response | null {
   if (!WRITE_METHODS.has(request.method.toUpperCase())) return null;
-  const { pathname } = new URL(request.url);
-  if (!pathname.startsWith("/api/") || isImportPath(pathname)) return null;
+  const path = routedPath(request.url);
+  if (!isApiPath(path) || isImportPath(path)) return null;
   const declared = Number(request.headers.get("Content-Length") ?? 0);
   return declared > MAX_JSON_BYTES ? refuse(413, TOO_LARGE_MESSAGE) : null;
 }
@@ -85,6 +113,7 @@ type LimiterName =
 
 /** A rule without a path is asked only by the handlers themselves (limitAction), e.g. when it depends on the role. */
 type RateRule = {
+  /** Tested against the routed path (routedPath: lower case, decoded, no trailing slash), never the raw one. */
   path?: RegExp;
   /** The methods counted; POST when not said. */
   methods?: readonly string[];
@@ -101,28 +130,28 @@ type RateRule = {
  */
 export const RATE_RULES: readonly RateRule[] = [
   {
-    path: /^\/api\/auth\/google\/?$/,
+    path: /^\/api\/auth\/google$/,
     limiter: "SIGN_IN_LIMITER",
     by: "client",
     periodSeconds: 60,
     message: "Troppi tentativi di accesso da questa rete: riprova tra un minuto.",
   },
   {
-    path: /^\/api\/report-question\/?$/,
+    path: /^\/api\/report-question$/,
     limiter: "REPORT_LIMITER",
     by: "user",
     periodSeconds: 60,
     message: "Hai inviato troppe segnalazioni in poco tempo: riprova tra un minuto.",
   },
   {
-    path: /^\/api\/friends\/?$/,
+    path: /^\/api\/friends$/,
     limiter: "INVITE_LIMITER",
     by: "user",
     periodSeconds: 60,
     message: "Hai inviato troppi inviti in poco tempo: riprova tra un minuto.",
   },
   {
-    path: /^\/api\/page-view\/?$/,
+    path: /^\/api\/page-view$/,
     limiter: "PAGE_VIEW_LIMITER",
     by: "user",
     periodSeconds: 60,
@@ -137,14 +166,14 @@ export const RATE_RULES: readonly RateRule[] = [
   },
   // Issue 28: guessing join codes, inviting by the thousand, searching the site's students.
   {
-    path: /^\/api\/classes\/join\/?$/,
+    path: /^\/api\/classes\/join$/,
     limiter: "CLASS_JOIN_LIMITER",
     by: "user",
     periodSeconds: 60,
     message: "Troppi tentativi di entrare in una classe in poco tempo: riprova tra un minuto.",
   },
   {
-    path: /^\/api\/classes\/[^/]+\/members\/?$/,
+    path: /^\/api\/classes\/[^/]+\/members$/,
     limiter: "CLASS_INVITE_LIMITER",
     by: "user",
     periodSeconds: 60,
@@ -160,7 +189,7 @@ export const RATE_RULES: readonly RateRule[] = [
   {
     // 30 a minute: a student finishes a quiz in minutes; the e2e suite draws fewer than 10 a minute per account.
     // The screens that start a quiz (/test, /rush) ask the same limiter with limitAction.
-    path: /^\/api\/quiz\/?$/,
+    path: /^\/api\/quiz$/,
     methods: ["GET", "POST"],
     limiter: "QUIZ_LIMITER",
     by: "user",
@@ -174,15 +203,20 @@ function clientAddress(request: Request): string {
   return request.headers.get("CF-Connecting-IP") ?? "unknown";
 }
 
+/** The rule that limits a call, by its method and its path as the router reads it; undefined when none does. */
+export function rateRuleFor(method: string, url: string | URL): RateRule | undefined {
+  const verb = method.toUpperCase();
+  const path = routedPath(url);
+  return RATE_RULES.find((r) => (r.methods ?? ["POST"]).includes(verb) && r.path?.test(path));
+}
+
 /** 429 with Retry-After when the caller went over the limit of this call, or null to go on. */
 export async function rateLimitRefusal(request: Request, env: Env): Promise<Response | null> {
-  const method = request.method.toUpperCase();
-  const { pathname } = new URL(request.url);
-  const rule = RATE_RULES.find((r) => (r.methods ?? ["POST"]).includes(method) && r.path?.test(pathname));
+  const rule = rateRuleFor(request.method, request.url);
   if (!rule) return null;
   const limiter = env[rule.limiter] as RateLimit | undefined;
   if (!limiter) {
-    console.warn(`Rate limiter ${rule.limiter} is not bound: ${pathname} is not limited`);
+    console.warn(`Rate limiter ${rule.limiter} is not bound: ${routedPath(request.url)} is not limited`);
     return null;
   }
   // A signed-in caller is counted as a user, wherever they are; anyone else by address.
@@ -318,7 +352,7 @@ const STATUS_MESSAGES: Record<number, string> = {
  * request…"}`, an unexpected throw: 500 "Unexpected Server Error") and gives it an Italian message.
  */
 export async function withApiErrorShape(request: Request, response: Response): Promise<Response> {
-  if (response.status < 400 || !new URL(request.url).pathname.startsWith("/api/")) return response;
+  if (response.status < 400 || !isApiPath(routedPath(request.url))) return response;
   if ((response.headers.get("Content-Type") ?? "").includes("application/json")) {
     const body = await response
       .clone()

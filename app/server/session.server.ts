@@ -7,58 +7,43 @@ import { SESSION_COOKIE, SESSION_MAX_AGE_MS, SESSION_TOUCH_MS, SESSION_TTL_MS } 
 import { getDb, type Db } from "./db/client.server";
 import { sessions, users, type Role, type User } from "./db/schema";
 import { HttpError } from "./errors.server";
+import { MIN_SECRET_LENGTH, signingKey, verifyingKeys } from "./keys.server";
 
 export type SessionUser = User & { sessionId: string; effectiveRole: Role };
 
-const encoder = new TextEncoder();
-
 /**
- * Per isolate and per secret (issue 31: the session lookup was 14 % of a national day's CPU): the HMAC key, imported
- * once instead of at every verification, and the payloads of the tokens it verified lately. A token is immutable and
- * its signature checked once; its expiry is checked again at every use, and the session row (revocation, the sliding
- * end, the user's status) is read on every request as before.
+ * Per isolate and per secret (issue 31: the session lookup was 14 % of a national day's CPU): the payloads of the
+ * tokens verified lately (the keys themselves are derived once per isolate, app/server/keys.server.ts). A token is
+ * immutable and its signature checked once; its expiry is checked again at every use, and the session row
+ * (revocation, the sliding end, the user's status) is read on every request as before.
  */
-type Signer = { secret: string; key: CryptoKey | null; verified: Map<string, JWTPayload> };
+type Signer = { verified: Map<string, JWTPayload> };
 const signers = new Map<string, Signer>();
 /** Tokens remembered per secret: a national day's audience in one isolate (about 400 bytes each: ~3 MB at most). */
 const VERIFIED_TOKENS_KEPT = 8192;
 
 function signerOf(env: Env): Signer {
   const secret = env.SESSION_SECRET;
-  if (!secret || secret.length < 32) {
+  if (!secret || secret.length < MIN_SECRET_LENGTH) {
     // A deployment without a secret must not hand out forgeable sessions.
     throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
   }
-  let signer = signers.get(secret);
+  // What verifies depends on both secrets while rotating (SESSION_SECRET_PREVIOUS).
+  const id = `${secret}\n${env.SESSION_SECRET_PREVIOUS ?? ""}`;
+  let signer = signers.get(id);
   if (!signer) {
     // A test may run with another secret; a deployment has one (two while rotating).
     if (signers.size >= 4) signers.clear();
-    signer = { secret, key: null, verified: new Map() };
-    signers.set(secret, signer);
+    signer = { verified: new Map() };
+    signers.set(id, signer);
   }
   return signer;
 }
 
 /**
- * The HMAC key of the session secret, imported once per isolate. The key itself is kept, never a pending promise (a
- * promise settled in another request's context can hang a Worker); two first requests at once may both import it.
- */
-async function keyOf(signer: Signer): Promise<CryptoKey> {
-  if (signer.key) return signer.key;
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(signer.secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign", "verify"],
-  );
-  signer.key = key;
-  return key;
-}
-
-/**
- * The payload of a token signed with our secret whose outer expiry has not passed, or null. jose verifies a token the
- * first time it is seen; later uses of the same token only check the expiry again (as jose does: `exp` in seconds).
+ * The payload of a token signed with the session key (of the current master secret, or of the previous one while
+ * rotating) whose outer expiry has not passed, or null. jose verifies a token the first time it is seen; later uses
+ * of the same token only check the expiry again (as jose does: `exp` in seconds).
  */
 async function verifiedPayload(token: string, env: Env): Promise<JWTPayload | null> {
   let signer: Signer;
@@ -75,14 +60,17 @@ async function verifiedPayload(token: string, env: Env): Promise<JWTPayload | nu
     }
     return known;
   }
-  try {
-    const { payload } = await jwtVerify(token, await keyOf(signer), { algorithms: ["HS256"] });
-    signer.verified.set(token, payload);
-    if (signer.verified.size > VERIFIED_TOKENS_KEPT) signer.verified.delete(signer.verified.keys().next().value!);
-    return payload;
-  } catch {
-    return null;
+  for (const key of await verifyingKeys(env, "session")) {
+    try {
+      const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"] });
+      signer.verified.set(token, payload);
+      if (signer.verified.size > VERIFIED_TOKENS_KEPT) signer.verified.delete(signer.verified.keys().next().value!);
+      return payload;
+    } catch {
+      // not this key's (or expired, malformed): the next key, then null
+    }
   }
+  return null;
 }
 
 /**
@@ -111,7 +99,7 @@ export async function createSession(
     .setSubject(String(userId))
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(Math.floor((now + SESSION_MAX_AGE_MS) / 1000))
-    .sign(await keyOf(signerOf(env)));
+    .sign(await signingKey(env, "session"));
 }
 
 export async function destroySession(env: Env, sessionId: string): Promise<void> {

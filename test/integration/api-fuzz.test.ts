@@ -1,5 +1,5 @@
 // The fuzzed app: every route of app/routes.ts (the /api calls and the screens' loaders and actions, so routes added
-// later are covered), every method, as every role (signed out, studente, docente, moderator, admin), in two phases.
+// later are covered), every method, as every role (signed out, studente, docente, moderator, admin), in three phases.
 //
 // 1. Well-formed ids. Every route-and-method pair with an id in its address, and every screen post whose body names a
 //    row (ID_POSTS), is sent the id of a row that exists and is the caller's, the id of someone else's row, and a
@@ -11,6 +11,9 @@
 // 2. Bad input. Bad bodies, parameters and queries drawn by fast-check (fixed seeds, so a failure replays): wrong
 //    types, missing and extra fields, 100 KB strings, deep nesting, __proto__ keys, odd unicode, negative and huge
 //    numbers, malformed JSON, form bodies, every intent of each screen action with random fields.
+// 3. Addresses the route table does not list (issue 44): the simulation sockets (routed by the Worker before the
+//    router) with bad ids (`%E0`, `%`, 5,000 characters…) and bad shards, and every API route spelt /API/…, /Api/…,
+//    with a %-escaped letter or trailing slashes, which the router reads as the route itself: the same answer.
 //
 // Asserts, for every request: never a 5xx (nor a throw React Router would answer with a 500); a refusal says why in
 // Italian (`{ "error": "<Italian>" }` on /api, the form's error or the screen's message elsewhere); a refused request
@@ -250,10 +253,10 @@ async function fire(
   method: Method,
   path: string,
   who: Who,
-  options: { body?: Body; auth?: "bearer" | "cookie" } = {},
+  options: { body?: Body; auth?: "bearer" | "cookie"; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const token = who === "anonymous" ? undefined : tokens[who];
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.body?.type) headers["Content-Type"] = options.body.type;
   if (token && options.auth === "cookie") {
     headers.Cookie = `${SESSION_COOKIE}=${encodeURIComponent(token)}`;
@@ -297,7 +300,7 @@ async function fire(
 const ENGLISH =
   /\b(invalid|expected|required|received|undefined|unexpected|cannot|not found|error|object Object|NaN|null)\b/i;
 const ITALIAN =
-  /[àèéìòù]|\b(non|il|lo|la|le|di|del|della|per|un|una|da|con|al|alla|campo|valore|richiesta|troppo|troppi|accedi|mancante|valido|valida|obbligatorio|trovato|trovata|inesistente|consentito|permessi|sessione|riprova|compila|scegli|scrivi|usa|ed|nome)\b/i;
+  /[àèéìòù]|\b(non|il|lo|la|le|di|del|della|per|un|una|da|con|al|alla|campo|valore|richiesta|troppo|troppi|accedi|mancante|valido|valida|obbligatorio|trovato|trovata|inesistente|consentito|permessi|sessione|riprova|compila|scegli|scrivi|usa|ed|nome|questo|indirizzo|solo)\b/i;
 /** Problems are reported to the vitest host over a socket that refuses lone surrogates: escape what is not ASCII. */
 const ascii = (text: string) =>
   text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
@@ -1106,6 +1109,113 @@ describe("bad input, as every role", () => {
           });
           problems.push(...problemsOf(answer, route, method));
         }
+      }
+      expect(problems.slice(0, 10).map(ascii), `${problems.length} problems`).toEqual([]);
+    });
+  }
+});
+
+// Issue 44: the simulation sockets are routed by the Worker before React Router (workers/simulation-socket.ts), so
+// app/routes.ts does not list them; and the router reads a path without regard to case, so every API route is also
+// reachable as /API/..., /Api/... (and %-escaped): the limits, the size cap and the error shape must read it the same.
+const SOCKET_ROUTE: FuzzRoute = {
+  pattern: "api/simulations/:id/ws",
+  file: "workers/simulation-socket.ts",
+  api: true,
+  index: false,
+  params: ["id"],
+  handled: new Set(["GET"]),
+  action: false,
+  intents: [],
+};
+/** Simulation ids that name nothing, written every bad way an address can carry them. */
+const BAD_SOCKET_IDS = [
+  "%E0",
+  "%",
+  "%ZZ",
+  "%E0%A4%A",
+  "%C0%AF",
+  "%00",
+  "..%2F..",
+  "%2F",
+  "x".repeat(5000),
+  "%F0%9F%A6%84",
+  "nessuna-simulazione",
+  "__proto__",
+];
+
+describe("the simulation sockets' addresses, as every role", () => {
+  afterEach(dropFreshSimulations);
+
+  it("/api/simulations/:id/ws and /staff/ws with bad ids and shards: never a 5xx; a refusal is Italian JSON and writes nothing", async () => {
+    totals.routes.add(SOCKET_ROUTE.pattern);
+    const managed = await freshSimulation({ id: teacher, role: "docente" }, [uid.student]);
+    const problems: string[] = [];
+    const paths = [
+      ...BAD_SOCKET_IDS.flatMap((id) => [
+        `/api/simulations/${id}/ws`,
+        `/api/simulations/${id}/staff/ws`,
+        `/api/simulations/${id}/staff/ws?shard=0`,
+        `/api/simulations/${id}/ws?resume=${encodeURIComponent("non.un.token")}`,
+      ]),
+      ...["-1", "1", "abc", "1e309", "0.5", "%E0", "9".repeat(400)].map(
+        (shard) => `/api/simulations/${managed}/staff/ws?shard=${shard}`,
+      ),
+      `/api/simulations/nessuna-simulazione/ws?resume=${"x".repeat(3000)}`,
+    ];
+    const socketLike = { Upgrade: "websocket" };
+    for (const [n, path] of paths.entries()) {
+      for (const method of ["GET", "POST"] as const) {
+        for (const headers of [socketLike, {}]) {
+          const who = ROLES[(n + (method === "POST" ? 1 : 0)) % ROLES.length]!;
+          const answer = await fire(method, path, who, { headers, body: method === "POST" ? json({}) : undefined });
+          expect(answer.status, answer.label).not.toBe(101);
+          problems.push(...problemsOf(answer, SOCKET_ROUTE, method));
+        }
+      }
+    }
+    // Every bad id is refused before any room is touched, whoever asks.
+    for (const who of ROLES)
+      for (const path of ["/api/simulations/%E0/staff/ws", "/api/simulations/%/ws"]) {
+        const answer = await fire("GET", path, who, { headers: socketLike });
+        expect(answer.status, answer.label).toBe(400);
+      }
+    expect(problems.slice(0, 10).map(ascii), `${problems.length} problems`).toEqual([]);
+  });
+});
+
+/** The spellings of a path the router reads as that path: upper case, capitalised, a %-escaped letter, trailing slashes. */
+const SPELLINGS = [
+  (path: string) => path.toUpperCase(),
+  (path: string) => path.replace(/(^|\/)([a-z])/g, (_, slash: string, c: string) => slash + c.toUpperCase()),
+  (path: string) =>
+    path.replace(/^\/api\/([a-z])/, (_, c: string) => `/Api/%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+  (path: string) => `${path.replace(/^\/api/, "/API")}//`,
+];
+
+describe("mixed-case paths, as every role", () => {
+  for (const route of ROUTES.filter((r) => r.api)) {
+    it(`/${route.pattern} spelt /API/…, /Api/…: never a 5xx; a refusal is Italian JSON and writes nothing`, async () => {
+      totals.routes.add(route.pattern);
+      const problems: string[] = [];
+      for (const [m, method] of METHODS.entries()) {
+        if (skipped(method, route)) continue;
+        const canonical = concrete(route, [MISSING]);
+        const spelling = SPELLINGS[Math.abs(m + seedOf(route.pattern)) % SPELLINGS.length]!;
+        const [path, search] = canonical.split("?") as [string, string?];
+        const variant = withQuery(spelling(path), search ?? "");
+        const who = ROLES[Math.abs(m + seedOf(route.pattern)) % ROLES.length]!;
+        const body = method === "GET" ? undefined : json({});
+        // The first call of a route loads its module (the test's route table is lazy) and can answer differently.
+        problems.push(...problemsOf(await fire(method, canonical, who, { body }), route, method));
+        const plain = await fire(method, canonical, who, { body });
+        const spelt = await fire(method, variant, who, { body });
+        // The router reads both the same: the same answer, refusals in the same JSON shape.
+        if (spelt.status !== plain.status && spelt.status !== 429)
+          problems.push(`${spelt.label} → ${spelt.status}, but ${canonical} → ${plain.status}`);
+        problems.push(...problemsOf(spelt, route, method));
+        if (spelt.status >= 400 && !(parse(spelt.text) as { error?: unknown } | undefined)?.error)
+          problems.push(`${spelt.label} → ${spelt.status} is not { error }: ${spelt.text.slice(0, 120)}`);
       }
       expect(problems.slice(0, 10).map(ascii), `${problems.length} problems`).toEqual([]);
     });

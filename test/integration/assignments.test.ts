@@ -148,6 +148,9 @@ describe("compiti: creating", () => {
       [{ timer: "lento" }, /Timer/],
       [{ mode: "casuale" }, /Domande/],
       [{ opensAt: "ieri" }, /Apertura/],
+      // Issue 44: a day that does not exist is refused, not rolled over (2030-02-31 → 3 March).
+      [{ dueAt: "2030-02-31T10:00:00Z" }, /Scadenza: data e ora non valide/],
+      [{ opensAt: "2030-04-31T08:00" }, /Apertura: data e ora non valide/],
       [{ opensAt: Date.now(), dueAt: Date.now() - DAY }, /scadenza deve venire dopo/],
       [{ units: [29] }, /Unità non presenti/],
       [{ subjectId: 99_999 }, /Materia non trovata/],

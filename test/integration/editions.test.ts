@@ -160,6 +160,38 @@ describe("the console's Edizioni tab (/admin/edizioni)", () => {
     expect((await drawMix(2)).mc).toBe(21);
   });
 
+  it("refuses a sitting dated on a day that does not exist (issue 44: 2026-02-31 became 3 March) and saves nothing", async () => {
+    const admin = await login("admin@example.com");
+    const full = await listEditions(getDb(env.DB));
+    const input = full.find((e) => e.isDefault)!;
+    const audits = async () =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'edition.update'").first<{
+        n: number;
+      }>())!.n;
+    const before = {
+      row: await env.DB.prepare("SELECT * FROM exam_editions WHERE id = ?").bind(input.id).first(),
+      audits: await audits(),
+    };
+    for (const [date, time] of [
+      ["2026-02-31", "09:00"],
+      ["2026-11-31", "09:00"],
+      ["2026-12-10", "24:00"],
+    ]) {
+      const sittings = [{ date, time, label: "Appello impossibile" }];
+      const refused = await post(admin, {
+        intent: "save",
+        id: input.id,
+        edition: { ...input, format: { ...input.format, sittings } },
+      });
+      expect(refused.status, date).toBe(400);
+      expect(JSON.stringify(await json(refused)), date).toMatch(
+        date.endsWith("31") ? /Data dell'appello non valida/ : /Ora dell'appello/,
+      );
+    }
+    expect(await env.DB.prepare("SELECT * FROM exam_editions WHERE id = ?").bind(input.id).first()).toEqual(before.row);
+    expect(await audits()).toBe(before.audits);
+  });
+
   it("an admin saves 20 + 11 through the tab and the next draw follows; the default moves to 2025/26 and back", async () => {
     const admin = await login("admin@example.com");
     const full = await listEditions(getDb(env.DB));

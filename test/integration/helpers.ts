@@ -7,6 +7,7 @@ import { cloudflareContext } from "~/server/context";
 import { provideRequestContext } from "~/server/request-context.server";
 import { rateLimitRefusal, refuseEarly, withApiErrorShape } from "~/server/security.server";
 import { withUnusableSessionCleared } from "~/server/session.server";
+import { routeSimulationSocket } from "../../workers/simulation-socket";
 import { buildSeedStatements } from "../../seed/seed";
 
 type RouteEntry = { id?: string; path?: string; index?: boolean; file: string; children?: RouteEntry[] };
@@ -96,13 +97,17 @@ export async function send(request: Request, env?: TestEnv, ctx?: ExecutionConte
 
 /**
  * Like `call`, but the way workers/app.ts answers: first its early refusals (same-origin rule, size cap, rate limits),
- * then the route, with React Router's own errors (a method without a loader or action) answered as its
- * request handler does, then the API's one error shape, and an unusable session cookie expired.
+ * then the simulation sockets' route, then the route table, with React Router's own errors (a method without a loader
+ * or action) answered as its request handler does, then the API's one error shape, and an unusable session cookie
+ * expired.
  */
 export async function callGuarded(method: string, path: string, options: CallOptions = {}): Promise<Response> {
   const request = buildRequest(method, path, options);
   const workerEnv = { ...env, ...options.env } as Env;
-  let response = refuseEarly(request) ?? (await rateLimitRefusal(request, workerEnv));
+  let response =
+    refuseEarly(request) ??
+    (await rateLimitRefusal(request, workerEnv)) ??
+    (await routeSimulationSocket(request, workerEnv));
   if (!response) {
     try {
       response = await send(request, options.env, options.ctx);

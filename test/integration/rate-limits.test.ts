@@ -3,9 +3,12 @@
 // invitations, page views, imports, joining a class by code, class invitations and a teacher's search. The binding counts in fixed 60 s windows: a test may straddle the edge of
 // one, so it checks that no refusal comes before the limit and that one comes within two windows' worth.
 import { env } from "cloudflare:test";
+import { matchRoutes } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
+import routeConfig from "~/routes";
+import { rateRuleFor, routedPath } from "~/server/security.server";
 import { insertUser } from "./analytics-fixtures";
-import { callGuarded, count, json, login, seed, send, type CallOptions } from "./helpers";
+import { callGuarded, count, json, login, routes, seed, send, type CallOptions } from "./helpers";
 
 beforeAll(async () => {
   await seed();
@@ -15,6 +18,9 @@ beforeAll(async () => {
     [9404, "limiti.tre"],
     [9407, "limiti.quiz"],
     [9406, "limiti.altro"],
+    [9408, "limiti.maiuscole"],
+    [9409, "limiti.grafie"],
+    [9410, "limiti.classe"],
   ] as const) {
     await insertUser(id, `${name}@example.com`, name, `Utente ${name}`);
   }
@@ -204,5 +210,84 @@ describe("rate limits", () => {
     const altro = await login("limiti.altro@example.com");
     expect((await callGuarded("GET", "/api/quiz?subjectId=1&count=1", { token: altro })).status).toBe(200);
     expect((await callGuarded("GET", "/api/subjects", { token: quiz })).status).toBe(200);
+  });
+});
+
+// Issue 44: the router picks a route without regard to case, after decoding %-escapes, with any trailing slashes; the
+// limits compared the raw path, so `/API/QUIZ` drew without limit. They now read the path as the router does.
+describe("rate limits read the path as the router does", () => {
+  it("limits /API/QUIZ like /api/quiz: the 31st draw in a minute is refused", async () => {
+    const quiz = await login("limiti.maiuscole@example.com");
+    const draws = await untilLimited(30, () => callGuarded("GET", "/API/QUIZ?subjectId=1&count=1", { token: quiz }));
+    expect(draws.passed).toBeGreaterThanOrEqual(30);
+    await expectRefusal(draws.refusal, /troppi quiz/);
+    expect((await callGuarded("POST", "/api/quiz", { token: quiz, json: { subjectId: 1 } })).status).toBe(429);
+  });
+
+  it("counts every spelling of the quiz draw in one count (case, %-escapes, trailing slashes)", async () => {
+    const quiz = await login("limiti.grafie@example.com");
+    const spellings = ["/Api/Quiz/", "/api/qu%69z", "/api/quiz//", "/API/QU%49Z///"];
+    const draws = await untilLimited(30, (n) =>
+      n % 2
+        ? callGuarded("GET", `${spellings[n % spellings.length]}?subjectId=1&count=1`, { token: quiz })
+        : callGuarded("POST", spellings[n % spellings.length]!, { token: quiz, json: { subjectId: 1, count: 1 } }),
+    );
+    expect(draws.passed).toBeGreaterThanOrEqual(30);
+    await expectRefusal(draws.refusal, /troppi quiz/);
+  });
+
+  it("limits /Api/classes/join like /api/classes/join", async () => {
+    const guesser = await login("limiti.classe@example.com");
+    const join = await untilLimited(10, () =>
+      callGuarded("POST", "/Api/classes/join", { token: guesser, json: { code: "ZZZZZZ" } }),
+    );
+    expect(join.passed).toBeGreaterThanOrEqual(10);
+    await expectRefusal(join.refusal, /Troppi tentativi di entrare in una classe/);
+    expect(
+      (await callGuarded("POST", "/API/CLASSES/J%4FIN/", { token: guesser, json: { code: "ZZZZZZ" } })).status,
+    ).toBe(429);
+  });
+
+  it("gives every spelling the router sends to a route the limit of the route's own path", () => {
+    type Entry = { path?: string; index?: boolean; children?: Entry[] };
+    const patterns: string[] = [];
+    const walk = (entries: Entry[], parent: string) => {
+      for (const entry of entries) {
+        const path = entry.index ? parent : [parent, entry.path].filter(Boolean).join("/");
+        if (entry.path !== undefined || entry.index) patterns.push(path);
+        if (entry.children) walk(entry.children, path);
+      }
+    };
+    walk(routeConfig as Entry[], "");
+    const leaf = (path: string) => matchRoutes(routes, path)?.at(-1)?.route.id;
+    const escapeFirstLetter = (segment: string) =>
+      segment.replace(/[a-z]/i, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    const spellings = (path: string) => [
+      path.toUpperCase(),
+      path.replace(/(^|\/)([a-z])/g, (_, slash: string, c: string) => slash + c.toUpperCase()),
+      path.split("/").map(escapeFirstLetter).join("/"),
+      `${path}/`,
+      `${path}///`,
+      `${path.split("/").map(escapeFirstLetter).join("/").toUpperCase()}//`,
+    ];
+    let sameRoute = 0;
+    const problems: string[] = [];
+    for (const pattern of patterns.filter((p) => p.startsWith("api/"))) {
+      const path = `/${pattern.replace(/:\w+\??/g, "7").replace(/\*$/, "x")}`;
+      const own = leaf(path);
+      expect(own, path).toBeDefined();
+      for (const spelling of spellings(path)) {
+        if (leaf(spelling) !== own) continue; // the router sends it elsewhere (a 404, another route)
+        sameRoute++;
+        for (const method of ["GET", "POST"]) {
+          const url = `http://localhost${spelling}`;
+          if (rateRuleFor(method, url) !== rateRuleFor(method, `http://localhost${path}`))
+            problems.push(`${method} ${spelling} is not limited as ${path}`);
+          if (routedPath(url) !== path) problems.push(`${spelling} reads ${routedPath(url)}, not ${path}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(sameRoute).toBeGreaterThan(300);
   });
 });

@@ -629,6 +629,23 @@ describe("admin rush events", () => {
     expect(await count("rush_events")).toBe(0);
   });
 
+  it("refuses a day or a time that does not exist (issue 44: 2026-02-31 was saved as 3 March), writing nothing", async () => {
+    for (const [startsAt, endsAt] of [
+      ["2030-02-31T10:00:00Z", "2030-03-10T10:00:00Z"],
+      ["2030-04-31T10:00:00+02:00", "2030-05-10T10:00:00+02:00"],
+      ["2030-03-01T10:00", "2030-03-01T10:75"],
+      ["2030-03-01T10:00:00Z", "2030-03-01T24:00:00Z"],
+    ]) {
+      const response = await call("POST", "/api/admin/rush-events", {
+        token: admin,
+        json: { title: "Rush impossibile", startsAt, endsAt, published: true },
+      });
+      expect(response.status, startsAt).toBe(400);
+      expect((await json(response)).error, startsAt).toMatch(/data e ora non valide/);
+    }
+    expect(await count("rush_events")).toBe(0);
+  });
+
   it("refuses every admin call to students and moderators (403) and to visitors (401), writing nothing", async () => {
     const event = await createEvent(valid);
     const calls: [string, string, unknown?][] = [

@@ -3,9 +3,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SESSION_COOKIE } from "~/lib/constants";
-import { crossSiteRefusal } from "~/server/security.server";
+import { crossSiteRefusal, refuseEarly, withApiErrorShape } from "~/server/security.server";
 import { insertUser } from "./analytics-fixtures";
-import { callGuarded, json, login, seed } from "./helpers";
+import { buildRequest, callGuarded, json, login, seed } from "./helpers";
 
 const ORIGIN = "http://localhost";
 const city = async () =>
@@ -110,6 +110,24 @@ describe("cross-site writes", () => {
   });
 });
 
+describe("the simulation sockets' addresses", () => {
+  it("answers 400 in Italian to an id that is not valid %-encoding (issue 44: /api/simulations/%E0/staff/ws was a 500)", async () => {
+    const teacher = await login("docente@example.com");
+    for (const path of [
+      "/api/simulations/%E0/staff/ws",
+      "/api/simulations/%/staff/ws?shard=0",
+      "/api/simulations/%E0/ws",
+      "/api/simulations/%ZZ/ws",
+    ]) {
+      for (const headers of [{ Upgrade: "websocket" }, {} as Record<string, string>]) {
+        const answer = await callGuarded("GET", path, { token: teacher, headers });
+        expect(answer.status, path).toBe(400);
+        expect((await json(answer)).error, path).toMatch(/identificativo della simulazione non è leggibile/);
+      }
+    }
+  });
+});
+
 describe("JSON calls only take JSON", () => {
   it("answers 415 in Italian to a text/plain or form body, and writes nothing", async () => {
     const before = await city();
@@ -159,6 +177,31 @@ describe("JSON calls only take JSON", () => {
     const { send } = await import("./helpers");
     const streamed = await send(stream);
     expect(streamed.status).toBe(413);
+  });
+
+  it("reads the path as the router does (issue 44): /API/PROFILE is capped, and its errors are JSON", async () => {
+    for (const path of ["/API/PROFILE", "/Api/Profile/", "/api/pr%6Ffile"]) {
+      const request = buildRequest("POST", path, {
+        headers: { "Content-Type": "application/json", "Content-Length": String(2 * 1024 * 1024) },
+        body: "{}",
+      });
+      const refused = refuseEarly(request);
+      expect(refused?.status, path).toBe(413);
+      expect((await json(refused!)).error, path).toMatch(/troppo grande/);
+      const page = new Response("<!doctype html><p>Non trovato</p>", {
+        status: 404,
+        headers: { "Content-Type": "text/html" },
+      });
+      const shaped = await withApiErrorShape(buildRequest("GET", path), page);
+      expect(shaped.headers.get("Content-Type"), path).toBe("application/json");
+      expect((await json(shaped)).error, path).toBe("Indirizzo non trovato.");
+    }
+    // The imports keep their own cap whatever the spelling.
+    const upload = buildRequest("POST", "/API/ADMIN/IMPORT", {
+      headers: { "Content-Type": "text/csv", "Content-Length": String(2 * 1024 * 1024) },
+      body: "id\n",
+    });
+    expect(refuseEarly(upload)).toBeNull();
   });
 
   it("keeps the imports' own types (CSV)", async () => {

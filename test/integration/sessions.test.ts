@@ -4,6 +4,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SignJWT } from "jose";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "~/lib/constants";
+import { signingKey } from "~/server/keys.server";
 import { insertUser } from "./analytics-fixtures";
 import { call, callGuarded, count, json, login, seed } from "./helpers";
 
@@ -75,7 +76,7 @@ describe("sessions", () => {
       .setSubject("9501")
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + 2)
-      .sign(new TextEncoder().encode(env.SESSION_SECRET));
+      .sign(await signingKey(env, "session"));
     expect((await call("GET", "/api/me", { token })).status).toBe(200);
     expect((await call("GET", "/api/me", { token })).status).toBe(200); // now from the isolate's verified tokens
     await expect

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, daysEndingOn, italianDay, readFromForDay } from "~/lib/days";
+import { addDays, daysEndingOn, isCalendarDay, isClockTime, italianDay, readFromForDay } from "~/lib/days";
 
 describe("days in Italy's time", () => {
   it("puts an instant on its Italian calendar day, in winter (UTC+1) and in summer (UTC+2)", () => {
@@ -25,5 +25,33 @@ describe("days in Italy's time", () => {
       expect(italianDay(from - 1) < day).toBe(true); // the instant before is still the day before
       expect(italianDay(from) >= addDays(day, -1)).toBe(true); // and not a whole day early
     }
+  });
+});
+
+describe("dates a person types (issue 44)", () => {
+  it("takes a day only when it exists: 2026-02-31 is not 3 March", () => {
+    for (const day of ["2026-02-28", "2024-02-29", "2026-12-31", "2027-01-01", "2026-04-30"])
+      expect(isCalendarDay(day), day).toBe(true);
+    for (const day of [
+      "2026-02-31",
+      "2026-02-29",
+      "2026-04-31",
+      "2026-13-01",
+      "2026-00-10",
+      "2026-01-00",
+      "2026-1-05",
+      "26-01-05",
+      "0999-01-01",
+      "2026-01-05T10:00",
+      " 2026-01-05",
+      "",
+    ])
+      expect(isCalendarDay(day), day).toBe(false);
+  });
+
+  it("takes a time of day from 00:00 to 23:59:59, never 24:00 or 10:75", () => {
+    for (const time of ["00:00", "09:05", "23:59", "23:59:59"]) expect(isClockTime(time), time).toBe(true);
+    for (const time of ["24:00", "10:60", "10:75", "9:05", "10:00:60", "10", ""])
+      expect(isClockTime(time), time).toBe(false);
   });
 });

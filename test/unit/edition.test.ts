@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   dayTemplate,
   editionGapBoxes,
+  EDITION_TEXT,
   examGrade,
   fullPaperGrade,
   nextSitting,
@@ -62,9 +63,10 @@ describe("what an admin may save", () => {
     expect(bad((f) => void (f.subjects[1]!.minutes = 0))).toContain("Minuti: almeno 1.");
     expect(bad((f) => void (f.units[0]!.credits = 2))).toContain("Le unità della materia 2 devono sommare 6 crediti.");
     expect(bad((f) => void f.sittings.reverse())).toContain("Gli appelli vanno in ordine di data.");
-    expect(bad((f) => void (f.sittings[0]!.date = "10/12/2026"))).toContain(
-      "Data dell'appello nel formato AAAA-MM-GG.",
-    );
+    expect(bad((f) => void (f.sittings[0]!.date = "10/12/2026"))).toContain(EDITION_TEXT.sittingDate);
+    // Issue 44: a day that does not exist is refused, not rolled over into March.
+    expect(bad((f) => void (f.sittings[0]!.date = "2026-02-31"))).toContain(EDITION_TEXT.sittingDate);
+    expect(bad((f) => void (f.sittings[0]!.time = "24:00"))).toContain("Ora dell'appello nel formato HH:MM.");
   });
   it("accepts the split 20 + 11", () => {
     expect(

@@ -36,4 +36,21 @@ describe("the Rush event form's schema", () => {
       "La fine deve essere successiva all'inizio.",
     ]);
   });
+
+  it("refuses a day or a time that does not exist, in either form (issue 44: 2026-02-31 became 3 March)", () => {
+    const valid = { title: "R", endsAt: "2030-12-21T09:30" };
+    for (const startsAt of [
+      "2030-02-31T10:00",
+      "2030-04-31T10:00",
+      "2030-12-20T10:75",
+      "2030-12-20T24:00",
+      "2030-02-31T10:00:00Z",
+      "2030-02-29T10:00:00+01:00",
+      "2030-12-20T24:00:00Z",
+      "2030-12-20T10:00:00+25:00",
+    ])
+      expect(messages({ ...valid, startsAt }).join(), startsAt).toMatch(/Inizio: data e ora non valide/);
+    expect(messages({ ...valid, startsAt: "2030-12-20T10:00:00.000Z" })).toEqual([]);
+    expect(messages({ ...valid, startsAt: "2030-12-20T10:00:00+01:00" })).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@
 // field, each optional (absent = unchanged, empty = cleared), with the Italian messages both sides show.
 import { z } from "zod";
 import { PRIVACY } from "../constants";
+import { isCalendarDay } from "../days";
 import { isValidCap, isValidCodiceFiscale, isValidPhone } from "../italian-ids";
 import { withLabels } from "../validation";
 
@@ -18,9 +19,8 @@ const checked = (label: string, test: (v: string) => boolean, message: string, m
   text(max, label).refine((v) => v == null || test(v), message);
 
 function isAcceptableBirth(value: string, now = new Date()): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  if (!isCalendarDay(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) return false;
   const age = (now.getTime() - date.getTime()) / (365.25 * 24 * 3600 * 1000);
   return age >= PRIVACY.minimumAge && age <= 100;
 }

@@ -5,12 +5,13 @@
 //
 // What the token proves is what the socket it replaces already proved at its opening: this user, with this role, was
 // let into this room of this simulation. It is no weaker than that open socket, which is not checked again either, and
-// it ends shortly after the room's last candidate ends. It is signed with a key derived from SESSION_SECRET (HKDF,
-// its own label), so a session token is never a resume token and a resume token never a session.
+// it ends shortly after the room's last candidate ends. It is signed with the resume-token key derived from the master
+// secret (app/server/keys.server.ts, its own label), so a session token is never a resume token and a resume token
+// never a session.
 import { jwtVerify, SignJWT } from "jose";
+import { type MasterSecrets, signingKey, verifyingKeys } from "./keys.server";
 
 const AUDIENCE = "unicum/room-resume";
-const HKDF_INFO = new TextEncoder().encode("unicum/room-resume/v1");
 /** A token stays valid this long after the room's last end (a candidate reconnecting to read their result). */
 export const RESUME_AFTER_END_MS = 5 * 60_000;
 
@@ -20,45 +21,37 @@ export const RESUME_AFTER_END_MS = 5 * 60_000;
  */
 export type ResumeClaims = { userId: number; role: string; simulationId: string; shard: number; startTime: number };
 
-/** The HMAC key of a secret, derived once per isolate (kept once resolved, never a pending promise across requests). */
-let derived: { secret: string; key: CryptoKey } | null = null;
-
-async function resumeKey(secret: string): Promise<CryptoKey> {
-  if (derived?.secret === secret) return derived.key;
-  const base = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveKey"]);
-  const key = await crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: HKDF_INFO },
-    base,
-    { name: "HMAC", hash: "SHA-256", length: 256 },
-    false,
-    ["sign", "verify"],
-  );
-  derived = { secret, key };
-  return key;
-}
-
-/** A resume token for `claims`, valid until `expiresAt` (ms). */
+/** A resume token for `claims`, valid until `expiresAt` (ms), signed under the master secret `secret` (the room's). */
 export async function signResume(secret: string, claims: ResumeClaims, expiresAt: number): Promise<string> {
   return new SignJWT({ sim: claims.simulationId, shard: claims.shard, role: claims.role, start: claims.startTime })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(String(claims.userId))
     .setAudience(AUDIENCE)
     .setExpirationTime(Math.floor(expiresAt / 1000))
-    .sign(await resumeKey(secret));
+    .sign(await signingKey(secret, "resumeToken"));
 }
 
 /**
- * The claims of a resume token signed with `secret`, unexpired and naming `simulationId`; null for anything else (a
- * forged or altered token, an expired one, another simulation's, a session token). The caller then checks the session.
+ * The claims of a resume token signed under the master secret (or the previous one while rotating), unexpired and
+ * naming `simulationId`; null for anything else (a forged or altered token, an expired one, another simulation's, a
+ * session token). The caller then checks the session.
  */
 export async function verifyResume(
-  secret: string | undefined,
+  secrets: MasterSecrets,
   token: string,
   simulationId: string,
 ): Promise<ResumeClaims | null> {
-  if (!secret || secret.length < 32 || token.length > 2048) return null;
+  if (token.length > 2048) return null;
+  for (const key of await verifyingKeys(secrets, "resumeToken")) {
+    const claims = await claimsOf(token, key, simulationId);
+    if (claims) return claims;
+  }
+  return null;
+}
+
+async function claimsOf(token: string, key: CryptoKey, simulationId: string): Promise<ResumeClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, await resumeKey(secret), { algorithms: ["HS256"], audience: AUDIENCE });
+    const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], audience: AUDIENCE });
     const userId = Number(payload.sub);
     const { sim, shard, role, start } = payload as { sim?: unknown; shard?: unknown; role?: unknown; start?: unknown };
     if (sim !== simulationId || !Number.isInteger(userId) || userId <= 0) return null;

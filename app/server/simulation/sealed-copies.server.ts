@@ -1,29 +1,17 @@
-// Sealed prefetch (issue 31), the server half: each subject's key is derived, never stored, with HKDF-SHA-256 from
-// SESSION_SECRET (in the env of both the Worker and the rooms), per (simulation, subject index) and bound to the
-// subject's questions, their ids and their content (subjectBinding), so that a copy sealed for another plan (a
-// simulation deleted and made again under the same id, a later save's draw) or before one of its questions was edited
-// (a typo fixed, an answer key corrected, in the lobby) does not open: the runner then asks the server as before. The
-// Worker seals (GET /api/simulations/{id}); the room derives the same key and releases it over the socket at each
-// candidate's own opening (workers/simulation-room.ts).
+// Sealed prefetch (issue 31), the server half: each subject's key is derived, never stored, with HKDF-SHA-256 from the
+// sealed copies' key of the master secret (app/server/keys.server.ts; SESSION_SECRET is in the env of both the Worker
+// and the rooms), per (simulation, subject index) and bound to the subject's questions, their ids and their content
+// (subjectBinding), so that a copy sealed for another plan (a simulation deleted and made again under the same id, a
+// later save's draw) or before one of its questions was edited (a typo fixed, an answer key corrected, in the lobby)
+// does not open: the runner then asks the server as before. The Worker seals (GET /api/simulations/{id}); the room
+// derives the same key and releases it over the socket at each candidate's own opening (workers/simulation-room.ts).
 import { SEALED_IV_BYTES, type SealedSubject, toBase64 } from "~/lib/sealed-subject";
+import { sealedCopyBaseKey } from "./keys.server";
 
 import type { SimulationHead } from "./door.server";
 import { type PlanSubject, candidateSubjectQuestions, openSubjects } from "./plan.server";
 const SALT = new TextEncoder().encode("unicum/sealed-subject/v1");
 const AES_KEY_BITS = 256;
-
-/** The HKDF base key of a secret, imported once per isolate. */
-let base: { secret: string; key: Promise<CryptoKey> } | null = null;
-
-function baseKey(secret: string): Promise<CryptoKey> {
-  if (base?.secret !== secret) {
-    base = {
-      secret,
-      key: crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveBits"]),
-    };
-  }
-  return base.key;
-}
 
 /** What of a question a candidate sees or is graded on: a change to any of it changes its subject's key. */
 export type BoundQuestion = {
@@ -86,7 +74,7 @@ export async function subjectKeyBytes(
 ): Promise<Uint8Array<ArrayBuffer>> {
   const bits = await crypto.subtle.deriveBits(
     { name: "HKDF", hash: "SHA-256", salt: SALT, info: keyInfo(simulationId, subjectIndex, binding) },
-    await baseKey(secret),
+    await sealedCopyBaseKey(secret),
     AES_KEY_BITS,
   );
   return new Uint8Array(bits);
