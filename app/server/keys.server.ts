@@ -9,9 +9,9 @@
 export const KEY_PURPOSES = {
   /** HS256 session tokens (app/server/session.server.ts). */
   session: "unicum/session/v1",
-  /** HS256 resume tokens the rooms sign into their hello (app/server/room-resume.server.ts). */
+  /** HS256 resume tokens the rooms sign into their hello (app/server/simulation/room-resume.server.ts). */
   resumeToken: "unicum/room-resume/v1",
-  /** The HKDF base of the sealed copies' per-subject AES keys (app/server/sealed-subjects.server.ts). */
+  /** The HKDF base of the sealed copies' per-subject AES keys (app/server/simulation/sealed-copies.server.ts). */
   sealedCopy: "unicum/sealed-copy/v1",
   /** HMAC of the D1 bookmark cookie (app/server/db/d1-session.server.ts). */
   d1Bookmark: "unicum/d1-bookmark/v1",

@@ -7,8 +7,8 @@ import { decodeJwt, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { envProblems } from "~/server/env.server";
 import { signingKey } from "~/server/keys.server";
-import { type ResumeClaims, signResume, verifyResume } from "~/server/room-resume.server";
-import { subjectKeyBytes } from "~/server/sealed-subjects.server";
+import { type ResumeClaims, signResume, verifyResume } from "~/server/simulation/room-resume.server";
+import { subjectKeyBytes } from "~/server/simulation/sealed-copies.server";
 import { insertUser } from "./analytics-fixtures";
 import { call, json, login, seed } from "./helpers";
 

@@ -9,7 +9,7 @@
 // secret (app/server/keys.server.ts, its own label), so a session token is never a resume token and a resume token
 // never a session.
 import { jwtVerify, SignJWT } from "jose";
-import { type MasterSecrets, signingKey, verifyingKeys } from "./keys.server";
+import { type MasterSecrets, signingKey, verifyingKeys } from "../keys.server";
 
 const AUDIENCE = "unicum/room-resume";
 /** A token stays valid this long after the room's last end (a candidate reconnecting to read their result). */

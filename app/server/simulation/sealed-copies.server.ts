@@ -6,7 +6,7 @@
 // does not open: the runner then asks the server as before. The Worker seals (GET /api/simulations/{id}); the room
 // derives the same key and releases it over the socket at each candidate's own opening (workers/simulation-room.ts).
 import { SEALED_IV_BYTES, type SealedSubject, toBase64 } from "~/lib/sealed-subject";
-import { sealedCopyBaseKey } from "./keys.server";
+import { sealedCopyBaseKey } from "../keys.server";
 
 import type { SimulationHead } from "./door.server";
 import { type PlanSubject, candidateSubjectQuestions, openSubjects } from "./plan.server";
