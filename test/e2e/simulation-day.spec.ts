@@ -144,6 +144,8 @@ test.describe("the exam day", () => {
     const day = minutes.reduce((sum, m) => sum + m * MIN, 0);
     await passTo(day + 1000);
     await expect(pageA.getByText(/Risposte consegnate/)).toBeVisible({ timeout: 30_000 });
+    // A waits with the sitting's stored end in view (its latest candidate's: B's, +30 %).
+    await expect(pageA.getByTestId("sim-sitting-end")).toContainText("La prova termina per tutti il");
     await expect(pageB.getByTestId("sim-exam")).toHaveAttribute("data-subject-index", String(minutes.length - 1));
     await passTo(day + minutes.reduce((sum, m) => sum + extraOf(m), 0) + 3000);
     for (const page of [pageA, pageB])

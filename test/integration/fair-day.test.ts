@@ -109,12 +109,15 @@ describe("one sitting timeline", () => {
     const topics = await env.DB.prepare(
       `SELECT DISTINCT topic_id AS topic FROM questions WHERE id IN (${biologia.join(",")})`,
     ).all<{ topic: number }>();
+    let drawn = 0;
     for (const { topic } of topics.results.slice(0, 2)) {
       const response = await call("GET", `/api/quiz?subjectId=1&topicId=${topic}&count=31`, { token: fresh });
       if (response.status !== 200) continue; // a topic too small once sealed: nothing drawn, nothing shown
       const quiz = await json<{ questions: { id: number }[] }>(response);
+      drawn += quiz.questions.length;
       expect(quiz.questions.map((q) => q.id).filter((q) => biologia.includes(q))).toEqual([]);
     }
+    expect(drawn).toBeGreaterThan(0);
     // /simulazioni: over for the student (their own end has passed), live for the friend; both read the stored end.
     const stored = await env.DB.prepare("SELECT ends_at FROM simulations WHERE id = ?")
       .bind(id)
@@ -316,6 +319,73 @@ describe("one ranking key", () => {
 });
 
 describe("a started plan", () => {
+  it("is the plan Avvia read: a Save landing between Avvia's read and its write makes Avvia refuse (409), nothing starts", async () => {
+    const id = "fair-race-back";
+    await create(admin, {
+      id,
+      title: "Gara inversa",
+      subjects: [{ subjectId: 4, timeMin: 10, questionCount: 5, breakAfterMin: 0 }],
+      allowedUsers: [STUDENT_ID],
+    });
+    const db = getDb(env.DB);
+    const manager = { id: 0, effectiveRole: "admin" as const };
+    // Avvia has read the 10-minute plan; before its write, a Save makes it 90 minutes.
+    let saved = false;
+    const late = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop === "update" && !saved)
+          return (...args: Parameters<typeof db.update>) => {
+            const builder = target.update(...args);
+            return new Proxy(builder, {
+              get(b, p, r) {
+                const value = Reflect.get(b, p, r);
+                if (p !== "set" || typeof value !== "function") return value;
+                return (...setArgs: unknown[]) => {
+                  const chain = (value as (...a: unknown[]) => unknown).apply(b, setArgs) as {
+                    where: (...w: unknown[]) => { returning: (...x: unknown[]) => Promise<unknown> };
+                  };
+                  return {
+                    where: (...w: unknown[]) => ({
+                      returning: async (...x: unknown[]) => {
+                        saved = true;
+                        await saveSimulation(
+                          db,
+                          {
+                            id,
+                            title: "Gara inversa",
+                            subjects: [{ subjectId: 4, timeMin: 90, questionCount: 5, breakAfterMin: 0 }],
+                            allowedUsers: [STUDENT_ID],
+                            allowedClasses: [],
+                          },
+                          manager,
+                        );
+                        return chain.where(...w).returning(...x);
+                      },
+                    }),
+                  };
+                };
+              },
+            });
+          };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    await expect(startSimulation(late, env as unknown as Env, id, manager)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/modificata mentre la avviavi/),
+    });
+    expect(saved).toBe(true);
+    const row = await env.DB.prepare(
+      "SELECT started, ends_at, (SELECT time_min FROM simulation_subjects WHERE simulation_id = s.id) AS minutes FROM simulations s WHERE id = ?",
+    )
+      .bind(id)
+      .first();
+    // Not started, no timeline of the old plan; the new plan is there, and the next Avvia starts it.
+    expect(row).toEqual({ started: 0, ends_at: null, minutes: 90 });
+    const again = await startSimulation(db, env as unknown as Env, id, manager);
+    expect(again.endsAt - again.startTime).toBe(90 * 60_000);
+  });
+
   it("cannot change when a Save races Avvia: the Save is refused and the plan stays as it was", async () => {
     const id = "fair-race";
     await create(admin, {

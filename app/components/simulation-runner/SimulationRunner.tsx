@@ -12,6 +12,7 @@ import { SHEET_GAP_BOXES, SIMULATION_GRACE_MS, SIMULATION_POLL_MS } from "~/lib/
 import { formError } from "~/lib/forms";
 import { useFormAction } from "~/lib/use-form-action";
 import { reportSessionProblem } from "~/lib/session-events";
+import { formatRomeDateTime } from "~/lib/rush";
 import { flowEnd, phaseAt, subjectWindows, type FlowPhase } from "~/lib/simulation";
 import { studentFlow } from "~/lib/simulation-day";
 import { CircularCountdown, formatClock } from "./CircularCountdown";
@@ -478,7 +479,16 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
   if (!phase || now === null) return <Centered>{T.loading}</Centered>;
   // Handed in (every answer acknowledged), others with extra time still writing: the result comes when they end.
   if (awaitingEnd || (finished && !ended && !mayAsk && ownEnd !== null && (sittingEnd ?? 0) > ownEnd + 1000))
-    return <Centered>{T.waitingOthers}</Centered>;
+    return (
+      <Centered>
+        <p>{T.waitingOthers}</p>
+        {sittingEnd != null ? (
+          <p className="muted small" data-testid="sim-sitting-end">
+            {T.sittingEndsAt(formatRomeDateTime(sittingEnd))}
+          </p>
+        ) : null}
+      </Centered>
+    );
   if (phase.kind === "finished" || ended) return <Centered>{T.grading}</Centered>;
 
   const pendingCount = Object.values(room.saveStates).filter((s) => s === "pending").length;

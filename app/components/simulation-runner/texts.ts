@@ -48,6 +48,8 @@ export const T = {
   grading: "Consegna e correzione in corso…",
   waitingOthers:
     "Risposte consegnate. La correzione arriva quando anche chi ha tempo aggiuntivo avrà finito: resta su questa pagina.",
+  /** The sitting's stored end (its latest candidate's), after which the grading and the ranking come. */
+  sittingEndsAt: (when: string) => `La prova termina per tutti il ${when} (ora di Roma).`,
   extraTime: (pct: number) => `Tempo aggiuntivo: +${pct} %`,
   grade: "Voto",
   timeLeft: "Tempo residuo",

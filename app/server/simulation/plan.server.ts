@@ -25,6 +25,8 @@ export type SimulationConfig = Omit<SimulationHead, "rankedCount"> & {
   /** The explicit lists; who may enter is their union, read by simulationAudience when asked. */
   allowedUsers: number[];
   allowedClasses: number[];
+  /** How many saves the plan has had (simulations.plan_version): Avvia starts only the plan it read. */
+  saves: number;
 };
 
 /** `allowedUsers: false` skips the allowed list (60,000 ids at a national sitting), e.g. for the rooms. */
@@ -74,6 +76,7 @@ export async function loadSimulation(
     createdBy: sim.createdBy ?? null,
     shards: sim.shards,
     editionId: sim.editionId ?? null,
+    saves: sim.planVersion,
     subjects: subs.map(({ s, name }) => ({
       id: s.subjectId,
       name,

@@ -2,7 +2,7 @@
 // audience while it runs (seal.server.ts), so it reaches only their own pupils (accepted members of the classes they
 // own, picked one by one or by class), stays the size of one sitting with short breaks, needs a pupil to start, and a
 // teacher runs at most two at once. Admins are not limited. Every door that saves or starts one asks this.
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { TEACHER_SIMULATION_LIMITS as LIMITS } from "~/lib/constants";
 import { chunk } from "~/lib/chunk";
 import type { Db } from "../db/client.server";
@@ -72,4 +72,10 @@ export async function assertTeacherMayStart(db: Db, simulationId: string, teache
         AND started = 1 AND graded_at IS NULL AND seal_until >= ${now}) AS running`);
   if (!row?.pupils) throw new HttpError(409, TEACHER_SIM_TEXT.noPupils);
   if (row.running >= LIMITS.running) throw new HttpError(409, TEACHER_SIM_TEXT.tooManyRunning);
+}
+
+/** The running limit as a condition of Avvia's own write (two Avvias at once cannot both pass the check above). */
+export function runningUnderLimitSql(simulationId: string, teacherId: number | null, now: number): SQL {
+  return sql`(SELECT count(*) FROM simulations o WHERE o.created_by = ${teacherId ?? -1} AND o.id <> ${simulationId}
+    AND o.started = 1 AND o.graded_at IS NULL AND o.seal_until >= ${now}) < ${LIMITS.running}`;
 }

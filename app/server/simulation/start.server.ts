@@ -8,7 +8,12 @@ import { simulationSeats, simulations, users } from "../db/schema";
 import { accommodationsNow, storeAccommodations } from "../accommodations.server";
 import { effectiveRole } from "../session.server";
 import { HttpError } from "../errors.server";
-import { assertTeacherMayStart, checkTeacherSimulation } from "./policy.server";
+import {
+  assertTeacherMayStart,
+  checkTeacherSimulation,
+  runningUnderLimitSql,
+  TEACHER_SIM_TEXT,
+} from "./policy.server";
 import { SIM_TEXT, simulationAudience, roomFor } from "./door.server";
 import { loadSimulation } from "./plan.server";
 import { chunk } from "~/lib/chunk";
@@ -80,6 +85,11 @@ export async function startSimulation(
     startTime,
     extra.map((r) => r.pct),
   );
+  // Accommodations are fixed before the start is written, so no room can load its plan without them: every door
+  // reads the same deadlines. (Before the start nothing reads them: candidateExtraPct computes them live.)
+  await storeAccommodations(db, id, extra);
+  // One conditional write: still not started, still the plan read above (a Save landing in between would change the
+  // plan under a timeline computed from the old one), and for a teacher still under the running limit.
   const updated = await db
     .update(simulations)
     .set({
@@ -90,11 +100,16 @@ export async function startSimulation(
       sealUntil: new Date(timeline.sealUntil),
       sealScope: scope,
     })
-    .where(and(eq(simulations.id, id), eq(simulations.started, false)))
+    .where(
+      and(
+        eq(simulations.id, id),
+        eq(simulations.started, false),
+        eq(simulations.planVersion, config.saves),
+        scope === "audience" ? runningUnderLimitSql(id, config.createdBy, now) : undefined,
+      ),
+    )
     .returning({ id: simulations.id });
-  if (!updated.length) throw new HttpError(409, "La simulazione è già stata avviata.");
-  // Accommodations are fixed now, before any room loads its plan: every door reads the same deadlines.
-  await storeAccommodations(db, id, extra);
+  if (!updated.length) throw await refusedStart(db, id, config.saves);
   const newSeats = chunk(
     [...added].map(([userId, shard]) => ({ simulationId: id, userId, shard })),
     30,
@@ -114,6 +129,23 @@ export async function startSimulation(
   await Promise.all(Array.from({ length: shards }, (_, shard) => tell(shard)));
   return { id, started: true, startTime, shards, endsAt: timeline.endsAt };
 }
+
+/** Why Avvia's conditional write changed nothing: started meanwhile, saved meanwhile, or the teacher's limit. */
+async function refusedStart(db: Db, id: string, saves: number): Promise<HttpError> {
+  const row = await db
+    .select({ started: simulations.started, saves: simulations.planVersion })
+    .from(simulations)
+    .where(eq(simulations.id, id))
+    .get();
+  if (!row) return new HttpError(404, SIM_TEXT.notFound);
+  if (row.started) return new HttpError(409, "La simulazione è già stata avviata.");
+  if (row.saves !== saves) return new HttpError(409, START_TEXT.savedMeanwhile);
+  return new HttpError(409, TEACHER_SIM_TEXT.tooManyRunning);
+}
+
+export const START_TEXT = {
+  savedMeanwhile: "La simulazione è stata modificata mentre la avviavi: controlla le materie e premi di nuovo Avvia.",
+} as const;
 
 /** "all" when an admin created the simulation (or nobody is on record), else "audience" (a teacher's). */
 async function sealScopeOf(db: Db, env: Env, createdBy: number | null): Promise<"all" | "audience"> {
