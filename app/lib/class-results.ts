@@ -54,7 +54,12 @@ export type ClassResult = {
     userId: number;
     name: string;
     email: string;
+    /** The ranking score (rankKey): an edition's day's section plus passed grades, else the total out of 31. */
     score: number;
+    /** An edition's day: its section (exams passed × the edition's section points); absent otherwise. */
+    section?: number | null;
+    /** The total out of 31, as graded. */
+    total?: number;
     perc: number;
     timeSec: number;
     /** `grade`: out of 30 in the simulation's edition (a template simulation, issue 29); absent otherwise. */
@@ -79,6 +84,7 @@ export function classResultsCsv(result: ClassResult): string {
       email: r.email,
       present: "sì",
       score: r.score,
+      section: r.section ?? null,
       perc: r.perc,
       timeSec: r.timeSec,
       ...Object.fromEntries(
@@ -94,6 +100,7 @@ export function classResultsCsv(result: ClassResult): string {
       email: a.email,
       present: "no",
       score: null,
+      section: null,
       perc: null,
       timeSec: null,
     })),
@@ -103,7 +110,13 @@ export function classResultsCsv(result: ClassResult): string {
     { key: "name", label: "Studente" },
     { key: "email", label: "Email" },
     { key: "present", label: "Presente" },
-    { key: "score", label: "Punteggio (0-31)" },
+    // An edition's day ranks by section and grades (rankKey), a simulation made by hand by its total out of 31.
+    ...(graded
+      ? [
+          { key: "score", label: "Punteggio in graduatoria" },
+          { key: "section", label: "Sezione" },
+        ]
+      : [{ key: "score", label: "Punteggio (0-31)" }]),
     { key: "perc", label: "Corrette %" },
     { key: "timeSec", label: "Tempo (s)" },
     ...subjects.map((s) => ({ key: `s${s.id}`, label: `${s.name} (0-31)` })),

@@ -67,6 +67,14 @@ export const RANK_TEXT = {
     rank.section != null ? `Sezione ${rank.section} · ${formatKey(rank.key)} punti` : `${formatKey(rank.key)} punti`,
 } as const;
 
+/**
+ * A ranking score in a table cell: "Sezione 300 · 354" for an edition's day (its section known), "18/31" for a
+ * simulation made by hand: the same figures as the result screen.
+ */
+export function rankScoreText(row: { score: number; section?: number | null }): string {
+  return row.section != null ? `Sezione ${row.section} · ${formatKey(row.score)}` : `${formatKey(row.score)}/31`;
+}
+
 function formatKey(key: number): string {
   return key.toLocaleString("it-IT", { maximumFractionDigits: 2 });
 }

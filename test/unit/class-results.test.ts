@@ -112,4 +112,38 @@ describe("pasted e-mail lists", () => {
     expect(parseEmailList("solo un nome\nx@y")).toEqual({ emails: [], malformed: ["solo un nome", "x@y"] });
     expect(parseEmailList(["f@x.it", " G@x.it "])).toEqual({ emails: ["f@x.it", "g@x.it"], malformed: [] });
   });
+
+  it("gives an edition's day its ranking score and section, never a score on 31 (issue 44)", () => {
+    const grade = { value: 18, label: "18/30", passed: true, lode: false, text: "18/30" };
+    const result: ClassResult = {
+      classId: 1,
+      name: "5ªB",
+      members: 1,
+      participants: 1,
+      ranking: [
+        {
+          pos: 1,
+          userId: 2,
+          name: "Ada",
+          email: "a@example.com",
+          score: 118,
+          section: 100,
+          total: 18,
+          perc: 60,
+          timeSec: 600,
+          subjects: [{ subjectId: 1, name: "Biologia", score31: 18, grade }],
+        },
+      ],
+      subjectAverages: [{ subjectId: 1, name: "Biologia", average: 18, count: 1 }],
+      distribution: [],
+      absent: [],
+    };
+    const { rows } = parseCsv(classResultsCsv(result));
+    expect(rows[0]).toMatchObject({
+      "Punteggio in graduatoria": "118",
+      Sezione: "100",
+      "Biologia (voto /30)": "18/30",
+    });
+    expect(Object.keys(rows[0]!)).not.toContain("Punteggio (0-31)");
+  });
 });

@@ -1,7 +1,7 @@
 // THE ranking rule (issue 44, point 3): an edition's day by section and passed grades, a hand-made simulation by its
 // total; ties share a position and nothing a client sends takes part.
 import { describe, expect, it } from "vitest";
-import { percentileByKey, RANK_TEXT, rankByKey, rankKey } from "~/lib/rank-key";
+import { percentileByKey, RANK_TEXT, rankByKey, rankKey, rankScoreText } from "~/lib/rank-key";
 import { gradeSimulation, type AnswerKey } from "~/lib/simulation";
 import { SEED_EDITIONS } from "../../seed/editions";
 
@@ -66,5 +66,11 @@ describe("rankKey", () => {
     expect(percentileByKey(25, [20, 25, 20, 10])).toBe(100);
     expect(percentileByKey(10, [20, 25, 20, 10])).toBe(0);
     expect(percentileByKey(20, [20, 25, 20, 10])).toBe(33);
+  });
+
+  it("reads the same in the staff tables: the section and its score for an edition's day, never a score on 31", () => {
+    expect(rankScoreText({ score: 354, section: 300 })).toBe("Sezione 300 · 354");
+    expect(rankScoreText({ score: 260, section: 200 })).not.toMatch(/31/);
+    expect(rankScoreText({ score: 17.5, section: null })).toBe("17,5/31");
   });
 });

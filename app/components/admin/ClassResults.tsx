@@ -1,5 +1,6 @@
 /** 'Risultati per classe' of a finished simulation: ranking, averages per subject, distribution, absentees, CSV. */
 import { CLASS_UI as T } from "~/components/classes/texts";
+import { rankScoreText } from "~/lib/rank-key";
 import { Modal } from "~/components/ui/Modal";
 import { classResultsCsv, type ClassResult } from "~/lib/class-results";
 import { downloadCsv } from "~/lib/csv";
@@ -72,7 +73,7 @@ function ClassBlock({ result, title }: { result: ClassResult; title: string }) {
               <tr key={r.userId}>
                 <td>#{r.pos}</td>
                 <td>{r.name}</td>
-                <td>{formatNumber(r.score)}/31</td>
+                <td>{rankScoreText(r)}</td>
                 <td>{r.perc}%</td>
                 <td>{formatSeconds(r.timeSec)}</td>
                 {graded ? (

@@ -1,5 +1,6 @@
 /** Admin console tab 'Simulazioni': list (attempts, results per class, edit, start, delete) and the create/edit form. */
 import { useState } from "react";
+import { rankScoreText } from "~/lib/rank-key";
 import { Link, useSearchParams } from "react-router";
 import { LIVE_UI } from "~/components/classes/progress-texts";
 import { Modal } from "~/components/ui/Modal";
@@ -38,7 +39,9 @@ type AttemptRow = {
   id: number;
   userId: number;
   userName: string;
+  /** The ranking score (rankKey) and, for an edition's day, its section. */
   score: number;
+  section?: number | null;
   perc: number;
   timeSec: number;
   date: number;
@@ -266,7 +269,7 @@ export function SimulazioniTab({
                     <tr key={a.id}>
                       <td>#{a.pos}</td>
                       <td>{a.userName}</td>
-                      <td>{a.score}/31</td>
+                      <td>{rankScoreText(a)}</td>
                       <td>{a.perc}%</td>
                       <td>{Math.round(a.timeSec / 60)} min</td>
                       <td>{formatDateTime(a.date)}</td>
