@@ -201,7 +201,8 @@ export async function submitQuizAttempt(
         subjectId: quiz.subjectId,
         attemptId: attempt.id,
         score: totals.score,
-        timeSec: timeTaken,
+        // A Rush ranks ties by time: the server's own measure from the draw, never a number the client sends (issue 44).
+        timeSec: elapsed,
         finishedAt,
       }),
     );

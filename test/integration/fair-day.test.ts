@@ -318,6 +318,34 @@ describe("one ranking key", () => {
   });
 });
 
+describe("a Rush's tie-break", () => {
+  it("is the server's own time since the draw, never the client's timeTaken", async () => {
+    const now = Date.now();
+    const event = await env.DB.prepare(
+      "INSERT INTO rush_events (title, starts_at, ends_at, published) VALUES ('Rush equo', ?, ?, 1) RETURNING id",
+    )
+      .bind(now - 3_600_000, now + 3_600_000)
+      .first<{ id: number }>();
+    const drawn = await call("POST", "/api/quiz", {
+      token: fresh,
+      json: { subjectId: "4", count: "3", rushEventId: String(event!.id) },
+    });
+    expect(drawn.status, await drawn.clone().text()).toBe(200);
+    const { quizId } = await json<{ quizId: number }>(drawn);
+    // 100 s have passed since the draw (as the server saw it); the client claims it took no time at all.
+    await env.DB.prepare("UPDATE attempts SET started_at = started_at - 100000 WHERE quiz_id = ?").bind(quizId).run();
+    const submitted = await call("POST", `/api/quiz/${quizId}/attempt`, {
+      token: fresh,
+      json: { answers: [], timeTaken: 0 },
+    });
+    expect(submitted.status, await submitted.clone().text()).toBe(200);
+    const row = await env.DB.prepare("SELECT time_sec FROM rush_progress WHERE event_id = ? AND user_id = ?")
+      .bind(event!.id, FRESH_ID)
+      .first<{ time_sec: number }>();
+    expect(row!.time_sec).toBeGreaterThanOrEqual(100);
+  });
+});
+
 describe("a started plan", () => {
   it("is the plan Avvia read: a Save landing between Avvia's read and its write makes Avvia refuse (409), nothing starts", async () => {
     const id = "fair-race-back";
