@@ -205,7 +205,10 @@ function clientAddress(request: Request): string {
 
 /** The rule that limits a call, by its method and its path as the router reads it; undefined when none does. */
 export function rateRuleFor(method: string, url: string | URL): RateRule | undefined {
-  const verb = method.toUpperCase();
+  // React Router answers HEAD and OPTIONS with the route's loader, as a GET (a HEAD /api/quiz draws a quiz): count
+  // them as the GET they run (review of issue 44).
+  const asked = method.toUpperCase();
+  const verb = asked === "HEAD" || asked === "OPTIONS" ? "GET" : asked;
   const path = routedPath(url);
   return RATE_RULES.find((r) => (r.methods ?? ["POST"]).includes(verb) && r.path?.test(path));
 }

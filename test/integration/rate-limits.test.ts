@@ -21,6 +21,7 @@ beforeAll(async () => {
     [9408, "limiti.maiuscole"],
     [9409, "limiti.grafie"],
     [9410, "limiti.classe"],
+    [9411, "limiti.head"],
   ] as const) {
     await insertUser(id, `${name}@example.com`, name, `Utente ${name}`);
   }
@@ -234,6 +235,18 @@ describe("rate limits read the path as the router does", () => {
     );
     expect(draws.passed).toBeGreaterThanOrEqual(30);
     await expectRefusal(draws.refusal, /troppi quiz/);
+  });
+
+  it("counts a HEAD or OPTIONS of the quiz draw as the GET the router runs for it", async () => {
+    const quiz = await login("limiti.head@example.com");
+    const before = await count("quizzes");
+    const draws = await untilLimited(30, (n) =>
+      callGuarded(n % 2 ? "HEAD" : "OPTIONS", "/api/quiz?subjectId=1&count=1", { token: quiz }),
+    );
+    expect(draws.passed).toBeGreaterThanOrEqual(30);
+    expect(draws.refusal.status).toBe(429);
+    // Whatever those requests drew, they stopped at the limit.
+    expect((await count("quizzes")) - before).toBeLessThanOrEqual(draws.passed);
   });
 
   it("limits /Api/classes/join like /api/classes/join", async () => {
