@@ -19,9 +19,12 @@ UPDATE simulations SET seal_until = ends_at + 62000 WHERE ends_at IS NOT NULL AN
 UPDATE simulations SET seal_scope = 'all' WHERE started = 1 AND seal_scope IS NULL;
 --> statement-breakpoint
 -- Issue 44, point 5: a started simulation's plan cannot change, whatever races (Save against Avvia). Deleting the
--- simulation itself still removes its rows (the cascade runs once the simulation's row is gone).
+-- simulation itself still removes its rows (the cascade runs once the simulation's row is gone). An INSERT OR IGNORE of
+-- a row that is already there (the seed run again) is let through to be ignored.
 CREATE TRIGGER simulation_subjects_frozen_insert BEFORE INSERT ON simulation_subjects
   WHEN (SELECT started FROM simulations WHERE id = NEW.simulation_id) = 1
+    AND NOT EXISTS (SELECT 1 FROM simulation_subjects x WHERE x.simulation_id = NEW.simulation_id
+      AND x.position = NEW.position)
   BEGIN SELECT RAISE(ABORT, 'simulation_started'); END;
 --> statement-breakpoint
 CREATE TRIGGER simulation_subjects_frozen_update BEFORE UPDATE ON simulation_subjects
@@ -34,6 +37,8 @@ CREATE TRIGGER simulation_subjects_frozen_delete BEFORE DELETE ON simulation_sub
 --> statement-breakpoint
 CREATE TRIGGER simulation_questions_frozen_insert BEFORE INSERT ON simulation_questions
   WHEN (SELECT started FROM simulations WHERE id = NEW.simulation_id) = 1
+    AND NOT EXISTS (SELECT 1 FROM simulation_questions x WHERE x.simulation_id = NEW.simulation_id
+      AND x.subject_position = NEW.subject_position AND x.position = NEW.position)
   BEGIN SELECT RAISE(ABORT, 'simulation_started'); END;
 --> statement-breakpoint
 CREATE TRIGGER simulation_questions_frozen_update BEFORE UPDATE ON simulation_questions

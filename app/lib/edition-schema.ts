@@ -89,6 +89,11 @@ export const editionFormatSchema = z
     if (stamps.some((s, i) => i > 0 && s <= stamps[i - 1]!)) issue(EDITION_TEXT.sittingsOrder);
     if (f.passMark > f.maxGrade) issue("Il voto minimo non può superare il voto massimo.");
     if (f.lode <= f.maxGrade) issue("Il voto con lode deve superare il voto massimo.");
+    // A higher section always ranks first (rankKey): its points must exceed any sum of the exams' grades.
+    if (f.sectionPoints <= f.subjects.length * f.lode)
+      issue(
+        `I punti della sezione devono superare la somma più alta dei voti (${f.subjects.length} esami × ${f.lode} = ${f.subjects.length * f.lode}).`,
+      );
   });
 
 export const editionInputSchema = z.object({

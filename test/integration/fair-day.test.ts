@@ -156,6 +156,13 @@ describe("one seal policy", () => {
     expect(await env.DB.prepare("SELECT seal_scope FROM simulations WHERE id = ?").bind(id).first("seal_scope")).toBe(
       "audience",
     );
+    // Leaving the class mid-sitting does not lift it: the pupil still has a seat in the room.
+    await env.DB.prepare("DELETE FROM class_members WHERE class_id = ? AND user_id = ?")
+      .bind(classId, STUDENT_ID)
+      .run();
+    const left = await readSeal(getDb(env.DB), STUDENT_ID);
+    for (const q of ids) expect(left.get(q)).toBe("simulation");
+    await env.DB.prepare("INSERT INTO class_members (class_id, user_id) VALUES (?, ?)").bind(classId, STUDENT_ID).run();
   });
 
   it("refuses the Avvia of a teacher without pupils, and a third running simulation", async () => {

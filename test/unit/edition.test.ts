@@ -21,6 +21,13 @@ describe("the seed editions", () => {
   it("pass their own schema: counts add up to 31, units sum to 6 credits per subject", () => {
     for (const e of SEED_EDITIONS) expect(editionFormatSchema.safeParse(e.format).error?.issues).toBeUndefined();
   });
+  it("refuses section points a sum of grades could reach (a higher section must always rank first)", () => {
+    const bad = editionFormatSchema.safeParse({ ...e2026.format, sectionPoints: 93 });
+    expect(bad.error?.issues.map((i) => i.message)).toContain(
+      "I punti della sezione devono superare la somma più alta dei voti (3 esami × 31 = 93).",
+    );
+    expect(editionFormatSchema.safeParse({ ...e2026.format, sectionPoints: 94 }).success).toBe(true);
+  });
   it("2026/27 is 21 + 10 in 50 minutes with 30-minute breaks; 2025/26 is 15 + 16 in 45 with 15", () => {
     expect(paperSplit(e2026, 4)).toEqual({ mc: 21, gap: 10 });
     expect(paperSplit(e2025, 4)).toEqual({ mc: 15, gap: 16 });

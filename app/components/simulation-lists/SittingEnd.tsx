@@ -1,6 +1,7 @@
 // A simulation's end on its cards (issue 29): the sitting's end is the same for everybody (the common plan); the
 // student's own deadline is later by their extra time. A card says the first where it describes the sitting and
-// the second where it tells the student how long THEY have.
+// the second where it tells the student how long THEY have; and, while a candidate with more extra time still
+// writes, when the final ranking comes (the sitting's stored end, issue 44).
 import type { MySimulation } from "~/lib/my-simulations";
 import { formatRomeDateTime } from "~/lib/rush";
 import { TimeLeft } from "./TimeLeft";
@@ -25,6 +26,12 @@ export function SittingEnd({ sim, now }: { sim: MySimulation; now: number }) {
         <span data-testid="my-end">
           {" · "}
           {T.yourTimeEnds(sim.extraTimePct)}: {formatRomeDateTime(mine)}
+        </span>
+      ) : null}
+      {sim.sittingEndsAt != null && sim.sittingEndsAt > mine ? (
+        <span data-testid="sitting-results">
+          {" · "}
+          {T.rankingAfter}: {formatRomeDateTime(sim.sittingEndsAt)}
         </span>
       ) : null}
     </>

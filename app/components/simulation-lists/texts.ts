@@ -18,6 +18,8 @@ export const MY_SIM_TEXT = {
   endsIn: "Termina tra",
   // The sitting's end (the same for everybody) and the student's own deadline (later with extra time).
   sittingEnds: "Fine della prova",
+  /** The sitting's stored end (its latest candidate's, extra time included): the ranking follows it. */
+  rankingAfter: "Classifica definitiva dopo il",
   yourTimeEndsIn: (pct: number) => `Il tuo tempo (+${pct} %) termina tra`,
   yourTimeEnds: (pct: number) => `Il tuo tempo (+${pct} %) termina`,
   score: "Punteggio",

@@ -6,6 +6,7 @@ import { chunk } from "~/lib/chunk";
 import { rankKey } from "~/lib/rank-key";
 import { getDb } from "../db/client.server";
 import { editionOrDefault } from "../editions.server";
+import { HttpError } from "../errors.server";
 
 /** Rows per INSERT: 9 columns each, under D1's 100 bound variables per statement. */
 const ATTEMPT_ROWS_PER_STATEMENT = 11;
@@ -38,8 +39,15 @@ export async function writeGradedAttempts(
     .prepare("SELECT edition_id AS editionId FROM simulations WHERE id = ?")
     .bind(simulationId)
     .first<{ editionId: number | null }>();
+  // A failed read fails the grading (it is retried, and idempotent): no room may rank on another scale than the rest.
+  // Only an edition deleted since the save ranks the day by its total, in every room alike.
   const edition =
-    editionRow?.editionId != null ? await editionOrDefault(getDb(d1), editionRow.editionId).catch(() => null) : null;
+    editionRow?.editionId != null
+      ? await editionOrDefault(getDb(d1), editionRow.editionId).catch((error: unknown) => {
+          if (error instanceof HttpError && error.status === 404) return null;
+          throw error;
+        })
+      : null;
   for (const part of chunk(graded, STUDENTS_PER_BATCH)) {
     const memories = await simulationMemoryStatements(d1, simulationId, part, subjectKeys, now, judge);
     const inserts = chunk(part, ATTEMPT_ROWS_PER_STATEMENT).map((rows) =>

@@ -6,7 +6,8 @@
 //   - while it belongs to a live simulation (started, not graded, until its stored seal_until: the latest
 //     candidate's end, extra time included, plus the room's grace and a minute; app/lib/sitting-timeline.ts):
 //       · one an admin created (a national sitting): for every account, in its audience or not;
-//       · a teacher's: for its audience (its listed users and the members of its classes, read now). A class mock is
+//       · a teacher's: for its audience (its listed users and the members of its classes, read now, and whoever has a
+//         seat in it: leaving the class mid-sitting does not lift the seal for a candidate still in the room). A class mock is
 //         not a national sitting: sealing every account's practice for each of a thousand classes' mocks would empty
 //         the bank on a school morning, so a teacher's seals only for those who can sit it (at most two at once, with
 //         short breaks: policy.server.ts);
@@ -71,6 +72,7 @@ export function liveSimulationQuestionIdsSql(now: number, userId?: number): SQL 
       ? sql``
       : sql` AND (s.seal_scope = 'all'
           OR EXISTS (SELECT 1 FROM simulation_allowed_users au WHERE au.simulation_id = s.id AND au.user_id = ${userId})
+          OR EXISTS (SELECT 1 FROM simulation_seats se WHERE se.simulation_id = s.id AND se.user_id = ${userId})
           OR EXISTS (SELECT 1 FROM class_members cm
             JOIN simulation_allowed_classes ac ON ac.class_id = cm.class_id AND ac.simulation_id = s.id
             WHERE cm.user_id = ${userId}))`;

@@ -54,12 +54,13 @@ export async function adminAttempts(db: Db, simulationId: string, user: Manager,
   // One row of the table and of the CSV: the ranking score and the section by rankKey, the same figures as the
   // candidate's result screen.
   const row = (a: StoredAttempt, userName: string, pos: number, percentile: number) => {
+    // The stored key orders the ranking: show that one (the section is read from the result by the same rule).
     const rank = rankKey({ totale: a.score, subjects: a.subjectsResult }, edition);
     return {
       id: a.id,
       userId: a.userId,
       userName,
-      score: rank.key,
+      score: a.rankKey ?? a.score,
       section: rank.section,
       total: a.score,
       perc: a.perc,
@@ -90,7 +91,7 @@ export async function adminAttempts(db: Db, simulationId: string, user: Manager,
     .all();
   const keyed = rows.map((r) => ({
     userId: r.a.userId,
-    key: rankKey({ totale: r.a.score, subjects: r.a.subjectsResult }, edition).key,
+    key: r.a.rankKey ?? r.a.score,
     row: r,
   }));
   const all = keyed.map((r) => r.key);
@@ -170,7 +171,7 @@ export async function classResults(db: Db, simulationId: string, user: Manager) 
     const ranked = rankByKey(
       present.map((r) => {
         const rank = rankKey({ totale: r.a.score, subjects: r.a.subjectsResult }, edition);
-        return { userId: r.userId, key: rank.key, section: rank.section, row: r };
+        return { userId: r.userId, key: r.a.rankKey ?? r.a.score, section: rank.section, row: r };
       }),
     );
     out.push({

@@ -8,12 +8,7 @@ import { simulationSeats, simulations, users } from "../db/schema";
 import { accommodationsNow, storeAccommodations } from "../accommodations.server";
 import { effectiveRole } from "../session.server";
 import { HttpError } from "../errors.server";
-import {
-  assertTeacherMayStart,
-  checkTeacherSimulation,
-  runningUnderLimitSql,
-  TEACHER_SIM_TEXT,
-} from "./policy.server";
+import { assertTeacherMayStart, checkTeacherSimulation, runningUnderLimitSql, TEACHER_SIM_TEXT } from "./policy.server";
 import { SIM_TEXT, simulationAudience, roomFor } from "./door.server";
 import { loadSimulation } from "./plan.server";
 import { chunk } from "~/lib/chunk";
