@@ -17,6 +17,7 @@ import { withUnusableSessionCleared } from "../app/server/session.server";
 import { drain, spareBody } from "./drain";
 import { routeSimulationSocket } from "./simulation-socket";
 
+// The production room (no test hooks); the development and e2e servers enter through workers/app-test-hooks.ts.
 export { SimulationRoom } from "./simulation-room";
 
 /**
