@@ -10,7 +10,7 @@ import { signResume } from "../../app/server/simulation/room-resume.server";
 import { OVERLOAD_COMEBACK_MS, RESTART_COMEBACK_MS, routeSimulationSocket } from "../../workers/simulation-socket";
 
 /** The rooms' namespace, with every room failing as `error` (the runtime's own errors carry these flags). */
-function failingRooms(error: Error): DurableObjectNamespace {
+function failingRooms(error: Error): Env["SIMULATION_ROOM"] {
   return {
     idFromName: (name: string) => env.SIMULATION_ROOM.idFromName(name),
     get: () => ({
@@ -18,7 +18,7 @@ function failingRooms(error: Error): DurableObjectNamespace {
         throw error;
       },
     }),
-  } as unknown as DurableObjectNamespace;
+  } as unknown as Env["SIMULATION_ROOM"];
 }
 
 /** A reconnect with a valid resume token (no D1) to a room failing as `error`: the answer and, for a socket, its close. */
@@ -28,7 +28,8 @@ async function reconnectWhileRoomFails(error: Error) {
   const request = new Request(`http://localhost/api/simulations/rientro/ws?resume=${encodeURIComponent(token)}`, {
     headers: { Upgrade: "websocket" },
   });
-  const response = (await routeSimulationSocket(request, { ...env, SIMULATION_ROOM: failingRooms(error) } as Env))!;
+  const rooms: Env = Object.create(env, { SIMULATION_ROOM: { value: failingRooms(error) } });
+  const response = (await routeSimulationSocket(request, rooms))!;
   const ws = response.webSocket;
   if (!ws) return { status: response.status, close: null };
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
