@@ -53,14 +53,24 @@ function bundleReport(): PluginOption {
 // (app/server/db/d1-usage.server.ts) in that build; no other build carries the variable.
 const benchD1Usage = process.env.UNICUM_BENCH_D1_USAGE === "1";
 
-export default defineConfig({
+// The room's test hooks (workers/room/test-room.ts: the clock of POST /api/admin/simulations/{id}/clock) are bound by
+// the development server and by builds made with UNICUM_TEST_HOOKS=1 (test/e2e/serve.ts, for the e2e servers) through
+// their own entry; `npm run build` / `npm run deploy` and the benches bind the production room, which has none.
+const TEST_HOOKS_ENTRY = "./workers/app-test-hooks.ts";
+
+export default defineConfig(({ command, isPreview }) => ({
   // UNICUM_VITE_CACHE_DIR: a cold dependency cache for `npm run check:first-visit` (a fresh clone's first visit).
   cacheDir: process.env.UNICUM_VITE_CACHE_DIR ?? "node_modules/.vite",
   plugins: [
     cloudflare({
       viteEnvironment: { name: "ssr" },
       persistState: stateDir ? { path: stateDir } : true,
-      ...(benchD1Usage ? { config: (worker) => ({ vars: { ...worker.vars, BENCH_D1_USAGE: "1" } }) } : {}),
+      config: (worker) => ({
+        ...(benchD1Usage ? { vars: { ...worker.vars, BENCH_D1_USAGE: "1" } } : {}),
+        ...((command === "serve" && !isPreview) || process.env.UNICUM_TEST_HOOKS === "1"
+          ? { main: TEST_HOOKS_ENTRY }
+          : {}),
+      }),
     }),
     reactRouter(),
     inlineCss(),
@@ -83,4 +93,4 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   server: { port: 5173, strictPort: true },
   preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
-});
+}));

@@ -3,7 +3,7 @@
 import { createRequestHandler, type RequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, nonceContext } from "../app/server/context";
 import { d1RoundsFor } from "../app/server/d1-rounds.server";
-import { openReadSession } from "../app/server/db/d1-session.server";
+import { openReadSession, type ReadSession } from "../app/server/db/d1-session.server";
 import { withD1Usage } from "../app/server/db/d1-usage.server";
 import { assertValidEnv } from "../app/server/env.server";
 import {
@@ -15,8 +15,9 @@ import {
 } from "../app/server/security.server";
 import { withUnusableSessionCleared } from "../app/server/session.server";
 import { drain, spareBody } from "./drain";
-import { routeSimulationSocket } from "./simulation-socket";
+import { isSimulationSocketPath, routeSimulationSocket } from "./simulation-socket";
 
+// The production room (no test hooks); the development and e2e servers enter through workers/app-test-hooks.ts.
 export { SimulationRoom } from "./simulation-room";
 
 /**
@@ -57,10 +58,32 @@ function routerContext(env: Env, ctx: ExecutionContext, nonce: string) {
   return context;
 }
 
+/**
+ * A room's socket (/api/simulations/{id}/ws, …/staff/ws): the same guard rails (same origin, size, rate limits), then
+ * the room, without a page's set-up. A reconnect with its resume token reads no D1, so the read session (and the
+ * bookmark cookie's check) is opened only for the session's way in; a 101 takes no headers, cookies or nonce. A
+ * refusal leaves as every other answer does.
+ */
+async function socketAnswer(request: Request, env: Env): Promise<Response> {
+  let reads: ReadSession | undefined;
+  const sessionEnv = async () => (reads ??= await openReadSession(request, env)).env;
+  const spare = spareBody(request); // none on an upgrade; a refusal of an odd request with a body reads it (drain.ts)
+  const response =
+    refuseEarly(request) ??
+    (await rateLimitRefusal(request, env)) ??
+    (await routeSimulationSocket(request, env, sessionEnv))!; // the path is a socket's: never null
+  await drain(spare);
+  if (response.status === 101) return response;
+  const shaped = await withUnusableSessionCleared(request, await withApiErrorShape(request, response), env);
+  const secured = withSecurityHeaders(request, shaped, newNonce(), env);
+  return reads ? reads.withBookmark(request, secured) : secured;
+}
+
 export default {
   async fetch(request, givenEnv, ctx) {
     const misconfigured = configurationError(givenEnv);
     if (misconfigured) return misconfigured;
+    if (isSimulationSocketPath(new URL(request.url).pathname)) return socketAnswer(request, withD1Usage(givenEnv));
     // Every D1 query of this request goes through one session (reads near the student, own writes visible).
     const reads = await openReadSession(request, withD1Usage(givenEnv));
     // The benchmark's count of sequential D1 round trips (development servers only; app/server/d1-rounds.server.ts).
@@ -71,7 +94,6 @@ export default {
     const response =
       refuseEarly(request) ??
       (await rateLimitRefusal(request, env)) ??
-      (await routeSimulationSocket(request, env)) ??
       (await requestHandler(request, routerContext(env, ctx, nonce)));
     await drain(spare);
     const shaped = await withUnusableSessionCleared(request, await withApiErrorShape(request, response), env);

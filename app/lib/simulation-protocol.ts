@@ -1,5 +1,5 @@
 // The live simulation's socket protocol, one module for both ends: the SimulationRoom Durable Object
-// (workers/simulation-room.ts) parses what clients send with ClientMessage, the browser
+// (workers/simulation-room.ts over workers/room/) parses what clients send with ClientMessage, the browser
 // (app/components/simulation-runner/useSimulationRoom.ts) parses what the room sends with ServerMessage.
 // No server message carries an answer key: grading happens in the room, results come over HTTP. (A "subject-key" is
 // the key that opens a subject's sealed questions, never the answers.)
@@ -173,6 +173,35 @@ export function shardOf(userId: number, shards: number): number {
 /** Close code of a socket told to reconnect because its student belongs to another room. */
 export const ROOM_MOVED_CODE = 4001;
 
+// --- a server going away: the comeback window (issue 45) ---
+// A release restarts every room and drops every socket; an overloaded room refuses new ones. Coming back all at once
+// would make the next storm, so a server close carries the window over which its clients come back, each at a random
+// instant of it (app/lib/runner-timing.ts): a close reason "comeback=<ms>" (a reason holds at most 123 bytes).
+
+/** Close codes of a server going away: going away (1001), restart (1012, a release), try again later (1013, overload). */
+export const SERVER_CLOSE_CODES: readonly number[] = [1001, 1012, 1013];
+export const RESTART_CLOSE_CODE = 1012;
+export const OVERLOAD_CLOSE_CODE = 1013;
+/** The window when a server close does not say: a room of 1,000 then takes about 200 reconnects a second. */
+export const COMEBACK_DEFAULT_MS = 5000;
+/** The longest window a close may ask for (a bad reason cannot park a sitting's clients for longer). */
+export const COMEBACK_MAX_MS = 30_000;
+
+/** The close reason that asks clients to come back over `windowMs`. */
+export function comebackReason(windowMs: number): string {
+  return `comeback=${Math.max(0, Math.min(COMEBACK_MAX_MS, Math.round(windowMs)))}`;
+}
+
+/**
+ * The window (ms) over which a client comes back after a close: the one its reason names (capped), or the default, for
+ * a server close; null for any other close (a network blip, a move: the client's own backoff).
+ */
+export function comebackWindowOf(code: number, reason: string): number | null {
+  if (!SERVER_CLOSE_CODES.includes(code)) return null;
+  const asked = /^comeback=(\d{1,9})$/.exec(reason)?.[1];
+  return asked === undefined ? COMEBACK_DEFAULT_MS : Math.min(COMEBACK_MAX_MS, Number(asked));
+}
+
 /**
  * Where a simulation's rooms are created: Western Europe ("weur", a Durable Objects location hint), near the
  * Italian exam's students. Read by roomFor, the one place rooms are made.
@@ -234,62 +263,4 @@ export type StaffServerMessage = z.infer<typeof StaffServerMessage>;
 
 export function encodeStaffMessage(message: StaffServerMessage): string {
   return JSON.stringify(message);
-}
-
-// --- The runner's timing (SimulationRunner.tsx; the national bench's client copies what the browser does) ---
-
-/**
- * A socket that was open and dropped (a blip, a room restart): for this long the runner keeps the answers given
- * meanwhile and sends them on the reconnected socket, instead of one HTTP save each at once. The first reconnect
- * comes after 0.5–1.5 s; a wave of HTTP saves from every dropped candidate cost the national bench's server more
- * than the reconnects themselves. Past it (or close to the subject's end), they go over HTTP.
- */
-export const SOCKET_BLIP_GRACE_MS = 5000;
-/** How long before its subject's end an answer given with the socket down goes over HTTP at once. */
-export const BLIP_END_MARGIN_MS = 3000;
-
-/**
- * When an answer given with the socket down goes over HTTP (performance.now() time): at once for a socket that never
- * opened (`droppedAt` null), else at the end of the blip's grace, or BLIP_END_MARGIN_MS before its subject ends
- * (`msLeft`: how long it stays open) if that comes first. The runner and the national bench's clients share it.
- */
-export function blipFlushAt(droppedAt: number | null, now: number, msLeft?: number): number {
-  if (droppedAt === null) return now;
-  return Math.min(droppedAt + SOCKET_BLIP_GRACE_MS, now + (msLeft ?? Infinity) - BLIP_END_MARGIN_MS);
-}
-
-/** A subject's questions are asked for this long after it opens, so a clock a few ms early does not ask twice. */
-export const QUESTIONS_AFTER_OPEN_MS = 250;
-/**
- * The room sends each subject's key at its opening; a runner that holds no key this long after its opening asks for it,
- * at a random instant of the next KEY_SPREAD_MS (a whole sitting whose room was late does not ask at once).
- */
-export const KEY_AFTER_OPEN_MS = 1500;
-export const KEY_SPREAD_MS = 1500;
-/** A runner that cannot open a subject with its key asks the server at a random instant of this spread. */
-export const QUESTIONS_FALLBACK_SPREAD_MS = 2000;
-/** How long the room's answer to a key request is awaited, and how many times a refused request is asked in all. */
-export const KEY_TIMEOUT_MS = 3000;
-export const KEY_TRIES = 3;
-export const KEY_RETRY_MS = 400;
-/**
- * A flow loaded before Avvia holds no sealed copies: it is fetched again once the start is announced, at a random
- * instant of the lead (at most this spread, and ending this margin before the first subject opens).
- */
-export const START_FETCH_SPREAD_MS = 2500;
-export const START_FETCH_MARGIN_MS = 700;
-/**
- * At the end, with every answer acknowledged and the socket open, the runner asks for its result once the room has
- * graded (simulation-end), at a random instant of a spread that grows with the sitting (endSubmitSpreadMs: a whole
- * sitting does not call while its rooms write, nor all at once after); without that word by the room's end plus the
- * grace plus END_WAIT_MAX_MS, at once (the call itself makes a late room grade).
- */
-export const END_WAIT_MAX_MS = 20_000;
-
-/**
- * The spread of the result calls after simulation-end: two seconds per room of the sitting, 1 to 20 s (a class's
- * room: 2 s; a national sitting's rooms grade one after another on D1, and their students call while the last write).
- */
-export function endSubmitSpreadMs(rooms: number | undefined): number {
-  return Math.min(20_000, Math.max(1000, 2000 * (rooms ?? 1)));
 }

@@ -31,7 +31,7 @@ import {
   QUESTIONS_FALLBACK_SPREAD_MS,
   START_FETCH_SPREAD_MS,
   START_FETCH_MARGIN_MS,
-} from "../../app/lib/simulation-protocol.ts";
+} from "../../app/lib/runner-timing.ts";
 
 // These threads stand for students' own devices: on this one machine they must not take the server's core from it
 // (at each opening 6,000 clients open their sealed subjects at once). Lower this thread's priority (Linux applies it

@@ -66,12 +66,16 @@ export function benchServerKind(): "direct" | "preview" {
   return kind;
 }
 
+/** The bench measures the production room: its build binds no test hooks (test/e2e/serve.ts binds them otherwise). */
+const PRODUCTION_BUILD_ENV = { ...process.env, UNICUM_TEST_HOOKS: "0" };
+
 /** Builds, seeds a fresh .wrangler/bench-state and serves the production build (BENCH_SERVER: direct or preview). */
 export async function startProductionServer(port = Number(process.env.BENCH_PORT ?? 4329)): Promise<LocalServer> {
   if (benchServerKind() === "preview") {
     const child = spawn(process.execPath, ["test/e2e/serve.ts", "--port", String(port), "--state", BENCH_STATE], {
       stdio: ["ignore", "ignore", "inherit"],
       detached: true,
+      env: PRODUCTION_BUILD_ENV,
     });
     return whenServing(child, port, 240_000);
   }
@@ -79,6 +83,7 @@ export async function startProductionServer(port = Number(process.env.BENCH_PORT
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ["test/e2e/serve.ts", "--state", BENCH_STATE, "--no-serve"], {
       stdio: ["ignore", "ignore", "inherit"],
+      env: PRODUCTION_BUILD_ENV,
     });
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`build and seed exited with ${code}`))));

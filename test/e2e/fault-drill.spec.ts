@@ -3,15 +3,18 @@
 // 1. In the middle of a sharded simulation: the clients reconnect to their rooms; every acknowledged answer is in
 //    the final grading, nobody is graded twice, and the deadline still holds (the room's alarm closes the subject and
 //    grades on time after the restart).
-// 2. Right after the room took a browser's answer (workers/simulation-room.ts: an accepted answer waits
+// 2. Right after the room took a browser's answer (workers/room/answers.ts: an accepted answer waits
 //    ANSWER_BATCH_MS for others, then is written, then acknowledged): the test relays the page's socket, sends a
 //    ping behind the answer and kills the process when the pong comes back, so the room had taken the answer and
 //    the browser has no ack. The acknowledged answer survives; the unacknowledged one is resent by the browser when
 //    its socket comes back, and the room keeps it. Whether the process died before the write (inside the 4 ms
 //    window) or just after it depends on the machine's scheduling, through two processes: the drill reads the
-//    storage after the restart and checks each case. The crash inside the window made exact (time held still),
+//    storage after the restart and checks each case. The page's socket is closed as a release closes it (1012 with the
+//    window to come back over, app/lib/simulation-protocol.ts): however long the outage, the browser is back within
+//    that window once the server is. The crash inside the window made exact (time held still),
 //    a stored alarm that fires with nobody connected, and a hibernated room woken by an answer are in
-//    test/integration/simulation-room.test.ts, where the runtime's timers, eviction and alarms can be driven.
+//    test/integration/simulation-room.test.ts, where the runtime's timers, eviction and alarms can be driven; a
+//    release restarting a room with every socket open is test/integration/deploy-drill.test.ts.
 // It runs its own `vite preview` (its project's port + 100, state .wrangler/drill-state-<project>: test/e2e/servers.ts)
 // on the build the e2e web server has just made, so that killing it does not disturb the other tests.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -19,6 +22,7 @@ import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { WebSocketRoute } from "@playwright/test";
+import { comebackReason, RESTART_CLOSE_CODE } from "../../app/lib/simulation-protocol.ts";
 import { allowConsoleError, expect, test } from "./fixtures";
 import { drillServer, SEED_DIR } from "./servers";
 
@@ -258,6 +262,9 @@ test("fault drill: the server is killed mid-simulation and restarted; acknowledg
 type Frame = { socket: number; from: "browser" | "room"; m: Msg };
 /** The ping the drill sends behind an answer; its pong is not passed on to the page (its clock would take it). */
 const PROBE = -424242;
+/** The page's socket is closed as a release closes it: come back within this window. */
+const RELEASE_WINDOW_MS = 2000;
+const RELEASE_CLOSE = { code: RESTART_CLOSE_CODE, reason: comebackReason(RELEASE_WINDOW_MS) };
 
 test("fault drill: the server is killed right after the room took an answer; the acknowledged answer survives, the browser resends the other", async ({
   browser,
@@ -301,15 +308,17 @@ test("fault drill: the server is killed right after the room took an answer; the
       killed: false,
       /** An ack of the armed answer the room sent before it died: the browser never gets it (lost with the process). */
       withheld: [] as Msg[],
-      /** The address of each socket the page opened (a reconnect after the start carries ?resume=). */
+      /** The address of each socket the page opened (a reconnect after the start carries ?resume=), and when. */
       urls: [] as string[],
+      openedAt: [] as number[],
     };
     // A reconnect carries the room's resume token (?resume=): relayed as the page sent it.
     await page.routeWebSocket(/\/api\/simulations\/[^/]+\/ws(\?.*)?$/, (ws: WebSocketRoute) => {
       const socket = ++wire.sockets;
       wire.urls.push(ws.url());
+      wire.openedAt.push(Date.now());
       if (!wire.gate) {
-        void ws.close({ code: 1012, reason: "server down" });
+        void ws.close(RELEASE_CLOSE);
         return;
       }
       const room = new WebSocket(
@@ -350,7 +359,7 @@ test("fault drill: the server is killed right after the room took an answer; the
         frames.push({ socket, from: "room", m });
         void ws.send(String(event.data));
       };
-      room.onclose = () => void ws.close({ code: 1012, reason: "server down" });
+      room.onclose = () => void ws.close(RELEASE_CLOSE);
       ws.onClose(() => room.close());
     });
     const answersSent = (socket: (n: number) => boolean, questionId: number) =>
@@ -420,9 +429,10 @@ test("fault drill: the server is killed right after the room took an answer; the
         : "fault drill: the process died after the write, before its ack reached the browser",
     );
 
-    // The browser's socket comes back by itself: it resends the unacknowledged answer (only that one), and the
-    // room acknowledges it.
+    // The browser's socket comes back by itself, within the release's window however long the outage was: it resends
+    // the unacknowledged answer (only that one), and the room acknowledges it.
     wire.gate = true;
+    const reopenedAt = Date.now();
     await expect(page.getByTestId("sim-save-summary")).toHaveText("Tutte le risposte sono salvate", {
       timeout: 60_000,
     });
@@ -431,6 +441,8 @@ test("fault drill: the server is killed right after the room took an answer; the
     expect(answersSent(after, second.questionId).map((f) => f.m.value)).toContain(second.value);
     expect(acks(after, second.questionId).length).toBeGreaterThan(0);
     expect(answersSent(after, first.questionId)).toEqual([]);
+    const back = wire.openedAt.find((at) => at >= reopenedAt)!;
+    expect(back - reopenedAt).toBeLessThan(RELEASE_WINDOW_MS + 3000); // its timers' slack on a busy machine
     // It came back with the resume token the room gave at the start (no session lookup), valid across the restart.
     expect(wire.urls.slice(killedSocket).some((url) => new URL(url).searchParams.has("resume"))).toBe(true);
 

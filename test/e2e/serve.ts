@@ -19,7 +19,14 @@ const state = arg("--state", join(".wrangler", "e2e-state"));
 const keepSeed = arg("--keep-seed", "");
 const seedFrom = arg("--seed-from", "");
 const bin = (name: string) => join("node_modules", ".bin", name);
-const env = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+// The e2e servers bind the room's test hooks (vite.config.ts: the clock of POST /api/admin/simulations/{id}/clock); the
+// bench builds through this script with UNICUM_TEST_HOOKS=0, the production room.
+const env = {
+  ...process.env,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+  UNICUM_TEST_HOOKS: process.env.UNICUM_TEST_HOOKS ?? "1",
+};
 
 if (!existsSync(".dev.vars")) copyFileSync(".dev.vars.example", ".dev.vars");
 if (!/^DEV_LOGIN=1$/m.test(readFileSync(".dev.vars", "utf8"))) {

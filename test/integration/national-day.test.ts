@@ -11,7 +11,7 @@ import { d1Usage, resetD1Usage, withD1Usage } from "~/server/db/d1-usage.server"
 import { writeGradedAttempts } from "../../app/server/simulation/grading.server";
 import { answerKeysOf, loadSimulation } from "../../app/server/simulation/plan.server";
 import { rankingFor } from "../../app/server/simulation/ranking.server";
-import type { SimulationRoom } from "../../workers/simulation-room";
+import type { TestSimulationRoom as SimulationRoom } from "../../workers/room/test-room";
 import { routeSimulationSocket } from "../../workers/simulation-socket";
 import { countingD1 } from "./d1-counter";
 import { call, count, json, login, seed } from "./helpers";

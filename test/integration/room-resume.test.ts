@@ -7,7 +7,7 @@ import { RESUME_AFTER_END_MS, signResume } from "../../app/server/simulation/roo
 import { routeSimulationSocket } from "../../workers/simulation-socket";
 import { countingD1 } from "./d1-counter";
 import { call, login, seed } from "./helpers";
-import type { SimulationRoom } from "../../workers/simulation-room";
+import type { TestSimulationRoom as SimulationRoom } from "../../workers/room/test-room";
 import { moveStart, type RoomMessage, roomOf } from "./room-socket";
 
 let admin: string;

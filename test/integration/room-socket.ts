@@ -3,7 +3,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { SimulationRoom } from "../../workers/simulation-room";
+import type { TestSimulationRoom as SimulationRoom } from "../../workers/room/test-room";
 
 /** A room of a simulation (a class-sized simulation has one room, "<id>:0"). */
 export const roomOf = (id: string, shard = 0) =>

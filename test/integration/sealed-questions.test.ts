@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "~/routes";
 import { summaryScore } from "~/lib/scoring";
 import { SEALED_TEXT } from "../../app/server/simulation/seal.server";
-import type { SimulationRoom } from "../../workers/simulation-room";
+import type { TestSimulationRoom as SimulationRoom } from "../../workers/room/test-room";
 import { provideRequestContext } from "~/server/request-context.server";
 import { call, count, json, login, makeContext, seed } from "./helpers";
 

@@ -12,7 +12,7 @@ import {
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { SIMULATION_GRACE_MS } from "~/lib/constants";
-import type { SimulationRoom } from "../../workers/simulation-room";
+import type { TestSimulationRoom as SimulationRoom } from "../../workers/room/test-room";
 import { moveStart, roomOf } from "./room-socket";
 import { call, count, json, login, seed } from "./helpers";
 

@@ -6,7 +6,7 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/server/db/client.server";
 import { startSimulation } from "../../app/server/simulation/start.server";
-import type { SimulationRoom } from "../../workers/simulation-room";
+import type { TestSimulationRoom as SimulationRoom } from "../../workers/room/test-room";
 import { call, count, json, login, seed } from "./helpers";
 
 type Msg = Record<string, unknown> & { type: string };

@@ -2,7 +2,7 @@
 // without answer keys, the attempt merged with autosave and idempotent, the ranking, delete.
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SimulationRoom } from "../../workers/simulation-room";
+import type { TestSimulationRoom as SimulationRoom } from "../../workers/room/test-room";
 import { call, count, json, login, seed } from "./helpers";
 
 let admin: string;

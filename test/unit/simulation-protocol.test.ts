@@ -1,8 +1,7 @@
 // The room's protocol: what the room and the browser accept, and how students are spread over rooms.
 import { describe, expect, it } from "vitest";
+import { BLIP_END_MARGIN_MS, blipFlushAt, SOCKET_BLIP_GRACE_MS } from "~/lib/runner-timing";
 import {
-  BLIP_END_MARGIN_MS,
-  blipFlushAt,
   ClientMessage,
   encodeServerMessage,
   parseClientFrame,
@@ -11,7 +10,6 @@ import {
   ServerMessage,
   shardCount,
   shardOf,
-  SOCKET_BLIP_GRACE_MS,
 } from "~/lib/simulation-protocol";
 
 describe("simulation protocol", () => {

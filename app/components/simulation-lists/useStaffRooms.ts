@@ -1,13 +1,14 @@
-// The browser side of the teacher's live view: one staff socket per room (reconnecting with back-off), the rooms'
+// The browser side of the teacher's live view: one staff socket per room (reconnecting with a jittered back-off that
+// starts over once the room has sent its state, app/lib/runner-timing.ts), the rooms'
 // states kept current from their messages, and the server clock (offset from ping round trips, fastest kept).
 // Nothing is polled: the state changes only when a room says so.
 import { useEffect, useRef, useState } from "react";
 import { roomView, withPupil, type RoomView } from "~/lib/live-view";
+import { firstResyncMs, RESYNC_MS, ReconnectBackoff } from "~/lib/runner-timing";
 import { estimateClockOffset, type ClockSample } from "~/lib/simulation";
 import { encodeClientMessage, type LiveStateMessage, parseFrame, StaffServerMessage } from "~/lib/simulation-protocol";
 
 const PINGS_PER_SYNC = 5;
-const RESYNC_MS = 30_000;
 
 export function useStaffRooms(simulationId: string, initial: LiveStateMessage[], shards: number) {
   const [rooms, setRooms] = useState<(RoomView | undefined)[]>(() => initial.map(roomView));
@@ -28,25 +29,30 @@ export function useStaffRooms(simulationId: string, initial: LiveStateMessage[],
     const setOpenAt = (shard: number, value: boolean) =>
       setOpen((list) => list.map((v, i) => (i === shard ? value : v)));
 
-    const connect = (shard: number, retry: number) => {
+    const connect = (shard: number, backoff: ReconnectBackoff) => {
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
       const ws = new WebSocket(
         `${proto}//${location.host}/api/simulations/${encodeURIComponent(simulationId)}/staff/ws?shard=${shard}`,
       );
       sockets[shard] = ws;
       let pingsLeft = 0;
-      let sync: ReturnType<typeof setInterval> | undefined;
+      let sync: ReturnType<typeof setTimeout> | undefined;
       const ping = () =>
         ws.readyState === WebSocket.OPEN && ws.send(encodeClientMessage({ type: "ping", t0: performance.now() }));
-      ws.onopen = () => {
-        retry = 0;
-        setOpenAt(shard, true);
+      const syncNow = () => {
         pingsLeft = PINGS_PER_SYNC;
         ping();
-        sync = setInterval(() => {
-          pingsLeft = PINGS_PER_SYNC;
-          ping();
-        }, RESYNC_MS);
+      };
+      // Every RESYNC_MS after a first one at this socket's own phase.
+      const resync = () => {
+        syncNow();
+        sync = setTimeout(resync, RESYNC_MS);
+      };
+      ws.onopen = () => {
+        backoff.opened(performance.now());
+        setOpenAt(shard, true);
+        syncNow();
+        sync = setTimeout(resync, firstResyncMs(Math.random()));
       };
       ws.onmessage = (event) => {
         const receivedAt = performance.now();
@@ -54,6 +60,7 @@ export function useStaffRooms(simulationId: string, initial: LiveStateMessage[],
         if (!m) return;
         switch (m.type) {
           case "live-state":
+            backoff.greet();
             setRoom(shard, () => roomView(m));
             break;
           case "live-pupil":
@@ -74,14 +81,16 @@ export function useStaffRooms(simulationId: string, initial: LiveStateMessage[],
             break;
         }
       };
-      ws.onclose = () => {
-        clearInterval(sync);
+      ws.onclose = (event) => {
+        clearTimeout(sync);
         setOpenAt(shard, false);
         if (stopped) return;
-        timers.push(setTimeout(() => connect(shard, retry + 1), Math.min(10_000, 500 * 2 ** Math.min(retry, 5))));
+        // Jittered: every teacher watching a room that restarts does not come back at once.
+        const { delayMs } = backoff.afterClose(event.code, event.reason, performance.now());
+        timers.push(setTimeout(() => connect(shard, backoff), delayMs));
       };
     };
-    for (let shard = 0; shard < shards; shard++) connect(shard, 0);
+    for (let shard = 0; shard < shards; shard++) connect(shard, new ReconnectBackoff());
     return () => {
       stopped = true;
       for (const t of timers) clearTimeout(t);

@@ -33,7 +33,7 @@ import {
   QUESTIONS_FALLBACK_SPREAD_MS,
   START_FETCH_SPREAD_MS,
   START_FETCH_MARGIN_MS,
-} from "~/lib/simulation-protocol";
+} from "~/lib/runner-timing";
 import {
   answeredCount,
   Centered,

@@ -3,20 +3,20 @@
 // Time is always performance.now() + offset: the device's wall clock is never used.
 // Messages are the zod schemas of app/lib/simulation-protocol.ts, shared with the room.
 import { useCallback, useEffect, useRef, useState } from "react";
+import { blipFlushAt, firstResyncMs, RESYNC_MS, ReconnectBackoff } from "~/lib/runner-timing";
 import { estimateClockOffset, type ClockSample } from "~/lib/simulation";
 import {
   encodeClientMessage,
   parseFrame,
-  blipFlushAt,
   ROOM_MOVED_CODE,
   ServerMessage,
   type HelloMessage,
   type SavedAnswers,
 } from "~/lib/simulation-protocol";
+import { type KeyAnswer, RoomKeyBox } from "./room-keys";
 
 export type SaveState = "saved" | "pending" | "rejected";
-/** The room's answer to a key request: the key, null when refused, undefined when none came (no socket, too late). */
-export type KeyAnswer = string | null | undefined;
+export type { KeyAnswer };
 
 export type RoomEvents = {
   /** Avvia: the start instant, with this candidate's accommodation and the room's last end (when the room says). */
@@ -31,7 +31,6 @@ export type RoomEvents = {
 type PendingAnswer = { seq: number; subjectId: number; questionId: number; value: string };
 
 const PINGS_PER_SYNC = 6;
-const RESYNC_MS = 30_000;
 
 export function useSimulationRoom(
   simulationId: string | null,
@@ -46,7 +45,10 @@ export function useSimulationRoom(
   const seq = useRef(0);
   /** Latest unacknowledged answer per question: resent after a reconnect. */
   const pending = useRef(new Map<number, PendingAnswer>());
-  /** When the open socket dropped (null while open, or when it never opened): the blip's grace counts from here. */
+  /**
+   * When the open socket dropped, or the comeback the server asked for (null while open, or when it never opened): the
+   * blip's grace counts from here.
+   */
   const droppedAt = useRef<number | null>(null);
   /** The end of the blip's grace: the answers still waiting then go over HTTP. */
   const blipTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -56,22 +58,8 @@ export function useSimulationRoom(
   eventsRef.current = events;
   const httpSaveRef = useRef(httpSave);
   httpSaveRef.current = httpSave;
-  /** Sealed prefetch: who waits for a subject's key (the key; null when refused; undefined when no answer came). */
-  const keyWaiters = useRef(new Map<number, ((key: KeyAnswer) => void)[]>());
-  const settleKey = useCallback((subject: number, key: KeyAnswer) => {
-    const waiting = keyWaiters.current.get(subject) ?? [];
-    keyWaiters.current.delete(subject);
-    for (const resolve of waiting) resolve(key);
-  }, []);
-  /** Keys the room sent (at each opening, unasked, or in answer to a request), by subject. */
-  const keys = useRef(new Map<number, string>());
-  /** Who waits for a key the room sends unasked (the key; undefined when the socket closes or time is up). */
-  const keyListeners = useRef(new Map<number, ((key: string | undefined) => void)[]>());
-  const settleListeners = useCallback((subject: number, key: string | undefined) => {
-    const waiting = keyListeners.current.get(subject) ?? [];
-    keyListeners.current.delete(subject);
-    for (const resolve of waiting) resolve(key);
-  }, []);
+  /** Sealed prefetch: the subject keys the room sent, and who waits for one. */
+  const keys = useRef(new RoomKeyBox());
 
   const addSample = useCallback((s: ClockSample) => {
     samples.current = [...samples.current.slice(-11), s];
@@ -83,12 +71,13 @@ export function useSimulationRoom(
 
   useEffect(() => {
     if (!simulationId) return;
-    keys.current = new Map();
+    keys.current.forget();
     // The room's resume token (hello, start): a reconnect sends it and skips the server's session lookups.
     let resume: string | undefined;
     let closed = false;
-    let retry = 0;
-    let syncTimer: ReturnType<typeof setInterval> | undefined;
+    // Starts over only once the room has greeted a socket (its hello) or it stayed open a few seconds (app/lib/runner-timing.ts).
+    const backoff = new ReconnectBackoff();
+    let syncTimer: ReturnType<typeof setTimeout> | undefined;
     let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 
     const connect = () => {
@@ -106,16 +95,21 @@ export function useSimulationRoom(
         pingsLeft = PINGS_PER_SYNC;
         ping();
       };
+      // Every RESYNC_MS after a first one at this client's own phase: a sitting back together does not ping together.
+      const resync = () => {
+        sync();
+        syncTimer = setTimeout(resync, RESYNC_MS);
+      };
       let opened = false;
       ws.onopen = () => {
         opened = true;
+        backoff.opened(performance.now());
         droppedAt.current = null;
         clearTimeout(blipTimer.current);
         blipTimer.current = undefined;
-        retry = 0;
         setConnected(true);
         sync();
-        syncTimer = setInterval(sync, RESYNC_MS);
+        syncTimer = setTimeout(resync, firstResyncMs(Math.random()));
         for (const p of pending.current.values()) ws.send(encodeClientMessage({ type: "answer", ...p }));
       };
       ws.onmessage = (event) => {
@@ -129,6 +123,7 @@ export function useSimulationRoom(
             break;
           case "hello":
             greeted = true;
+            backoff.greet();
             resume = m.resume ?? resume;
             eventsRef.current.onHello(m);
             if (m.closedThrough > 0) eventsRef.current.onSubjectClosed(m.closedThrough);
@@ -145,12 +140,10 @@ export function useSimulationRoom(
             eventsRef.current.onEnd();
             break;
           case "subject-key":
-            keys.current.set(m.subject, m.key);
-            settleListeners(m.subject, m.key);
-            settleKey(m.subject, m.key);
+            keys.current.received(m.subject, m.key);
             break;
           case "key-refused":
-            settleKey(m.subject, null);
+            keys.current.refused(m.subject);
             break;
           case "ack":
           case "rejected": {
@@ -165,84 +158,43 @@ export function useSimulationRoom(
       };
       ws.onclose = (event) => {
         setConnected(false);
-        if (opened) droppedAt.current = performance.now();
-        clearInterval(syncTimer);
-        for (const subject of [...keyWaiters.current.keys()]) settleKey(subject, undefined);
-        for (const subject of [...keyListeners.current.keys()]) settleListeners(subject, undefined);
+        clearTimeout(syncTimer);
+        keys.current.socketClosed();
         if (closed) return;
         // Refused before its hello: the next try goes through the session, not a token the room may not take.
         if (!greeted) resume = undefined;
-        // Moved to another room at the start: reconnect at once; otherwise back off.
-        if (event.code === ROOM_MOVED_CODE) {
-          resume = undefined; // the token names the room it leaves
-          connect();
-          return;
-        }
-        // Jittered (×0.5–1.5): a class or a whole sitting dropped by one network blip does not come back at once.
-        retry++;
-        reconnectTimer = setTimeout(connect, Math.min(10_000, 500 * 2 ** Math.min(retry, 5)) * (0.5 + Math.random()));
+        // Moved to another room at the start: the token names the room it leaves.
+        if (event.code === ROOM_MOVED_CODE) resume = undefined;
+        // Always jittered: a sitting dropped together (a blip, a move at Avvia, a release) does not come back together;
+        // after a server close, within the window it chose, holding the answers given meanwhile until then.
+        const comeback = backoff.afterClose(event.code, event.reason, performance.now());
+        if (opened) droppedAt.current = comeback.holdFrom;
+        reconnectTimer = setTimeout(connect, comeback.delayMs);
       };
     };
     connect();
     return () => {
       closed = true;
-      clearInterval(syncTimer);
+      clearTimeout(syncTimer);
       clearTimeout(reconnectTimer);
       clearTimeout(blipTimer.current);
       blipTimer.current = undefined;
       droppedAt.current = null;
       wsRef.current?.close(1000, "bye");
     };
-  }, [simulationId, addSample, settleKey, settleListeners]);
+  }, [simulationId, addSample]);
 
-  /**
-   * Sealed prefetch (issue 31): the key the room sends unasked at this candidate's opening of `subject`; undefined when
-   * none came within `timeoutMs` or the socket is down (the runner then asks, requestKey, or the server).
-   */
-  const awaitKey = useCallback((subject: number, timeoutMs: number): Promise<string | undefined> => {
-    const known = keys.current.get(subject);
-    if (known !== undefined) return Promise.resolve(known);
-    const ws = wsRef.current;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const done = (key: string | undefined) => {
-        clearTimeout(timer);
-        resolve(key);
-      };
-      const timer = setTimeout(() => {
-        const waiting = keyListeners.current.get(subject);
-        if (waiting?.includes(done)) waiting.splice(waiting.indexOf(done), 1);
-        resolve(undefined);
-      }, timeoutMs);
-      keyListeners.current.set(subject, [...(keyListeners.current.get(subject) ?? []), done]);
-    });
-  }, []);
+  /** Sealed prefetch (issue 31): the key the room sends unasked at this candidate's opening (RoomKeyBox.awaitKey). */
+  const awaitKey = useCallback(
+    (subject: number, timeoutMs: number) => keys.current.awaitKey(subject, timeoutMs, wsRef.current),
+    [],
+  );
 
-  /**
-   * Sealed prefetch (issue 31): asks the room for a subject's key (its index in the flow). Null on a refusal (not open
-   * yet for this candidate); undefined without an open socket or an answer within `timeoutMs`: the runner then asks the
-   * server over HTTP.
-   */
-  const requestKey = useCallback((subject: number, timeoutMs: number): Promise<KeyAnswer> => {
-    const known = keys.current.get(subject);
-    if (known !== undefined) return Promise.resolve(known);
-    const ws = wsRef.current;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const done = (key: KeyAnswer) => {
-        clearTimeout(timer);
-        resolve(key);
-      };
-      timer = setTimeout(() => {
-        const waiting = keyWaiters.current.get(subject);
-        if (waiting?.includes(done)) waiting.splice(waiting.indexOf(done), 1);
-        resolve(undefined);
-      }, timeoutMs);
-      keyWaiters.current.set(subject, [...(keyWaiters.current.get(subject) ?? []), done]);
-      ws.send(encodeClientMessage({ type: "key", subject }));
-    });
-  }, []);
+  /** Sealed prefetch (issue 31): asks the room for a subject's key (RoomKeyBox.requestKey). */
+  const requestKey = useCallback(
+    (subject: number, timeoutMs: number) => keys.current.requestKey(subject, timeoutMs, wsRef.current),
+    [],
+  );
 
   /** One pending answer over HTTP, into the same room (once per version of the answer). */
   const saveOverHttp = useCallback((entry: PendingAnswer) => {

@@ -183,8 +183,25 @@ export async function advanceSimulationClockForTest(db: Db, env: Env, id: string
     .update(simulations)
     .set({ startTime: new Date(startTime), endsAt: new Date(moved.endsAt), sealUntil: new Date(moved.sealUntil) })
     .where(eq(simulations.id, id));
-  await Promise.all(
-    Array.from({ length: sim.shards }, (_, shard) => roomFor(env, id, shard).moveStartForTest(startTime)),
-  );
+  try {
+    await Promise.all(
+      Array.from({ length: sim.shards }, (_, shard) => clockRoomFor(env, id, shard).moveStartForTest(startTime)),
+    );
+  } catch (error) {
+    if (String(error).includes("does not implement")) throw new HttpError(501, CLOCK_HOOK_MISSING);
+    throw error;
+  }
   return { id, startTime };
+}
+
+const CLOCK_HOOK_MISSING =
+  "Questo server non ha l'orologio di prova: avvia il server di sviluppo o quello dei test end-to-end (UNICUM_TEST_HOOKS=1).";
+
+/**
+ * The room with its clock hook. Only the test servers bind that class (workers/room/test-room.ts: vitest's workerd, the
+ * development server, the e2e builds); a production build's room has no such method, and the call fails there (it is
+ * reached only with the development sign-in on, never in production).
+ */
+function clockRoomFor(env: Env, id: string, shard: number) {
+  return roomFor(env, id, shard) as unknown as { moveStartForTest(startTime: number): Promise<boolean> };
 }
