@@ -8,6 +8,9 @@ import { type RankKey, rankKeyOfGrades } from "./rank-key.ts";
 import { betterGrade, reportedGrade, type SubjectGrade } from "./simulation-day.ts";
 import { RETAKE_FOCUS } from "./study-plan.ts";
 
+/** Aggregates of self-reported grades are shown only over at least this many students. */
+export const AGGREGATE_MIN_STUDENTS = 30;
+
 /** One row as stored: null grade = non sostenuto. */
 export type EnteredGrade = { sittingDate: string; subjectId: number; grade: number | null };
 

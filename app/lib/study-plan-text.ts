@@ -28,6 +28,7 @@ export const PLAN_TEXT = {
   done: "fatto",
   allDone: "Tutto fatto per oggi: ottimo lavoro!",
   restDay: "Oggi è un giorno di riposo nel tuo piano.",
+  examToday: "Oggi è il giorno dell'appello: in bocca al lupo!",
   overBudget: (minutes: number) =>
     `La giornata d'esame dura ${hoursText(minutes)}, più del tempo che hai indicato per oggi: liberala se puoi.`,
   daysLeft: (days: number, label: string) => (days === 1 ? `${label}: domani` : `${label}: tra ${days} giorni`),
@@ -57,6 +58,7 @@ export const PLAN_TEXT = {
   weekdayOff: "Riposo",
   save: "Salva il piano",
   saved: "Piano salvato.",
+  saveFailed: "Salvataggio non riuscito: riprova.",
   remove: "Elimina il piano",
   removed: "Piano eliminato.",
   calendar: "Calendario fino all'appello",

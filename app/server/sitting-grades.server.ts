@@ -4,13 +4,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type ExamEdition, sittingStartsAt } from "~/lib/edition";
 import type { SittingGradesBody } from "~/lib/forms/study-plan";
+import { AGGREGATE_MIN_STUDENTS } from "~/lib/sitting-results";
 import { PLAN_TEXT } from "~/lib/study-plan-text";
 import type { Db } from "./db/client.server";
 import { sittingGrades } from "./db/schema";
 import { HttpError } from "./errors.server";
-
-/** Aggregates of self-reported grades are shown only over at least this many students. */
-export const AGGREGATE_MIN_STUDENTS = 30;
 
 /**
  * Stores the grades of one sitting of the default edition (replacing what the student entered for it before), once
