@@ -317,4 +317,22 @@ describe("after the sitting", () => {
     // Fisica was sat by a handful: no rate.
     expect(agg[0]!.passed.find((p) => p.subjectId === 4)!.pct).toBeNull();
   });
+
+  it("go with the student: in their data export, and deleted with their account", async () => {
+    const s = await freshStudent();
+    await call("PUT", "/api/me/plan", { token: s.token, json: plan });
+    await call("POST", "/api/me/sitting-grades", { token: s.token, json: grades([22, 19, null]) });
+    const exported = await json<{ studyPlan: { sittingDate: string }; sittingGrades: { grade: number | null }[] }>(
+      await call("GET", "/api/profile/export", { token: s.token }),
+    );
+    expect(exported.studyPlan).toMatchObject({ sittingDate: NEXT });
+    expect(exported.sittingGrades.map((g) => g.grade).sort()).toEqual([19, 22, null].sort());
+    expect((await call("DELETE", "/api/profile", { token: s.token, json: { confirm: "ELIMINA" } })).status).toBe(200);
+    const left = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM study_plans WHERE user_id = ?1) + (SELECT count(*) FROM sitting_grades WHERE user_id = ?1) AS n",
+    )
+      .bind(s.id)
+      .first<{ n: number }>();
+    expect(left!.n).toBe(0);
+  });
 });

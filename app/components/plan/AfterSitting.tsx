@@ -46,6 +46,9 @@ function GradesForm({
           subjectId,
           grade: notSat[subjectId] ? null : readGrade(values[subjectId] ?? ""),
         }));
+        // Words typed for a number ("trenta") would travel as null, which reads as "non sostenuto": say so instead.
+        if (grades.some((g) => g.grade != null && !Number.isFinite(g.grade)))
+          return setMessage({ error: true, text: T.errors.grade(edition.maxGrade, edition.lode) });
         submit({ intent: "save-grades", editionId: edition.id, sittingDate: sitting.date, grades }, (r) =>
           setMessage(
             r.result.status === "success"
