@@ -90,6 +90,14 @@ async function practise(token: string, query: string) {
 const practiceItem = (items: PlanItem[]) =>
   items.find((i) => i.kind === "practice") as Extract<PlanItem, { kind: "practice" }>;
 
+/** New questions of a subject over the whole plan. */
+function practiceOf(days: Active["days"], subjectId: number): number {
+  let n = 0;
+  for (const d of days)
+    for (const item of d.items) if (item.kind === "practice" && item.subjectId === subjectId) n += item.count;
+  return n;
+}
+
 describe("the plan, saved and read", () => {
   it("PUT saves a sitting of the default edition; GET gives every day to its eve, today first", async () => {
     const s = await freshStudent();
@@ -157,7 +165,7 @@ describe("work done, from real attempts", () => {
     const marked = after.today!.items.find((i) => i.kind === "practice" && i.subjectId === item.subjectId)!;
     expect(marked.done).toBe(Math.min(answered, item.count));
     // Today's plan was computed from the state at the start of the day: the same items, only the progress moved.
-    const strip = (items: typeof first.today.items) => items.map(({ done: _d, complete: _c, ...i }) => i);
+    const strip = (items: NonNullable<Active["today"]>["items"]) => items.map(({ done: _d, complete: _c, ...i }) => i);
     expect(strip(after.today!.items)).toEqual(strip(first!.today!.items));
   });
 
@@ -223,20 +231,14 @@ describe("after the sitting", () => {
   it("reads the grades by the edition's rules, and turns the next sitting's plan towards what failed", async () => {
     const s = await freshStudent();
     await call("PUT", "/api/me/plan", { token: s.token, json: plan });
-    const fisicaBefore = (await activePlan(s.token)).days.reduce(
-      (n, d) => n + (d.items.find((i) => i.kind === "practice" && i.subjectId === 4)?.count ?? 0),
-      0,
-    );
+    const fisicaBefore = practiceOf((await activePlan(s.token)).days, 4);
     const response = await call("POST", "/api/me/sitting-grades", { token: s.token, json: grades([31, 17.9, null]) });
     expect(response.status, await response.clone().text()).toBe(200);
     const { results } = await json<Pick<PlanPage, "results">>(response);
     expect(results.rank).toMatchObject({ section: 100, key: 131 });
     expect(results.next).toMatchObject({ date: NEXT });
     expect(results.best.map((b) => b.improvable)).toEqual([null, "recupero", "recupero"]);
-    const fisicaAfter = (await activePlan(s.token)).days.reduce(
-      (n, d) => n + (d.items.find((i) => i.kind === "practice" && i.subjectId === 4)?.count ?? 0),
-      0,
-    );
+    const fisicaAfter = practiceOf((await activePlan(s.token)).days, 4);
     expect(fisicaAfter).toBeGreaterThan(fisicaBefore);
   });
 
