@@ -1,73 +1,32 @@
-// The road to the sitting (issue 46) through the real routes and D1: a plan saved and read, today's work marked done
-// from real attempts (the day's card unchanged by it), bad input refused in Italian with nothing changed, the
-// dashboard's card within its two round trips, and the grades after a sitting: read by the edition's rules, private to
-// their student, aggregated only over 30 students, and the plan for the next sitting turned towards what failed.
+// The plan to a sitting (issue 46, point 1) through the real routes and D1: a plan saved and read, today's work
+// marked done from real attempts (the day's card unchanged by it), bad input refused in Italian with nothing changed,
+// and the dashboard's card within its two round trips. The grades after a sitting: sitting-grades.test.ts.
 import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { D1_ROUNDS_HEADER } from "~/lib/d1-rounds";
-import { addDays, italianDay } from "~/lib/days";
+import { addDays } from "~/lib/days";
 import type { PlanItem } from "~/lib/study-plan";
 import { loader as dashboardLoader } from "~/routes/dashboard";
 import { d1RoundsFor } from "~/server/d1-rounds.server";
 import { getDb } from "~/server/db/client.server";
 import { forgetSharedStats, sharedStats } from "~/server/shared-stats.server";
 import { provideRequestContext } from "~/server/request-context.server";
-import type { PlanPage } from "~/server/study-plan-page.server";
-import { answeredBefore, call, json, login, makeContext, seed } from "./helpers";
+import { answeredBefore, call, json, makeContext } from "./helpers";
+import {
+  type Active,
+  activePlan,
+  DAY,
+  freshStudent,
+  NEXT,
+  PAST,
+  page,
+  plan,
+  planRow,
+  seedWithSittings,
+  today,
+} from "./plan-fixtures";
 
-const DAY = 86_400_000;
-const today = italianDay(Date.now());
-/** The default edition's sittings, moved around today so the test means the same on any date. */
-const PAST = addDays(today, -3);
-const NEXT = addDays(today, 20);
-const EDITION = 2;
-
-type Active = Extract<PlanPage["plan"], { state: "active" }>;
-
-beforeAll(async () => {
-  await seed();
-  await env.DB.prepare(
-    `UPDATE exam_editions SET version = version + 1, format = json_set(format, '$.sittings', json(?)) WHERE id = ?`,
-  )
-    .bind(
-      JSON.stringify([
-        { date: PAST, time: "11:00", label: "Primo appello" },
-        { date: NEXT, time: "11:00", label: "Secondo appello" },
-      ]),
-      EDITION,
-    )
-    .run();
-});
-
-async function freshStudent(): Promise<{ id: number; token: string; email: string }> {
-  const email = `plan-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const row = await env.DB.prepare(
-    "INSERT INTO users (email, name, role, status) VALUES (?, ?, 'studente', 'attivo') RETURNING id",
-  )
-    .bind(email, "Piano")
-    .first<{ id: number }>();
-  return { id: row!.id, email, token: await login(email) };
-}
-
-const plan = { editionId: EDITION, sittingDate: NEXT, minutesPerDay: 60 };
-
-async function page(token: string): Promise<PlanPage> {
-  const response = await call("GET", "/api/me/plan", { token });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return json<PlanPage>(response);
-}
-
-async function activePlan(token: string): Promise<Active> {
-  const p = (await page(token)).plan;
-  expect(p.state).toBe("active");
-  return p as Active;
-}
-
-async function planRow(userId: number) {
-  return env.DB.prepare("SELECT sitting_date, minutes_per_day, weekday_minutes FROM study_plans WHERE user_id = ?")
-    .bind(userId)
-    .first();
-}
+beforeAll(seedWithSittings);
 
 /** A real practice quiz of `count` questions of a subject, answered (every answer given, right or not). */
 async function practise(token: string, query: string) {
@@ -89,14 +48,6 @@ async function practise(token: string, query: string) {
 
 const practiceItem = (items: PlanItem[]) =>
   items.find((i) => i.kind === "practice") as Extract<PlanItem, { kind: "practice" }>;
-
-/** New questions of a subject over the whole plan. */
-function practiceOf(days: Active["days"], subjectId: number): number {
-  let n = 0;
-  for (const d of days)
-    for (const item of d.items) if (item.kind === "practice" && item.subjectId === subjectId) n += item.count;
-  return n;
-}
 
 describe("the plan, saved and read", () => {
   it("PUT saves a sitting of the default edition; GET gives every day to its eve, today first", async () => {
@@ -218,123 +169,5 @@ describe("work done, from real attempts", () => {
     expect((card as Active).today!.items.length).toBeGreaterThan(0);
     const figures = (await rounds.report(new Response(""))).headers.get(D1_ROUNDS_HEADER)!;
     expect(Number(/sequential=(\d+)/.exec(figures)![1])).toBeLessThanOrEqual(2);
-  });
-});
-
-describe("after the sitting", () => {
-  const grades = (values: (number | null)[], sittingDate = PAST) => ({
-    editionId: EDITION,
-    sittingDate,
-    grades: [2, 4, 1].map((subjectId, i) => ({ subjectId, grade: values[i] ?? null })),
-  });
-
-  it("reads the grades by the edition's rules, and turns the next sitting's plan towards what failed", async () => {
-    const s = await freshStudent();
-    await call("PUT", "/api/me/plan", { token: s.token, json: plan });
-    const fisicaBefore = practiceOf((await activePlan(s.token)).days, 4);
-    const response = await call("POST", "/api/me/sitting-grades", { token: s.token, json: grades([31, 17.9, null]) });
-    expect(response.status, await response.clone().text()).toBe(200);
-    const { results } = await json<Pick<PlanPage, "results">>(response);
-    expect(results.rank).toMatchObject({ section: 100, key: 131 });
-    expect(results.next).toMatchObject({ date: NEXT });
-    expect(results.best.map((b) => b.improvable)).toEqual([null, "recupero", "recupero"]);
-    const fisicaAfter = practiceOf((await activePlan(s.token)).days, 4);
-    expect(fisicaAfter).toBeGreaterThan(fisicaBefore);
-  });
-
-  it("refuses grades out of bounds, of a sitting not held yet or of another edition, and changes nothing", async () => {
-    const s = await freshStudent();
-    expect((await call("POST", "/api/me/sitting-grades", { token: s.token, json: grades([24, 18, 18]) })).status).toBe(
-      200,
-    );
-    const rows = async () =>
-      (
-        await env.DB.prepare("SELECT subject_id, grade FROM sitting_grades WHERE user_id = ? ORDER BY subject_id")
-          .bind(s.id)
-          .all()
-      ).results;
-    const before = await rows();
-    const bad: [unknown, number, RegExp][] = [
-      [grades([32, 18, 18]), 400, /Voto non valido/],
-      [grades([-1, 18, 18]), 400, /Voto non valido/],
-      [grades([24.5, 18, 18]), 400, /numero intero/],
-      [grades([24, 18, 18], NEXT), 409, /non si è ancora svolto/],
-      [{ ...grades([24, 18, 18]), editionId: 1 }, 400, /un'altra edizione/],
-      [{ ...grades([24, 18, 18]), grades: [{ subjectId: 2, grade: 24 }] }, 400, /ciascun esame/],
-    ];
-    for (const [body, status, message] of bad) {
-      const response = await call("POST", "/api/me/sitting-grades", { token: s.token, json: body });
-      expect(response.status, JSON.stringify(body)).toBe(status);
-      expect((await json<{ error: string }>(response)).error).toMatch(message);
-    }
-    expect(await rows()).toEqual(before);
-  });
-
-  it("are private: another account reads only its own, and aggregates need 30 students", async () => {
-    const a = await freshStudent();
-    const b = await freshStudent();
-    await call("POST", "/api/me/sitting-grades", { token: a.token, json: grades([27, 25, 30]) });
-    const mine = await json<Pick<PlanPage, "results" | "aggregates">>(
-      await call("GET", "/api/me/sitting-grades", { token: a.token }),
-    );
-    expect(mine.results.rank).toMatchObject({ section: 300, key: 382 });
-    const theirs = await json<Pick<PlanPage, "results" | "aggregates">>(
-      await call("GET", "/api/me/sitting-grades", { token: b.token }),
-    );
-    expect(theirs.results.rank).toBeNull();
-    expect(JSON.stringify(theirs)).not.toContain("382");
-    expect(theirs.aggregates).toEqual([]);
-    // 30 students in all entered grades for the first sitting: the pass rates appear, never a student's own row.
-    const n = (await env.DB.prepare("SELECT count(DISTINCT user_id) AS n FROM sitting_grades WHERE sitting_date = ?")
-      .bind(PAST)
-      .first<{ n: number }>())!.n;
-    for (let i = n; i < 32; i++) {
-      const other = await freshStudent();
-      await env.DB.prepare(
-        "INSERT INTO sitting_grades (user_id, edition_id, sitting_date, subject_id, grade, entered_at) VALUES (?, ?, ?, 2, ?, ?), (?, ?, ?, 4, NULL, ?), (?, ?, ?, 1, 20, ?)",
-      )
-        .bind(
-          other.id,
-          EDITION,
-          PAST,
-          i % 2 ? 24 : 12,
-          Date.now(),
-          other.id,
-          EDITION,
-          PAST,
-          Date.now(),
-          other.id,
-          EDITION,
-          PAST,
-          Date.now(),
-        )
-        .run();
-    }
-    const agg = (
-      await json<Pick<PlanPage, "aggregates">>(await call("GET", "/api/me/sitting-grades", { token: b.token }))
-    ).aggregates;
-    expect(agg).toHaveLength(1);
-    expect(agg[0]!.students).toBeGreaterThanOrEqual(30);
-    expect(agg[0]!.passed.find((p) => p.subjectId === 1)!.pct).toBeGreaterThan(90);
-    // Fisica was sat by a handful: no rate.
-    expect(agg[0]!.passed.find((p) => p.subjectId === 4)!.pct).toBeNull();
-  });
-
-  it("go with the student: in their data export, and deleted with their account", async () => {
-    const s = await freshStudent();
-    await call("PUT", "/api/me/plan", { token: s.token, json: plan });
-    await call("POST", "/api/me/sitting-grades", { token: s.token, json: grades([22, 19, null]) });
-    const exported = await json<{ studyPlan: { sittingDate: string }; sittingGrades: { grade: number | null }[] }>(
-      await call("GET", "/api/profile/export", { token: s.token }),
-    );
-    expect(exported.studyPlan).toMatchObject({ sittingDate: NEXT });
-    expect(exported.sittingGrades.map((g) => g.grade).sort()).toEqual([19, 22, null].sort());
-    expect((await call("DELETE", "/api/profile", { token: s.token, json: { confirm: "ELIMINA" } })).status).toBe(200);
-    const left = await env.DB.prepare(
-      "SELECT (SELECT count(*) FROM study_plans WHERE user_id = ?1) + (SELECT count(*) FROM sitting_grades WHERE user_id = ?1) AS n",
-    )
-      .bind(s.id)
-      .first<{ n: number }>();
-    expect(left!.n).toBe(0);
   });
 });
