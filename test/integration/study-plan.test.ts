@@ -4,13 +4,14 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { D1_ROUNDS_HEADER } from "~/lib/d1-rounds";
-import { addDays } from "~/lib/days";
+import { addDays, italianDay, italianMidnight } from "~/lib/days";
 import type { PlanItem } from "~/lib/study-plan";
 import { loader as dashboardLoader } from "~/routes/dashboard";
 import { d1RoundsFor } from "~/server/d1-rounds.server";
 import { getDb } from "~/server/db/client.server";
 import { forgetSharedStats, sharedStats } from "~/server/shared-stats.server";
 import { provideRequestContext } from "~/server/request-context.server";
+import { readPlanRows } from "~/server/study-plan-reads.server";
 import { answeredBefore, call, json, makeContext } from "./helpers";
 import {
   type Active,
@@ -146,6 +147,22 @@ describe("work done, from real attempts", () => {
     ).toBe(200);
     const after = await activePlan(s.token);
     expect(after.today!.items[0]).toMatchObject({ kind: "review", count: 5, done: 5, complete: true });
+  });
+
+  it("the dashboard's reads of a student without a plan read next to nothing, however long their history", async () => {
+    // The demo student: 60 days of answers and reviews, no plan.
+    const demo = (await env.DB.prepare("SELECT id FROM users WHERE email = 'studente@example.com'").first<{
+      id: number;
+    }>())!;
+    const now = Date.now();
+    const args = { userId: demo.id, now, dayStart: italianMidnight(italianDay(now)) };
+    const gated = await readPlanRows(getDb(env.DB), { ...args, gated: true });
+    const open = await readPlanRows(getDb(env.DB), { ...args, gated: false });
+    expect(gated.plan).toBeNull();
+    expect(open.groups.length).toBeGreaterThan(10);
+    // A few rows of the editions and the seal's small tables, against the thousands of the history.
+    expect(gated.rowsRead).toBeLessThan(50);
+    expect(open.rowsRead).toBeGreaterThan(1000);
   });
 
   it("the dashboard shows today's card within its two round trips", async () => {
