@@ -1,7 +1,7 @@
 // The plan to the sitting (issue 46) in Chromium: a new student sets a plan on /piano, sees today's card on the
 // dashboard with a button per item, follows one to the prefilled Test mirato, does it, and sees the item done (marked
 // from the real attempt); /piano shows the calendar to the sitting and the trend; axe clean, usable at 375 px.
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { axe, expect, hydrated, login, test } from "./fixtures";
 
 async function noSeriousViolations(page: Page) {
@@ -109,5 +109,78 @@ test("a student sets a plan, sees today's card, does an item and sees it done; /
     await expect(page.getByTestId("plan-card")).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await noSeriousViolations(page);
+  }
+});
+
+type PublicEdition = {
+  id: number;
+  isDefault: boolean;
+  academicYear: string;
+  label: string;
+  status: string;
+  source: string | null;
+  format: { sittings: { date: string; time: string; label: string }[] } & Record<string, unknown>;
+};
+
+/** Saves an edition through the console's Edizioni action (the admin's own write), as its tab posts it. */
+async function saveEdition(admin: APIRequestContext, e: PublicEdition, format: PublicEdition["format"]) {
+  const { academicYear, label, status, source } = e;
+  const saved = await admin.post("/admin/edizioni.data", {
+    data: { intent: "save", id: e.id, edition: { academicYear, label, status, source, format } },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+}
+
+const romeDay = (offsetDays: number) =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome" }).format(new Date(Date.now() + offsetDays * 86_400_000));
+
+test("after the sitting: the student enters the grades, sees the section and what January can improve, and plans it", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const email = `voti-${Date.now()}@example.com`;
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await login(admin, "admin@example.com");
+  expect(
+    (
+      await admin.request.post("/api/admin/import-users", { data: { users: [{ email, name: "Studente Voti" }] } })
+    ).status(),
+  ).toBe(200);
+  const editions = (await (await admin.request.get("/api/exam-editions")).json()) as { editions: PublicEdition[] };
+  const edition = editions.editions.find((e) => e.isDefault)!;
+  // "The test moves the clock": the edition's first sitting becomes yesterday's, the second stays ahead; put back after.
+  const second = edition.format.sittings[1];
+  const ahead =
+    second && second.date > romeDay(1) ? second : { date: romeDay(30), time: "11:00", label: "Secondo appello" };
+  await saveEdition(admin.request, edition, {
+    ...edition.format,
+    sittings: [{ ...edition.format.sittings[0]!, date: romeDay(-1) }, ahead],
+  });
+  try {
+    await login(page, email);
+    await page.goto("/piano");
+    await hydrated(page);
+    const after = page.getByTestId("after-sitting");
+    await expect(after).toBeVisible();
+    const form = after.locator(`[data-testid=grades-form-${romeDay(-1)}]`);
+    const inputs = form.getByRole("textbox");
+    await expect(inputs).toHaveCount(3);
+    // The day's order: Chimica 24, Fisica 17,5 (failed), Biologia not sat.
+    await inputs.nth(0).fill("24");
+    await inputs.nth(1).fill("17,5");
+    await form.getByRole("checkbox", { name: "non sostenuto" }).nth(2).check();
+    await form.getByRole("button", { name: "Salva i voti" }).click();
+    await expect(page.getByTestId("sitting-section")).toHaveText("Sezione 100 · 124 punti");
+    await expect(page.getByTestId("improvable").locator("li")).toHaveCount(3);
+    await expect(page.getByTestId("improvable")).toContainText("da superare");
+    await noSeriousViolations(page);
+    await after.getByRole("button", { name: `Pianifica ${ahead.label}` }).click();
+    await expect(page.getByTestId("plan-card")).toHaveAttribute("data-state", "active");
+    await expect(page.getByTestId("plan-days-left")).toContainText(ahead.label);
+  } finally {
+    await saveEdition(admin.request, edition, edition.format);
+    await adminContext.close();
   }
 });
