@@ -42,6 +42,8 @@ export default [
     route("test/nuovo", "routes/test.nuovo.tsx"),
     route("test", "routes/test.tsx"),
     route("ripasso/errori", "routes/ripasso.errori.tsx"),
+    // The plan to the sitting and the grades after it (issue 46)
+    route("piano", "routes/piano.tsx"),
     route("tentativi", "routes/tentativi.tsx"),
     route("segnalato", "routes/segnalato.tsx"),
     // A pupil's assignments from their classes (issue 32)
@@ -82,6 +84,9 @@ export default [
   // -- Learning engine: review of the day (FSRS), score forecast
   route("api/review/due", "routes/api.review.due.ts"),
   route("api/me/forecast", "routes/api.me.forecast.ts"),
+  // The road to the sitting (issue 46): the plan to a sitting, the grades received after it
+  route("api/me/plan", "routes/api.me.plan.ts"),
+  route("api/me/sitting-grades", "routes/api.me.sitting-grades.ts"),
 
   // -- Analytics, friends, profile
   route("api/me/analytics", "routes/api.me.analytics.ts"),

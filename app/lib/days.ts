@@ -68,3 +68,9 @@ export function daysEndingOn(lastDay: string, count: number): string[] {
 export function readFromForDay(day: string): number {
   return Date.parse(`${day}T00:00:00Z`) - 2 * 60 * 60 * 1000;
 }
+
+/** The instant Italy's day `day` begins (its midnight, CET or CEST as that day has it). */
+export function italianMidnight(day: string): number {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return new TZDate(y, m - 1, d, 0, 0, TIME_ZONE).getTime();
+}

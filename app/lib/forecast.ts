@@ -112,6 +112,15 @@ export function groupAnswers(
   return [...groups.values()];
 }
 
+/**
+ * The groups as they stood `daysAgo` whole days before their reference day: only the answers already given then, each
+ * that much younger (the forecast's trend, issue 46).
+ */
+export function groupsAsOf(groups: readonly TopicAnswers[], daysAgo: number): TopicAnswers[] {
+  if (daysAgo <= 0) return [...groups];
+  return groups.filter((g) => g.ageDays >= daysAgo).map((g) => ({ ...g, ageDays: g.ageDays - daysAgo }));
+}
+
 // --- The pass mark and the ranking section (issue 29) ---
 //
 // P(≥ 18) is the posterior predictive of ONE real paper: the exam's accuracy p follows the Beta that matches the

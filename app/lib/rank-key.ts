@@ -25,12 +25,21 @@ export function rankKey(
   edition: Pick<ExamEdition, "format"> | null,
 ): RankKey {
   if (!edition) return { key: result.totale, section: null, passed: null, gradesSum: null };
-  const passedGrades: SubjectGrade[] = [];
-  for (const s of result.subjects) {
-    if (s.total <= 0) continue;
-    const grade = subjectGrade(edition, s);
-    if (grade.passed) passedGrades.push(grade);
-  }
+  return rankKeyOfGrades(
+    result.subjects.filter((s) => s.total > 0).map((s) => subjectGrade(edition, s)),
+    edition,
+  );
+}
+
+/**
+ * The same key from grades already known (a day's graded subjects, or the grades a student received at the real
+ * sittings, issue 46): the section is the exams passed × the edition's section points, plus the passed grades' sum.
+ */
+export function rankKeyOfGrades(
+  grades: readonly Pick<SubjectGrade, "value" | "passed">[],
+  edition: Pick<ExamEdition, "format">,
+): RankKey {
+  const passedGrades = grades.filter((g) => g.passed);
   const passed = passedGrades.length;
   const section = passed * edition.format.sectionPoints;
   // Grades are whole numbers from the pass mark up (31 = 30 e lode): the sum is exact.

@@ -3,7 +3,7 @@
 //   re-derived identically on every read, so a reload or a resume keeps it; answers carry question ids and option
 //   TEXT, so grading does not depend on it;
 // - accommodations: a per-pupil extra-time percentage and THE deadline rule (studentWindows).
-import { type ExamEdition, examGrade, rawScore } from "./edition.ts";
+import { type ExamEdition, type ExamGrade, examGrade, rawScore } from "./edition.ts";
 import { prng } from "./prng.ts";
 import { type FlowSubject, subjectWindows } from "./simulation.ts";
 
@@ -144,7 +144,10 @@ export function subjectGrade(
 ): SubjectGrade {
   const blank = Math.max(0, subject.total - subject.correct - subject.wrong);
   const raw = rawScore(edition, { right: subject.correct, wrong: subject.wrong, blank });
-  const g = examGrade(edition, raw, subject.total);
+  return asSubjectGrade(examGrade(edition, raw, subject.total));
+}
+
+function asSubjectGrade(g: ExamGrade): SubjectGrade {
   return {
     value: g.grade,
     label: g.label,
@@ -161,6 +164,20 @@ export function withGrades<R extends { subjects: { correct: number; wrong: numbe
 ): R & { subjects: (R["subjects"][number] & { grade?: SubjectGrade })[] } {
   if (!edition) return result;
   return { ...result, subjects: result.subjects.map((s) => ({ ...s, grade: subjectGrade(edition, s) })) };
+}
+
+/** A grade as the student received it (issue 46: 24, 31 = 30 e lode, 17,8), read by the same rule as a graded day's. */
+export function reportedGrade(edition: Pick<ExamEdition, "format">, value: number): SubjectGrade {
+  return asSubjectGrade(examGrade(edition, value));
+}
+
+/**
+ * THE rule of the best grade across sittings (exam-format.md, 2026/27: the best passing grade counts automatically): a
+ * passed grade beats any failed one; among equals, the higher value.
+ */
+export function betterGrade(best: SubjectGrade | null, g: SubjectGrade): SubjectGrade {
+  if (!best || (g.passed && !best.passed) || (g.passed === best.passed && g.value > best.value)) return g;
+  return best;
 }
 
 /**
@@ -191,9 +208,7 @@ export function bestGrades(
       if (!s || s.total <= 0) continue;
       sat++;
       name = s.name || name;
-      const g = subjectGrade(edition, s);
-      // A passed grade beats any failed one; among equals, the higher value.
-      if (!best || (g.passed && !best.passed) || (g.passed === best.passed && g.value > best.value)) best = g;
+      best = betterGrade(best, subjectGrade(edition, s));
     }
     return { subjectId: subject.subjectId, name, grade: best, sat };
   });

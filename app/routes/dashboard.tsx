@@ -5,6 +5,7 @@ import { AssignmentsDue } from "~/components/dashboard/AssignmentsDue";
 import { type Happening, HappeningCards } from "~/components/dashboard/HappeningCards";
 import { BestGrades } from "~/components/simulation-lists/BestGrades";
 import { LearningCards } from "~/components/learning/LearningCards";
+import { TodayCard } from "~/components/plan/TodayCard";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { nextSimulation } from "~/lib/my-simulations";
 import { studentAnalytics } from "~/server/analytics.server";
@@ -18,11 +19,13 @@ import { defaultEdition } from "~/server/editions.server";
 import { bestSimulationGrades } from "~/server/grades.server";
 import { rushHeadsUp } from "~/server/rush.server";
 import { mySimulations } from "~/server/simulation/mine.server";
+import { todayCard } from "~/server/study-plan.server";
 // The charts arrive in a later chunk, but their frames are in the first HTML: their styles come with the page.
 import "~/styles/charts.css";
 import "~/styles/dashboard.css";
 import "~/styles/simulations.css";
 import "~/styles/assignments.css";
+import "~/styles/plan.css";
 import type { Route } from "./+types/dashboard";
 
 export async function loader(args: Route.LoaderArgs) {
@@ -68,6 +71,14 @@ export async function loader(args: Route.LoaderArgs) {
     console.error("dashboard best grades failed", error);
     return null;
   });
+  // A student's plan to the sitting (issue 46): today's card, read beside the rest (the same round trip), streamed apart.
+  const plan =
+    user.effectiveRole === "studente"
+      ? todayCard(db, user.id, now).catch((error: unknown) => {
+          console.error("dashboard plan card failed", error);
+          return null;
+        })
+      : null;
   // The exam the student prepares for (issue 29): the next sitting of the default edition, and whether its format
   // is provisional.
   const edition = await defaultEdition(db).catch(() => null);
@@ -84,6 +95,7 @@ export async function loader(args: Route.LoaderArgs) {
     happening,
     assignmentsDue,
     grades,
+    plan,
   };
 }
 
@@ -117,7 +129,7 @@ function CachedFallback() {
 }
 
 export default function DashboardScreen() {
-  const { name, exam, data, happening, assignmentsDue, grades } = useLoaderData<typeof loader>();
+  const { name, exam, data, happening, assignmentsDue, grades, plan } = useLoaderData<typeof loader>();
   return (
     <section className="page dash">
       <h1 className="page__title">Ciao, {name}</h1>
@@ -126,6 +138,11 @@ export default function DashboardScreen() {
           {exam.next}
           {exam.provisional ? <span className="muted small"> · {exam.provisional}</span> : null}
         </p>
+      ) : null}
+      {plan ? (
+        <Suspense fallback={null}>
+          <Await resolve={plan}>{(loaded) => (loaded ? <TodayCard plan={loaded} /> : null)}</Await>
+        </Suspense>
       ) : null}
       <Suspense fallback={null}>
         <Await resolve={happening}>{(loaded) => (loaded ? <HappeningCards happening={loaded} /> : null)}</Await>

@@ -17,6 +17,8 @@ import {
   reports,
   rushProgress,
   simulationAttempts,
+  sittingGrades,
+  studyPlans,
   users,
   type User,
 } from "./db/schema";
@@ -68,35 +70,49 @@ export async function updateProfile(db: Db, userId: number, patch: ProfileUpdate
 
 /** Everything the platform holds about the user: profile, attempts with answers, reports, and the rest. */
 export async function exportUserData(db: Db, userId: number, now = Date.now()) {
-  const [userRows, attemptRows, answerRows, reportRows, friendshipRows, simRows, rushRows, loginRows, consentRows] =
-    await db.batch([
-      db.select().from(users).where(eq(users.id, userId)),
-      db.select().from(attempts).where(eq(attempts.userId, userId)).orderBy(asc(attempts.startedAt)),
-      db
-        .select({
-          attemptId: attemptAnswers.attemptId,
-          position: attemptAnswers.position,
-          questionId: attemptAnswers.questionId,
-          optionId: attemptAnswers.optionId,
-          answerText: attemptAnswers.answerText,
-          correct: attemptAnswers.correct,
-          timeSec: attemptAnswers.timeSec,
-          answeredAt: attemptAnswers.answeredAt,
-        })
-        .from(attemptAnswers)
-        .innerJoin(attempts, eq(attempts.id, attemptAnswers.attemptId))
-        .where(eq(attempts.userId, userId))
-        .orderBy(asc(attemptAnswers.attemptId), asc(attemptAnswers.position)),
-      db.select().from(reports).where(eq(reports.userId, userId)).orderBy(asc(reports.createdAt)),
-      db
-        .select()
-        .from(friendships)
-        .where(sql`${friendships.requesterId} = ${userId} OR ${friendships.addresseeId} = ${userId}`),
-      db.select().from(simulationAttempts).where(eq(simulationAttempts.userId, userId)),
-      db.select().from(rushProgress).where(eq(rushProgress.userId, userId)),
-      db.select().from(loginEvents).where(eq(loginEvents.userId, userId)).orderBy(asc(loginEvents.at)),
-      db.select().from(consentRecords).where(eq(consentRecords.userId, userId)),
-    ]);
+  const [
+    userRows,
+    attemptRows,
+    answerRows,
+    reportRows,
+    friendshipRows,
+    simRows,
+    rushRows,
+    loginRows,
+    consentRows,
+    planRows,
+    gradeRows,
+  ] = await db.batch([
+    db.select().from(users).where(eq(users.id, userId)),
+    db.select().from(attempts).where(eq(attempts.userId, userId)).orderBy(asc(attempts.startedAt)),
+    db
+      .select({
+        attemptId: attemptAnswers.attemptId,
+        position: attemptAnswers.position,
+        questionId: attemptAnswers.questionId,
+        optionId: attemptAnswers.optionId,
+        answerText: attemptAnswers.answerText,
+        correct: attemptAnswers.correct,
+        timeSec: attemptAnswers.timeSec,
+        answeredAt: attemptAnswers.answeredAt,
+      })
+      .from(attemptAnswers)
+      .innerJoin(attempts, eq(attempts.id, attemptAnswers.attemptId))
+      .where(eq(attempts.userId, userId))
+      .orderBy(asc(attemptAnswers.attemptId), asc(attemptAnswers.position)),
+    db.select().from(reports).where(eq(reports.userId, userId)).orderBy(asc(reports.createdAt)),
+    db
+      .select()
+      .from(friendships)
+      .where(sql`${friendships.requesterId} = ${userId} OR ${friendships.addresseeId} = ${userId}`),
+    db.select().from(simulationAttempts).where(eq(simulationAttempts.userId, userId)),
+    db.select().from(rushProgress).where(eq(rushProgress.userId, userId)),
+    db.select().from(loginEvents).where(eq(loginEvents.userId, userId)).orderBy(asc(loginEvents.at)),
+    db.select().from(consentRecords).where(eq(consentRecords.userId, userId)),
+    // The plan to a sitting and the grades entered after it (issue 46)
+    db.select().from(studyPlans).where(eq(studyPlans.userId, userId)),
+    db.select().from(sittingGrades).where(eq(sittingGrades.userId, userId)),
+  ]);
   const user = userRows[0];
   if (!user) throw new HttpError(404, "Profilo non trovato.");
   // The key rule (simulation/seal.server.ts): nothing of a question sealed now (live simulation, open Rush quiz),
@@ -137,6 +153,8 @@ export async function exportUserData(db: Db, userId: number, now = Date.now()) {
     rushProgress: rushRows,
     logins: loginRows,
     consents: consentRows,
+    studyPlan: planRows[0] ?? null,
+    sittingGrades: gradeRows,
   };
 }
 

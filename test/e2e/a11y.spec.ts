@@ -11,6 +11,7 @@ const STUDENT = [
   "/test/nuovo",
   "/test?subject=1&q=5",
   "/ripasso/errori",
+  "/piano",
   "/tentativi",
   "/segnalato",
   "/test/riepilogo",

@@ -8,6 +8,7 @@ const STUDENT_ENTRIES = [
   "Nuovo test",
   "Tentativi",
   "Errori",
+  "Piano",
   "Compiti",
   "Simulazioni",
   "Quiz Rush",
@@ -42,7 +43,7 @@ async function expectEntries(page: Page, labels: string[]) {
 }
 
 test.describe("every feature by clicks, for every role", () => {
-  test("student: new test, attempts and a summary, review, Quiz Rush, profile and reports, simulations (joins a live one), the mobile menu", async ({
+  test("student: new test, attempts and a summary, review, the plan, Quiz Rush, profile and reports, simulations (joins a live one), the mobile menu", async ({
     page,
     browser,
   }) => {
@@ -90,6 +91,9 @@ test.describe("every feature by clicks, for every role", () => {
 
     await go(page, "Errori", /\/ripasso\/errori$/);
     await expect(page.getByRole("heading", { name: "RIPASSO – DOMANDE SBAGLIATE" })).toBeVisible();
+
+    await go(page, "Piano", /\/piano$/);
+    await expect(page.getByRole("heading", { name: "Il piano fino alla prova", level: 1 })).toBeVisible();
 
     await go(page, "Quiz Rush", /\/rush$/);
     await expect(page.getByRole("heading", { name: "Quiz Rush", level: 1 })).toBeVisible();

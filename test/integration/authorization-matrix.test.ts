@@ -33,6 +33,9 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   // Learning engine
   "api/review/due": { GET: "user" },
   "api/me/forecast": { GET: "user" },
+  // The road to the sitting (issue 46): the signed-in user's own plan and grades (privacy: study-plan.test.ts)
+  "api/me/plan": { GET: "user", PUT: "user", DELETE: "user" },
+  "api/me/sitting-grades": { GET: "user", POST: "user" },
 
   // Analytics, friends, profile
   "api/me/analytics": { GET: "user" },

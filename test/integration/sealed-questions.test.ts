@@ -315,6 +315,24 @@ function staffOnly(route: TableRoute): Req[] {
 
 const get = (path: string): Req => ({ method: "GET", path });
 
+/** A plan to the default edition's next sitting (none once every sitting has started). */
+async function planToNextSitting(): Promise<Req[]> {
+  const edition = await env.DB.prepare("SELECT id, format FROM exam_editions WHERE is_default = 1").first<{
+    id: number;
+    format: string;
+  }>();
+  const sittings = (JSON.parse(edition!.format) as { sittings: { date: string }[] }).sittings;
+  const next = sittings.find((s) => s.date > new Date().toISOString().slice(0, 10));
+  if (!next) return [];
+  return [
+    {
+      method: "PUT",
+      path: "/api/me/plan",
+      json: { editionId: edition!.id, sittingDate: next.date, minutesPerDay: 90 },
+    },
+  ];
+}
+
 const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req[])> = {
   "(index)": () => [get("/")],
   policy: "static",
@@ -363,6 +381,7 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
     { method: "POST", path: "/test", json: { quizId: heldQuiz.quizId, answers: [], timeTaken: 5 } },
   ],
   "ripasso/errori": () => [get("/ripasso/errori")],
+  piano: async () => [...(await planToNextSitting()), get("/piano")],
   tentativi: () => [get("/tentativi")],
   segnalato: () => [get("/segnalato")],
   "test/riepilogo/:attemptId?": async (ctx) => [
@@ -464,6 +483,9 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   ],
   "api/review/due": () => [get("/api/review/due?horizon=30d")],
   "api/me/forecast": () => [get("/api/me/forecast")],
+  // The plan (issue 46): counts per subject and unit, never a question; set first on an upcoming sitting if any.
+  "api/me/plan": async () => [...(await planToNextSitting()), get("/api/me/plan")],
+  "api/me/sitting-grades": () => [get("/api/me/sitting-grades")],
   "api/consent": () => [{ method: "POST", path: "/api/consent", json: {} }],
   "api/page-view": () => [{ method: "POST", path: "/api/page-view", json: {} }],
   "api/*": () => [get("/api/sigillo-inesistente")],

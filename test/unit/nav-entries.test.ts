@@ -6,12 +6,13 @@ import { ROLES } from "~/server/db/schema";
 const labels = (role: string) => navEntriesFor(role).map((e) => e.label);
 
 describe("side navigation entries per role", () => {
-  it("a student sees the spec's entries plus Compiti, Simulazioni and Quiz Rush before Impostazioni, never Console", () => {
+  it("a student sees the spec's entries plus Piano, Compiti, Simulazioni and Quiz Rush before Impostazioni, never Console", () => {
     expect(labels("studente")).toEqual([
       "Dashboard",
       "Nuovo test",
       "Tentativi",
       "Errori",
+      "Piano",
       "Compiti",
       "Simulazioni",
       "Quiz Rush",
@@ -86,6 +87,7 @@ describe("activeNavKey", () => {
     ["/test/riepilogo/12", "newtest"],
     ["/tentativi", "tentativi"],
     ["/ripasso/errori", "errori"],
+    ["/piano", "piano"],
     ["/compiti", "compiti"],
     ["/simulazioni", "simulazioni"],
     ["/simulazione", "simulazioni"],

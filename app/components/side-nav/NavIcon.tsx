@@ -6,6 +6,8 @@ const PATHS: Record<NavKey, string> = {
   tentativi:
     "M13 3a9 9 0 0 0-9 9H1l4 4 4-4H6a7 7 0 1 1 2.05 4.95l-1.42 1.42A9 9 0 1 0 13 3zm-1 5v5l4.25 2.52.77-1.28-3.52-2.09V8z",
   errori: "M1 21h22L12 2zm12-3h-2v-2h2zm0-4h-2v-4h2z",
+  // A flag on a path: the plan to the sitting.
+  piano: "M14.4 6 14 4H5v17h2v-7h5.6l.4 2h7V6z",
   // A calendar with a marked day: sittings at a set time.
   simulazioni:
     "M16 1v2H8V1H6v2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2h-1V1zm3 18H5V8h14zm-2-7h-5v5h5z",

@@ -1,5 +1,5 @@
 // Side navigation entries (spec section 2), per role (issue 34): key, label, destination, who sees it.
-// The spec's six entries are for everybody; a student also gets Compiti, Simulazioni and Quiz Rush, staff (admin, moderator,
+// The spec's six entries are for everybody; a student also gets Piano, Compiti, Simulazioni and Quiz Rush, staff (admin, moderator,
 // teacher) get Console. A role sees an entry only where the server would let it in (app/lib/access.ts).
 import { ACCESS_ROLES, type RoleName } from "~/lib/access";
 
@@ -8,6 +8,7 @@ export type NavKey =
   | "newtest"
   | "tentativi"
   | "errori"
+  | "piano"
   | "compiti"
   | "simulazioni"
   | "rush"
@@ -25,6 +26,8 @@ export const NAV_ENTRIES: (NavEntry & { roles?: readonly RoleName[] })[] = [
   { key: "newtest", label: "Nuovo test", to: "/test/nuovo" },
   { key: "tentativi", label: "Tentativi", to: "/tentativi" },
   { key: "errori", label: "Errori", to: "/ripasso/errori" },
+  // The plan to the sitting and the grades after it (issue 46)
+  { key: "piano", label: "Piano", to: "/piano", roles: STUDENTS },
   // A pupil's assignments from their classes (issue 32)
   { key: "compiti", label: "Compiti", to: "/compiti", roles: STUDENTS },
   { key: "simulazioni", label: "Simulazioni", to: "/simulazioni", roles: STUDENTS },
@@ -47,6 +50,7 @@ const PREFIXES: [string, NavKey][] = [
   ["/test", "newtest"], // the runner and its summary belong to "Nuovo test"
   ["/tentativi", "tentativi"],
   ["/ripasso", "errori"],
+  ["/piano", "piano"],
   ["/compiti", "compiti"],
   ["/simulazioni", "simulazioni"],
   ["/simulazione", "simulazioni"], // the runner and its result page

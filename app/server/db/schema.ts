@@ -890,3 +890,51 @@ export const assignmentQuizzes = sqliteTable(
     uniqueIndex("assignment_quizzes_quiz_unique").on(t.quizId),
   ],
 );
+
+// --- The road to the sitting (issue 46): a student's plan to a sitting, and the grades they received. ---
+
+/**
+ * A student's plan to one sitting of an exam edition: the sitting (its date, from the edition's format) and the
+ * minutes a day they have, with optional minutes per weekday (Monday first; 0: a day off). The days themselves are
+ * computed on every read from what the product knows (app/lib/study-plan.ts), never stored.
+ */
+export const studyPlans = sqliteTable("study_plans", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  editionId: integer("edition_id")
+    .notNull()
+    .references(() => examEditions.id, { onDelete: "cascade" }),
+  /** The sitting's Rome date (YYYY-MM-DD), one of the edition's sittings when saved. */
+  sittingDate: text("sitting_date").notNull(),
+  minutesPerDay: integer("minutes_per_day").notNull(),
+  /** Seven entries, Monday first: the minutes of that weekday, null for minutesPerDay. */
+  weekdayMinutes: text("weekday_minutes", { mode: "json" }).$type<(number | null)[]>(),
+  createdAt: createdAt(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/**
+ * The grades a student received at a sitting, as they entered them (self-reported, private: only the student reads
+ * their rows; aggregates need at least 30 students). `grade` null: the exam was not sat (non sostenuto).
+ */
+export const sittingGrades = sqliteTable(
+  "sitting_grades",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    editionId: integer("edition_id")
+      .notNull()
+      .references(() => examEditions.id, { onDelete: "cascade" }),
+    sittingDate: text("sitting_date").notNull(),
+    subjectId: integer("subject_id").notNull(),
+    /** As published: 31 = 30 e lode; below the pass mark unrounded (17,8). */
+    grade: real("grade"),
+    enteredAt: integer("entered_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.editionId, t.sittingDate, t.subjectId] }),
+    index("sitting_grades_sitting_idx").on(t.editionId, t.sittingDate, t.subjectId),
+  ],
+);
