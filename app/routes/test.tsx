@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, redirect, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
 import { T } from "~/components/quiz/messages";
-import { QuizRunner } from "~/components/quiz/QuizRunner";
+import { OnlineQuiz } from "~/components/quiz/OnlineQuiz";
 import { QuizStartConfirm, type QuizStartSettings } from "~/components/quiz/QuizStartConfirm";
 import { formError, orFailure } from "~/lib/forms";
 import { newQuizSchema } from "~/lib/forms/new-quiz";
@@ -200,5 +200,5 @@ export default function TestScreen() {
       </section>
     );
   }
-  return <QuizRunner key={quiz.quizId} quiz={quiz} />;
+  return <OnlineQuiz key={quiz.quizId} quiz={quiz} />;
 }
