@@ -41,7 +41,12 @@ async function download(token: string, fields: Record<string, unknown> = {}): Pr
 /** Every answer left blank: what matters here is whether and how often the server takes it. */
 function blankSheet(quiz: Quiz, extra: Record<string, unknown> = {}) {
   return {
-    answers: quiz.questions.map((q) => ({ question_id: q.id, option_id: null, answer_text: null, time_sec: 3 })),
+    answers: quiz.questions.map((q) => ({
+      question_id: q.id,
+      option_id: null as number | null,
+      answer_text: null,
+      time_sec: 3,
+    })),
     timeTaken: 90,
     ...extra,
   };

@@ -14,6 +14,7 @@ export const O = {
 
   // Screens shown from the copy on this device.
   offlineData: (when: string) => `Offline · dati ${when}`,
+  refresh: "Aggiorna i dati",
   offlineTitle: "Sei offline",
   offlineScreen:
     "Questa pagina non è salvata su questo dispositivo: si aprirà quando torna la connessione. Intanto puoi usare:",
