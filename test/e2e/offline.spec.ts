@@ -164,6 +164,32 @@ test.describe("installable and offline", () => {
     await expect(item.getByText("/3 corrette")).toBeVisible();
   });
 
+  test("a quiz the server refuses says why and keeps its answers on screen", async ({ page }) => {
+    await login(page, "studente45@demo.unicum.it");
+    await page.goto("/test/nuovo");
+    await controlled(page);
+    const quizId = await downloadQuiz(page);
+    // The server's refusal of an edited quiz (its own test: test/integration/offline-quizzes.test.ts).
+    const reason = "Una domanda di questo quiz è stata modificata dopo che l'hai scaricato.";
+    await page.route(`**/api/quiz/${quizId}/attempt`, (route) =>
+      route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: reason }) }),
+    );
+    await page.goto(`/test/offline/${quizId}`);
+    await answerCurrent(page);
+    await expect(answered(page)).toHaveCount(1);
+    await page.getByRole("button", { name: "Consegna" }).click();
+    await expect(page.getByRole("alert")).toContainText(reason);
+    await expect(page.getByRole("alert")).toContainText("Le tue risposte restano qui sotto.");
+    await expect(answered(page)).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Consegna" })).toBeDisabled();
+    // Still on the device after a reload, listed as not accepted with the reason.
+    await page.reload();
+    await expect(answered(page)).toHaveCount(1);
+    await page.goto("/test/offline");
+    await expect(page.getByTestId("downloaded-quiz")).toContainText("Non accettato");
+    await expect(page.getByTestId("downloaded-quiz")).toContainText(reason);
+  });
+
   test("offline, a screen opened before shows its data with their date, one never opened the offline page", async ({
     page,
     context,
