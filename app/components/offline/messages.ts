@@ -27,7 +27,7 @@ export const O = {
     `${n === 1 ? "C'è 1 quiz svolto offline non ancora inviato" : `Ci sono ${n} quiz svolti offline non ancora inviati`}: uscendo verrà cancellato da questo dispositivo. Uscire comunque?`,
 
   // "Scarica per l'offline" on /test/nuovo and the list of downloaded quizzes.
-  downloadTitle: "Quiz per l'offline",
+  downloadTitle: "Allenati senza connessione",
   downloadHint: `Scarica fino a ${OFFLINE_QUIZZES_KEPT} quiz con le impostazioni scelte sopra: li svolgi anche senza connessione e vengono inviati e corretti appena torna il segnale.`,
   download: "Scarica per l'offline",
   downloading: "Download in corso…",
@@ -35,7 +35,7 @@ export const O = {
   downloadFull: `Hai già ${OFFLINE_QUIZZES_KEPT} quiz scaricati: svolgine uno prima di scaricarne un altro.`,
   downloadNeedsSubject: "Scegli una materia qui sopra per scaricare un quiz.",
   downloadOffline: "Sei offline: per scaricare un quiz serve la connessione.",
-  downloadedList: "Quiz scaricati",
+  downloadedList: "Scaricati su questo dispositivo",
   noneDownloaded: "Nessun quiz scaricato su questo dispositivo.",
   questions: (n: number) => (n === 1 ? "1 domanda" : `${n} domande`),
   downloadedOn: (when: string) => `scaricato ${when}`,
