@@ -1,4 +1,4 @@
-// `node scripts/make-icons.ts`: draws the installable app's icons (issue 47) into public/icons/ with Chromium (the
+// `npm run icons`: draws the installable app's icons (issue 47) into public/icons/ with Chromium (the
 // same browser the tests use, scripts/chromium.ts): the favicon's "U" on the accent colour at 192 and 512 px, and a
 // maskable 512 px one whose letter stays inside the safe circle (80% of the side) that launchers crop to. Run it again
 // after changing the mark; the PNGs are committed.
