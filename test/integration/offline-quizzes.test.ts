@@ -92,6 +92,13 @@ describe("downloading a quiz", () => {
         expect(text.toLowerCase()).not.toContain(`"${answer.toLowerCase()}"`);
   });
 
+  it("opens in the device's runner, never in the server's timed one", async () => {
+    const quiz = await download(student, { time: 60 });
+    const page = await call("GET", `/test?id=${quiz.quizId}`, { token: student });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("Location")).toBe(`/test/offline/${quiz.quizId}`);
+  });
+
   it("is a subject's quiz only: a Rush quiz and a redo are refused in Italian, nothing drawn", async () => {
     const before = await count("quizzes");
     const rush = await call("POST", "/api/quiz", {
