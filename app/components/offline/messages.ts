@@ -20,7 +20,6 @@ export const O = {
     "Questa pagina non è salvata su questo dispositivo: si aprirà quando torna la connessione. Intanto puoi usare:",
   offlineQuizzesLink: "I quiz scaricati per l'offline",
   offlineSavedScreens: "Le pagine già aperte, con gli ultimi dati salvati:",
-  offlineWrite: "Sei offline: questa operazione richiede la connessione. Riprova quando torna il segnale.",
   offlineSignOut:
     "Sei offline: per uscire serve la connessione. I tuoi dati restano su questo dispositivo finché non esci.",
   signOutPending: (n: number) =>
@@ -47,7 +46,6 @@ export const O = {
   statusNew: "Da svolgere",
   statusStarted: "Iniziato",
   statusQueued: "In attesa di connessione per l'invio",
-  statusSending: "Invio in corso…",
   statusSent: "Inviato e corretto",
   statusRefused: "Non accettato",
   seeSummary: "Vedi il riepilogo",
@@ -67,5 +65,4 @@ export const O = {
   updateReady: "È disponibile una nuova versione di Unicum.",
   updateNow: "Aggiorna",
   updateLater: "Più tardi",
-  updateAfterQuiz: "Potrai aggiornare alla fine del quiz.",
 } as const;
