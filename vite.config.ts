@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import { visualizer } from "rollup-plugin-visualizer";
 import { defineConfig, type PluginOption } from "vite";
 import { inlineCss } from "./scripts/vite-inline-css.ts";
+import { serviceWorker } from "./scripts/vite-service-worker.ts";
 
 // The network is closed here and in CI: never fetch the Request.cf placeholder from Cloudflare.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
@@ -34,6 +35,8 @@ const CLIENT_DEPS = [
   "driver.js",
   "papaparse",
   "@conform-to/zod/v4",
+  "idb",
+  "@serwist/window",
 ];
 
 // BUNDLE_REPORT=1 npm run build writes build/bundle-report.html: a treemap of the browser bundle with the
@@ -74,6 +77,7 @@ export default defineConfig(({ command, isPreview }) => ({
     }),
     reactRouter(),
     inlineCss(),
+    serviceWorker(),
     bundleReport(),
     {
       // `vite preview` (the e2e servers and the bench) closes an idle keep-alive connection after Node's default 5 s;

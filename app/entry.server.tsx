@@ -7,7 +7,8 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import stylesheetTexts from "virtual:unicum/inline-css";
 import { StylesheetTextContext } from "~/components/PageStyles";
-import { nonceContext } from "~/server/context";
+import { ACCOUNT_HEADER, SIGNED_OUT } from "~/lib/offline-routes";
+import { nonceContext, sessionUserIfRead } from "~/server/context";
 
 export const streamTimeout = 5_000;
 
@@ -55,5 +56,9 @@ export default async function handleRequest(
   }
 
   responseHeaders.set("Content-Type", "text/html");
+  // Whose page this is, for the service worker's page cache (app/lib/offline-routes.ts); a page that never read the
+  // session (the landing, the policy) says nothing rather than cost a session read.
+  const reader = sessionUserIfRead(loadContext);
+  if (reader) responseHeaders.set(ACCOUNT_HEADER, String((await reader)?.id ?? SIGNED_OUT));
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -15,6 +15,8 @@ import { CookieConsent } from "~/components/CookieConsent";
 import { PageStyles } from "~/components/PageStyles";
 import { SessionOverlay, SessionOverlayHost } from "~/components/session/SessionOverlay";
 import { ToastProvider } from "~/components/ui/Toast";
+import { AppUpdates } from "~/components/offline/AppUpdates";
+import { isOfflineError, OfflineScreen } from "~/components/offline/OfflineScreen";
 import { PRODUCT_NAME } from "~/lib/constants";
 import { parseConsent } from "~/lib/consent";
 import { devLoginEnabled } from "~/server/auth.server";
@@ -28,7 +30,12 @@ import "~/styles/controls.css";
 // The database handle and the signed-in user, put in every request's context once (issue 19).
 export const middleware: Route.MiddlewareFunction[] = [requestContext];
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // The installable app (issue 47): public/manifest.webmanifest and its icons.
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
+];
 
 export const meta: MetaFunction = () => [
   { title: PRODUCT_NAME },
@@ -66,6 +73,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="dark" />
+        <meta name="theme-color" content="#141518" />
         <Meta />
         <PageStyles />
       </head>
@@ -114,6 +122,7 @@ export default function App() {
     <SessionOverlayHost>
       <ToastProvider>
         <Outlet />
+        <AppUpdates />
       </ToastProvider>
     </SessionOverlayHost>
   );
@@ -139,6 +148,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </main>
     );
   }
+  // A screen whose data could not come with no network: what still works offline (issue 47).
+  if (isOfflineError(error)) return <OfflineScreen />;
   if (import.meta.env.DEV && error instanceof Error) console.error(error);
   return (
     <main className="page-error">

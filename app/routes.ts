@@ -40,6 +40,8 @@ export default [
     // The dashboard's friend comparison, through a fetcher
     route("dashboard/amico/:id", "routes/dashboard.amico.$id.ts"),
     route("test/nuovo", "routes/test.nuovo.tsx"),
+    // The quizzes downloaded for offline use, and one of them in the runner (issue 47): read from the device only
+    route("test/offline/:quizId?", "routes/test.offline.tsx"),
     route("test", "routes/test.tsx"),
     route("ripasso/errori", "routes/ripasso.errori.tsx"),
     // The plan to the sitting and the grades after it (issue 46)

@@ -10,6 +10,8 @@ export type StudentAttempt = {
   correct: number;
   total: number;
   timeSec: number;
+  /** Taken offline on the device (issue 47): its date and time are the device's. */
+  offline?: boolean;
   /** Name of the topic most of its questions came from. */
   topic: string | null;
   /** Every topic its questions touched (the sub-topic filter). */

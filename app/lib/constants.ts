@@ -23,6 +23,10 @@ export const ATTEMPT_LIST_LIMIT = 500;
 export const PAGE_SIZE = 10;
 /** An attempt without a timer counts as abandoned after this long without a submission. */
 export const UNTIMED_ABANDON_MS = 3 * 60 * 60 * 1000;
+/** A quiz downloaded for offline use stays open this long after its download (the rule: attemptDeadline, lib/timer.ts). */
+export const OFFLINE_QUIZ_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** How many downloaded quizzes a device keeps at once ("Scarica per l'offline" on /test/nuovo). */
+export const OFFLINE_QUIZZES_KEPT = 3;
 
 /**
  * The longest completamento answer the server stores and grades (older answers and imports were typed into 50

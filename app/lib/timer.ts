@@ -1,5 +1,12 @@
 // Timer levels of a practice quiz (spec section 5): seconds per question, total = questions × seconds.
-import { MAX_QUESTIONS, MIN_QUESTIONS, TIMER_LEVELS, type TimerLevel, UNTIMED_ABANDON_MS } from "./constants.ts";
+import {
+  MAX_QUESTIONS,
+  MIN_QUESTIONS,
+  OFFLINE_QUIZ_TTL_MS,
+  TIMER_LEVELS,
+  type TimerLevel,
+  UNTIMED_ABANDON_MS,
+} from "./constants.ts";
 
 export type TimerChoice = TimerLevel | "nessuno";
 
@@ -48,9 +55,17 @@ export const SUBMIT_GRACE_MS = 60_000;
 /**
  * THE deadline rule of a practice quiz (issue 19: one function): the instant after which a drawn, never-submitted
  * attempt counts as abandoned: its timer plus the grace or, without a timer (null or 0), UNTIMED_ABANDON_MS.
+ * A quiz downloaded for offline use (issue 47: `attempts.offline`) is open for OFFLINE_QUIZ_TTL_MS (7 days) from its
+ * download, timer or not: the server cannot see when the student starts it on the device, whose own countdown runs
+ * its timer, and a week covers a trip without signal while its questions stay sealed for their owner.
  * The runner's loader, the submission and the sealing/abandoning SQL (attemptDeadlineSql) all follow it.
  */
-export function attemptDeadline(startedAtMs: number, timeLimitSec: number | null | undefined): number {
+export function attemptDeadline(
+  startedAtMs: number,
+  timeLimitSec: number | null | undefined,
+  offline: boolean,
+): number {
+  if (offline) return startedAtMs + OFFLINE_QUIZ_TTL_MS;
   return timeLimitSec ? startedAtMs + timeLimitSec * 1000 + SUBMIT_GRACE_MS : startedAtMs + UNTIMED_ABANDON_MS;
 }
 
@@ -59,12 +74,17 @@ export function attemptOpen(
   status: string,
   startedAtMs: number,
   timeLimitSec: number | null | undefined,
+  offline: boolean,
   now: number,
 ): boolean {
-  return status === "in_progress" && now <= attemptDeadline(startedAtMs, timeLimitSec);
+  return status === "in_progress" && now <= attemptDeadline(startedAtMs, timeLimitSec, offline);
 }
 
-/** The same deadline as a SQL expression over the columns (or subqueries) holding the start and the timer. */
-export function attemptDeadlineSql(startedAt: string, timeLimitSec: string): string {
-  return `(${startedAt} + COALESCE(NULLIF(${timeLimitSec}, 0) * 1000 + ${SUBMIT_GRACE_MS}, ${UNTIMED_ABANDON_MS}))`;
+/**
+ * The same deadline as a SQL expression over the columns (or subqueries) holding the start, the timer and the
+ * offline flag.
+ */
+export function attemptDeadlineSql(startedAt: string, timeLimitSec: string, offline: string): string {
+  const online = `COALESCE(NULLIF(${timeLimitSec}, 0) * 1000 + ${SUBMIT_GRACE_MS}, ${UNTIMED_ABANDON_MS})`;
+  return `(${startedAt} + CASE WHEN ${offline} = 1 THEN ${OFFLINE_QUIZ_TTL_MS} ELSE ${online} END)`;
 }

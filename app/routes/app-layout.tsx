@@ -2,6 +2,9 @@ import { useEffect, useMemo, useState } from "react";
 import { Outlet, useLoaderData } from "react-router";
 import { navEntriesFor } from "~/components/side-nav/nav-entries";
 import { SideNav } from "~/components/side-nav/SideNav";
+import { OfflineBanner } from "~/components/offline/OfflineBanner";
+import { useOfflineSync } from "~/components/offline/use-offline-sync";
+import { useSignOut } from "~/components/offline/use-sign-out";
 import { keepsSession } from "~/lib/forms";
 import { LEGACY_NAV_KEY, navChoiceIn, navCollapsedFrom, storeNavChoice } from "~/lib/nav-state";
 import { requirePageUser } from "~/server/page-guard.server";
@@ -50,10 +53,14 @@ export default function AppLayout() {
   // The entries follow the role: Simulazioni and Quiz Rush for students, Console for staff (issue 34).
   const entries = useMemo(() => navEntriesFor(user.role), [user.role]);
   const [collapsed, setCollapsed] = useNavCollapsed(navCollapsed);
+  // Installable and offline (issue 47): this device's copies are the account's, handed-in quizzes are sent.
+  useOfflineSync(user.id);
+  const signOut = useSignOut(user.id);
   return (
     <div className={collapsed ? "app-shell sidebar-collapsed" : "app-shell"}>
-      <SideNav entries={entries} collapsed={collapsed} onCollapse={setCollapsed} />
+      <SideNav entries={entries} collapsed={collapsed} onCollapse={setCollapsed} onSignOut={signOut} />
       <main className="app-main" id="contenuto">
+        <OfflineBanner />
         <Outlet />
       </main>
     </div>

@@ -5,6 +5,7 @@ import { StaleNotice } from "~/components/quiz/StaleNotice";
 import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
 import { DEFAULT_REVIEW_COUNT, MAX_QUESTIONS, MIN_QUESTIONS, REVIEW_PAUSED_SHOWN } from "~/lib/constants";
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
+import { O } from "~/components/offline/messages";
 import { formatCountdown, isReviewPaused, sample } from "~/lib/review";
 import { clampQuestionCount } from "~/lib/timer";
 import { dbOf } from "~/server/context";
@@ -192,6 +193,7 @@ export default function ReviewMistakes() {
                           <p className="muted small" style={{ margin: 0 }}>
                             {i.subjectName}
                             {i.topicName ? ` · ${i.topicName}` : ""}
+                            {i.offline ? ` · ${O.wrongOffline}` : ""}
                           </p>
                         </div>
                         <span className="chip chip--ok">pronta</span>
@@ -212,7 +214,8 @@ export default function ReviewMistakes() {
                           <h3>{i.questionText}</h3>
                           <p className="muted small" style={{ margin: 0 }}>
                             {i.subjectName}
-                            {i.topicName ? ` · ${i.topicName}` : ""} · pronta tra{" "}
+                            {i.topicName ? ` · ${i.topicName}` : ""}
+                            {i.offline ? ` · ${O.wrongOffline}` : ""} · pronta tra{" "}
                             {formatCountdown(Date.parse(i.readyAt) - now)}
                           </p>
                         </div>

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { Link, useLoaderData, useNavigate } from "react-router";
 import { formatDateTime, formatDuration, partialReason, T } from "~/components/quiz/messages";
 import { StaleNotice } from "~/components/quiz/StaleNotice";
+import { OfflineChip } from "~/components/offline/OfflineChip";
 import { ATTEMPT_LIST_LIMIT, PAGE_SIZE, SCORE_SCALE } from "~/lib/constants";
 import { saveCache, withOfflineCache } from "~/lib/offline-cache";
 import { listAttempts, type AttemptListItem } from "~/server/attempt-reads.server";
@@ -136,11 +137,13 @@ export default function PastAttempts() {
                         </span>
                       ) : null}
                       <span className="chip">{formatDuration(a.timeSec)}</span>
+                      {a.offline ? <OfflineChip /> : null}
                     </>
                   ) : (
                     <>
                       <span className="chip chip--bad">Interrotto</span>
                       <span className="chip">{a.total} domande</span>
+                      {a.offline ? <OfflineChip /> : null}
                     </>
                   )}
                 </div>

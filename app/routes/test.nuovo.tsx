@@ -1,5 +1,7 @@
 import { useEffect, useId, useMemo, useState } from "react";
-import { useLoaderData, useSearchParams, useSubmit } from "react-router";
+import { useLoaderData, useRouteLoaderData, useSearchParams, useSubmit } from "react-router";
+import { DownloadedQuizzes } from "~/components/offline/DownloadedQuizzes";
+import type { loader as layoutLoader } from "./app-layout";
 import { T } from "~/components/quiz/messages";
 import { L } from "~/components/learning/messages";
 import { StaleNotice } from "~/components/quiz/StaleNotice";
@@ -109,14 +111,20 @@ export default function NewTest() {
     ? `${subject.name} · ${topic?.name ?? T.allTopics} · ${count} ${count === 1 ? "domanda" : "domande"} · ${timerText}${mode === "mirato" ? ` · ${L.modeTargeted.toLowerCase()}` : ""}`
     : "Scegli una materia per iniziare.";
 
-  // The quiz is drawn by the /test route's action (newQuizSchema), which redirects to the runner.
-  const start = () => {
-    if (!subject) return;
+  // The draw request of these settings (newQuizSchema): "Avvia test" posts it, "Scarica per l'offline" sends it too.
+  const request = useMemo(() => {
+    if (!subject) return null;
     const fields: Record<string, string> = { subjectId: String(subject.id), count: String(count) };
     if (topic) fields.topicId = String(topic.id);
     if (total) fields.time = String(total);
     if (mode === "mirato") fields.mode = "mirato";
-    void submit(fields, { method: "post", action: "/test" });
+    return fields;
+  }, [subject, topic, count, total, mode]);
+  const account = useRouteLoaderData<typeof layoutLoader>("routes/app-layout")?.user.id;
+
+  // The quiz is drawn by the /test route's action (newQuizSchema), which redirects to the runner.
+  const start = () => {
+    if (request) void submit(request, { method: "post", action: "/test" });
   };
 
   return (
@@ -264,6 +272,7 @@ export default function NewTest() {
         subject={subject}
         onStart={(fields) => void submit(fields, { method: "post", action: "/test" })}
       />
+      {account != null ? <DownloadedQuizzes account={account} request={request} /> : null}
     </section>
   );
 }

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, redirect, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from "react-router";
 import { T } from "~/components/quiz/messages";
-import { QuizRunner } from "~/components/quiz/QuizRunner";
+import { OnlineQuiz } from "~/components/quiz/OnlineQuiz";
 import { QuizStartConfirm, type QuizStartSettings } from "~/components/quiz/QuizStartConfirm";
 import { formError, orFailure } from "~/lib/forms";
 import { newQuizSchema } from "~/lib/forms/new-quiz";
 import { runnerSubmissionSchema } from "~/lib/forms/quiz-submission";
+import { offlineQuizPath } from "~/lib/offline-routes";
 import { clampQuestionCount } from "~/lib/timer";
 import { submitQuizAttempt } from "~/server/attempts.server";
 import { dbOf, getEnv } from "~/server/context";
@@ -34,6 +35,8 @@ export async function loader(args: Route.LoaderArgs) {
   try {
     const quiz = await getQuiz(dbOf(args.context), user.id, id);
     if (quiz.status === "completed" && quiz.attemptId) throw redirect(`/test/riepilogo/${quiz.attemptId}`);
+    // A downloaded quiz runs from the device, timed from its start there (issue 47), never on the server's clock.
+    if (quiz.offline) throw redirect(offlineQuizPath(quiz.quizId));
     // getQuiz reads the status by attemptOpen: "in_progress" only while it can still be submitted.
     if (quiz.status !== "in_progress") {
       return { quiz: null, error: "Tempo scaduto: questo quiz è stato interrotto. Avviane uno nuovo.", arrival: null };
@@ -200,5 +203,5 @@ export default function TestScreen() {
       </section>
     );
   }
-  return <QuizRunner key={quiz.quizId} quiz={quiz} />;
+  return <OnlineQuiz key={quiz.quizId} quiz={quiz} />;
 }

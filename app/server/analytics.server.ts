@@ -44,6 +44,7 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
           blank: attempts.blank,
           total: attempts.total,
           timeTaken: attempts.timeTaken,
+          offline: attempts.offline,
         })
         .from(attempts)
         .where(completedOf)
@@ -102,6 +103,7 @@ export async function studentAnalytics(db: Db, userId: number, now = Date.now())
       correct: totals.correct,
       total: totals.total,
       timeSec: a.timeTaken ?? 0,
+      offline: a.offline,
       topic: touched[0] ? (topicName.get(touched[0].topicId) ?? null) : null,
       topicIds: touched.map((t) => t.topicId).sort((x, y) => x - y),
     };

@@ -46,6 +46,9 @@ import { NEW_QUIZ_ID, storeQuizStatements } from "./quiz.server";
 import { assertNoneSealed, readSeal, sealedQuestionIdsSql } from "~/server/simulation/seal.server";
 import type { SessionUser } from "./session.server";
 
+/** An assignment quiz is started online and never downloaded: practice's deadline rule without the offline week. */
+const ASSIGNMENT_NEVER_OFFLINE = false;
+
 type AssignmentRow = typeof assignments.$inferSelect;
 
 /** The edition's pace for a subject: its minutes over its questions, times `count` (null: the edition lacks it). */
@@ -404,7 +407,9 @@ export async function myAssignments(db: Db, userId: number, now = Date.now()): P
     const finishedAt = r.finishedAt?.getTime() ?? null;
     const status = assignmentStatus({ status: r.status, finishedAt }, summary.dueAt);
     // The pupil's quiz can be resumed while practice's one rule says it can still be submitted.
-    const open = r.status != null && attemptOpen(r.status, r.startedAt?.getTime() ?? 0, r.quizLimit, now);
+    const open =
+      r.status != null &&
+      attemptOpen(r.status, r.startedAt?.getTime() ?? 0, r.quizLimit, ASSIGNMENT_NEVER_OFFLINE, now);
     return {
       ...summary,
       teacher: r.teacher || r.teacherEmail,
@@ -571,7 +576,7 @@ function pupilQuiz(db: Db, assignmentId: number, userId: number): Promise<PupilQ
 /** The pupil's quiz as the start answers it: submitted, or still open (resumed); null when it ran out unsubmitted. */
 function currentQuiz(q: PupilQuiz, now: number) {
   if (q.status === "completed") return { quizId: q.quizId, attemptId: q.attemptId, completed: true };
-  if (q.status && attemptOpen(q.status, q.startedAt?.getTime() ?? 0, q.limit, now))
+  if (q.status && attemptOpen(q.status, q.startedAt?.getTime() ?? 0, q.limit, ASSIGNMENT_NEVER_OFFLINE, now))
     return { quizId: q.quizId, attemptId: null, completed: false };
   return null;
 }

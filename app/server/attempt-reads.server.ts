@@ -201,7 +201,7 @@ export function abandonExpiredStatement(db: Db, now: number, userId?: number) {
   const owner = userId == null ? sql`1 = 1` : sql`user_id = ${userId}`;
   return db.run(sql`UPDATE attempts SET status = 'abandoned'
     WHERE ${owner} AND status = 'in_progress'
-      AND ${sql.raw(attemptDeadlineSql("started_at", "(SELECT time_limit_sec FROM quizzes WHERE quizzes.id = attempts.quiz_id)"))} < ${now}`);
+      AND ${sql.raw(attemptDeadlineSql("started_at", "(SELECT time_limit_sec FROM quizzes WHERE quizzes.id = attempts.quiz_id)", "offline"))} < ${now}`);
 }
 
 export type AttemptListItem = {
@@ -223,6 +223,8 @@ export type AttemptListItem = {
   timeSec: number;
   timeLimitSec: number | null;
   status: "completed" | "abandoned";
+  /** Taken offline on the device (issue 47): its date and time are the device's. */
+  offline: boolean;
   /** List score: round(correct/total × 31); null for an abandoned attempt. */
   score: number | null;
 };
@@ -238,7 +240,7 @@ export async function listAttempts(
   // as such (an in-progress attempt past its deadline), so the reads need not wait for the write.
   const expired = and(
     eq(attempts.status, "in_progress"),
-    sql`${sql.raw(attemptDeadlineSql('"attempts"."started_at"', '"quizzes"."time_limit_sec"'))} < ${now}`,
+    sql`${sql.raw(attemptDeadlineSql('"attempts"."started_at"', '"quizzes"."time_limit_sec"', '"attempts"."offline"'))} < ${now}`,
   );
   const [, rows, topicRows, sealed] = await Promise.all([
     abandonExpiredStatement(db, now, userId),
@@ -257,6 +259,7 @@ export async function listAttempts(
         timeLimitSec: quizzes.timeLimitSec,
         quizTopicId: quizzes.topicId,
         quizId: attempts.quizId,
+        offline: attempts.offline,
       })
       .from(attempts)
       .leftJoin(subjects, eq(subjects.id, attempts.subjectId))
@@ -304,6 +307,7 @@ export async function listAttempts(
       timeSec: r.timeTaken ?? 0,
       timeLimitSec: r.timeLimitSec,
       status: r.status === "completed" ? "completed" : "abandoned",
+      offline: r.offline,
       score: r.status === "completed" ? listScore(totals.correct, totals.total) : null,
     };
   });

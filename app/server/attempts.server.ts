@@ -14,6 +14,7 @@ import { attemptAnswers, attempts, questions, quizQuestions, quizzes, type Quest
 import { HttpError } from "./errors.server";
 import { recordRushResultStatement } from "./rush.server";
 import { assertNoneSealed, openQuizServing, readSeal } from "~/server/simulation/seal.server";
+import { assertAsDownloaded, submissionTimes } from "./offline-quizzes.server";
 
 export { answerSchema, submissionSchema, type Submission } from "~/lib/forms/quiz-submission";
 import type { Submission } from "~/lib/forms/quiz-submission";
@@ -150,7 +151,7 @@ export async function submitQuizAttempt(
   if (!quiz || quiz.userId !== userId) throw new HttpError(404, "Quiz non trovato.");
   if (!attempt) throw new HttpError(404, "Tentativo non trovato.");
   if (attempt.status === "completed") return { attemptId: attempt.id, alreadySubmitted: true };
-  if (!attemptOpen(attempt.status, attempt.startedAt.getTime(), quiz.timeLimitSec, now)) {
+  if (!attemptOpen(attempt.status, attempt.startedAt.getTime(), quiz.timeLimitSec, attempt.offline, now)) {
     throw new HttpError(409, "Tempo scaduto: questo tentativo è stato interrotto e non può più essere consegnato.");
   }
   // Its graded result would tell whether a guess on a sealed question was right.
@@ -158,14 +159,19 @@ export async function submitQuizAttempt(
     ordered.map((r) => r.question.id),
     sealed,
   );
+  // A downloaded quiz is graded only as it was downloaded (offline-quizzes.server.ts).
+  if (attempt.offline)
+    await assertAsDownloaded(
+      quiz.offlineHash,
+      ordered.map((r) => r.question),
+    );
   const graded = gradeAnswers(
     ordered.map((r) => r.question),
     body.answers,
   );
   const totals = tally(graded);
-  // The time can't exceed what the server saw pass since the quiz was drawn.
-  const elapsed = Math.ceil((now - attempt.startedAt.getTime()) / 1000);
-  const timeTaken = Math.max(0, Math.min(Math.round(body.timeTaken), elapsed));
+  // The time can't exceed what the server saw pass since the quiz was drawn (offline: since the device's start).
+  const { startedAt, timeTaken } = submissionTimes(attempt.startedAt, body, attempt.offline, now);
   const finishedAt = new Date(now);
   type Statement = Parameters<typeof db.batch>[0][number];
   const statements: Statement[] = [
@@ -173,6 +179,7 @@ export async function submitQuizAttempt(
       .update(attempts)
       .set({
         status: "completed",
+        startedAt,
         finishedAt,
         timeTaken,
         ...totals,
@@ -183,7 +190,7 @@ export async function submitQuizAttempt(
     ...answerRows(db, attempt.id, graded, now),
     ...aggregateStatementsFor(db, {
       subjectId: attempt.subjectId,
-      startedAt: attempt.startedAt,
+      startedAt,
       correct: totals.correct,
       total: totals.total,
       score: totals.score,

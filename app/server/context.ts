@@ -34,3 +34,10 @@ export function dbOf(context: Context): Db {
 export function sessionUserOf(context: Context): Promise<SessionUser | null> {
   return context.get(sessionUserContext)();
 }
+
+/** The signed-in user if this request has already read the session, else undefined (nothing is read here). */
+export const sessionReadContext = createContext<() => Promise<SessionUser | null> | undefined>(() => undefined);
+
+export function sessionUserIfRead(context: Context): Promise<SessionUser | null> | undefined {
+  return context.get(sessionReadContext)();
+}

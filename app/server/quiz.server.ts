@@ -7,7 +7,7 @@ import { practiceExtraPct } from "./accommodations.server";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { DEFAULT_DIFFICULTY, MAX_QUESTIONS } from "~/lib/constants";
 import type { NewQuizRequest } from "~/lib/forms/new-quiz";
-import { attemptOpen, clampQuestionCount } from "~/lib/timer";
+import { attemptDeadline, attemptOpen, clampQuestionCount } from "~/lib/timer";
 import type { Db } from "./db/client.server";
 import {
   attempts,
@@ -26,6 +26,7 @@ import { editionOrDefault } from "./editions.server";
 import { peerDifficulty, targetedQuestionIds } from "./learning-advice.server";
 import { claimRushStart } from "./rush.server";
 import { assertRedoAllowed, sealedQuestionIdsSql } from "~/server/simulation/seal.server";
+import { OFFLINE_TEXT, storeOfflineFingerprint } from "./offline-quizzes.server";
 
 /** GET /api/quiz with a Rush event: refused, nothing drawn or claimed (issue 28). */
 export const RUSH_NEEDS_POST_MESSAGE =
@@ -57,6 +58,10 @@ export type DrawnQuiz = {
   elapsedSec: number;
   /** The attempt's status by attemptOpen: an unsubmitted attempt past its deadline reads "abandoned". */
   status: "in_progress" | "completed" | "abandoned";
+  /** Downloaded for offline use (issue 47): open until `expiresAt`, timed by the device. */
+  offline: boolean;
+  /** The last instant a submission is accepted (attemptDeadline). */
+  expiresAt: string;
   attemptId: number | null;
   /** The completamento boxes of the quiz's edition (the default edition's when it follows none). */
   gapBoxes: number;
@@ -138,6 +143,8 @@ type DrawArgs = {
   mode?: "random" | "mirato";
   /** The exam edition whose split a whole-subject draw follows (`?edition=`); the default one when absent. */
   editionId?: number | null;
+  /** Downloaded for offline use (issue 47: offline-quizzes.server.ts). */
+  offline?: boolean;
   now?: number;
 };
 
@@ -230,6 +237,7 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
       rushEventId: args.rushEventId ?? null,
       editionId,
       questionIds,
+      offline: args.offline,
       now,
     }),
   );
@@ -255,6 +263,7 @@ export function storeQuizStatements(
     rushEventId: number | null;
     editionId: number | null;
     questionIds: number[];
+    offline?: boolean;
     now: number;
   },
 ) {
@@ -285,6 +294,7 @@ export function storeQuizStatements(
       total: args.questionIds.length,
       rushEventId: args.rushEventId,
       editionId: args.editionId,
+      offline: args.offline ?? false,
     }),
   ] as const;
 }
@@ -309,10 +319,22 @@ export async function drawRequested(db: Db, userId: number, q: NewQuizRequest): 
       throw new HttpError(400, "Elenco di domande non valido: sono attesi numeri interi positivi (campo: Domande).");
     if (new Set(ids).size > MAX_QUESTIONS)
       throw new HttpError(400, `Al massimo ${MAX_QUESTIONS} domande per quiz (campo: Domande).`);
+    if (q.offline === "1") throw new HttpError(400, OFFLINE_TEXT.redo);
     return drawQuiz(db, { userId, ids, timeLimitSec });
   }
   if (!q.subjectId) throw new HttpError(400, "Scegli una materia (campo: Materia).");
-  return drawQuiz(db, {
+  if (q.offline === "1") {
+    // A download (issue 47): a subject's quiz only; what the student gets is fingerprinted before it leaves.
+    if (q.rushEventId != null) throw new HttpError(400, OFFLINE_TEXT.rush);
+    const quiz = await drawQuiz(db, { ...drawArgs(userId, q, timeLimitSec), offline: true });
+    await storeOfflineFingerprint(db, quiz.quizId);
+    return quiz;
+  }
+  return drawQuiz(db, drawArgs(userId, q, timeLimitSec));
+}
+
+function drawArgs(userId: number, q: NewQuizRequest, timeLimitSec: number | null): DrawArgs {
+  return {
     userId,
     subjectId: q.subjectId,
     topicId: q.topicId,
@@ -321,7 +343,7 @@ export async function drawRequested(db: Db, userId: number, q: NewQuizRequest): 
     rushEventId: q.rushEventId ?? null,
     mode: q.mode,
     editionId: q.edition ?? null,
-  });
+  };
 }
 
 /** A stored quiz of this user, in drawn order; 404 for someone else's or a missing one. */
@@ -344,7 +366,7 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
       .orderBy(asc(quizQuestions.position))
       .all(),
     db
-      .select({ id: attempts.id, status: attempts.status, startedAt: attempts.startedAt })
+      .select({ id: attempts.id, status: attempts.status, startedAt: attempts.startedAt, offline: attempts.offline })
       .from(attempts)
       .where(eq(attempts.quizId, quizId))
       .get(),
@@ -352,6 +374,7 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
     editionOrDefault(db, quiz.editionId ?? null).catch(() => null),
   ]);
   const startedAt = attempt?.startedAt ?? quiz.createdAt;
+  const offline = attempt?.offline ?? false;
   const remainingSec =
     quiz.timeLimitSec != null ? Math.max(0, Math.round(quiz.timeLimitSec - (now - startedAt.getTime()) / 1000)) : null;
   return {
@@ -367,12 +390,14 @@ export async function getQuiz(db: Db, userId: number, quizId: number, now = Date
     elapsedSec: Math.max(0, Math.round((now - startedAt.getTime()) / 1000)),
     // Past its deadline an attempt is over by the one rule, whether or not a list has written 'abandoned' yet.
     status:
-      attempt && attemptOpen(attempt.status, startedAt.getTime(), quiz.timeLimitSec, now)
+      attempt && attemptOpen(attempt.status, startedAt.getTime(), quiz.timeLimitSec, offline, now)
         ? "in_progress"
         : attempt?.status === "completed"
           ? "completed"
           : "abandoned",
     attemptId: attempt?.id ?? null,
+    offline,
+    expiresAt: new Date(attemptDeadline(startedAt.getTime(), quiz.timeLimitSec, offline)).toISOString(),
     gapBoxes: editionGapBoxes(edition),
     questions: rows.map((r) => publicQuestion(r.question, r.topicName, r)),
   };

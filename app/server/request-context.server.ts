@@ -2,7 +2,7 @@
 // context once, for every loader and action of the request (screens and JSON calls alike). The user is read on
 // first use, so a public page that never asks costs no session read.
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
-import { dbContext, getEnv, sessionUserContext } from "./context";
+import { dbContext, getEnv, sessionReadContext, sessionUserContext } from "./context";
 import { getDb } from "./db/client.server";
 import { getSessionUser, type SessionUser } from "./session.server";
 
@@ -14,6 +14,7 @@ export function provideRequestContext(request: Request, context: RouterContextPr
     read ??= getSessionUser(request, env);
     return read;
   });
+  context.set(sessionReadContext, () => read);
 }
 
 export const requestContext: MiddlewareFunction<Response> = ({ request, context }, next) => {

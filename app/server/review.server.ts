@@ -18,6 +18,8 @@ export type WrongQuestion = {
   readyAt: string;
   paused: boolean;
   questionText: string;
+  /** The latest wrong answer came from a quiz taken offline (issue 47). */
+  offline: boolean;
 };
 
 export async function listWrongQuestions(db: Db, userId: number, now = Date.now()): Promise<WrongQuestion[]> {
@@ -29,15 +31,16 @@ export async function listWrongQuestions(db: Db, userId: number, now = Date.now(
     topic_name: string | null;
     last_at: number;
     stem: string;
+    offline: number;
   }>(sql`
     WITH latest AS (
-      SELECT aa.question_id, aa.correct, aa.answered_at,
+      SELECT aa.question_id, aa.correct, aa.answered_at, a.offline,
         ROW_NUMBER() OVER (PARTITION BY aa.question_id ORDER BY aa.answered_at DESC, aa.id DESC) AS rn
       FROM attempt_answers aa JOIN attempts a ON a.id = aa.attempt_id
       WHERE a.user_id = ${userId} AND a.status = 'completed' AND aa.correct IS NOT NULL
     )
     SELECT q.id, q.subject_id, s.name AS subject_name, q.topic_id, t.name AS topic_name,
-      l.answered_at AS last_at, q.stem
+      l.answered_at AS last_at, q.stem, l.offline
     FROM latest l
     JOIN questions q ON q.id = l.question_id
     JOIN subjects s ON s.id = q.subject_id
@@ -55,5 +58,6 @@ export async function listWrongQuestions(db: Db, userId: number, now = Date.now(
     readyAt: new Date(reviewReadyAt(r.last_at)).toISOString(),
     paused: isReviewPaused(r.last_at, now),
     questionText: r.stem,
+    offline: r.offline === 1,
   }));
 }

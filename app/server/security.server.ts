@@ -298,7 +298,8 @@ export function pageCsp(request: Request, nonce: string, googleSignIn: boolean):
     "font-src 'self'",
     `connect-src 'self' ${socket}${google(GOOGLE_SIGN_IN.connect)}`,
     `frame-src ${googleSignIn ? GOOGLE_SIGN_IN.frame : "'none'"}`,
-    "worker-src 'none'",
+    // The service worker of the installable app (issue 47: /sw.js, same origin).
+    "worker-src 'self'",
     "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",

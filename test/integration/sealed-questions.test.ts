@@ -372,6 +372,8 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   // A friend's statistics: the participating student's own friend list (none here) answers an error, never a key.
   "dashboard/amico/:id": () => [get("/dashboard/amico/1")],
   "test/nuovo": () => [get("/test/nuovo")],
+  // The downloaded quizzes (issue 47): no loader, the page reads the device only; downloads are POST /api/quiz.
+  "test/offline/:quizId?": "static",
   test: () => [
     get(`/test?id=${rushQuiz.quizId}`),
     get(`/test?id=${heldQuiz.quizId}`),

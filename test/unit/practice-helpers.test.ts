@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REVIEW_COOLDOWN_MS, UNTIMED_ABANDON_MS } from "~/lib/constants";
+import { OFFLINE_QUIZ_TTL_MS, REVIEW_COOLDOWN_MS, UNTIMED_ABANDON_MS } from "~/lib/constants";
 import { gapAnswerMatches, gapAnswerTooLong, gapBoxesLeft, normaliseGapAnswer, pastedGapText } from "~/lib/gap-answer";
 import { filterAttempts } from "~/lib/attempt-filters";
 import { normaliseReportStatus, REPORT_STATUS_LABELS } from "~/lib/report-status";
@@ -68,14 +68,24 @@ describe("timer levels", () => {
   it("formats clocks and deadlines", () => {
     expect(formatClock(400)).toBe("6:40");
     expect(formatClock(3725)).toBe("1:02:05");
-    expect(attemptDeadline(1000, 400)).toBe(1000 + 400_000 + SUBMIT_GRACE_MS);
-    expect(attemptDeadline(1000, null)).toBe(1000 + 3 * 3600_000);
+    expect(attemptDeadline(1000, 400, false)).toBe(1000 + 400_000 + SUBMIT_GRACE_MS);
+    expect(attemptDeadline(1000, null, false)).toBe(1000 + 3 * 3600_000);
     // A timer of 0 is "no timer", in the browser's rule and in the SQL one alike.
-    expect(attemptDeadline(1000, 0)).toBe(1000 + UNTIMED_ABANDON_MS);
-    expect(attemptOpen("in_progress", 1000, 400, 1000 + 400_000 + SUBMIT_GRACE_MS)).toBe(true);
-    expect(attemptOpen("in_progress", 1000, 400, 1001 + 400_000 + SUBMIT_GRACE_MS)).toBe(false);
-    expect(attemptOpen("abandoned", 1000, 400, 1000)).toBe(false);
-    expect(attemptOpen("completed", 1000, null, 1000)).toBe(false);
+    expect(attemptDeadline(1000, 0, false)).toBe(1000 + UNTIMED_ABANDON_MS);
+    expect(attemptOpen("in_progress", 1000, 400, false, 1000 + 400_000 + SUBMIT_GRACE_MS)).toBe(true);
+    expect(attemptOpen("in_progress", 1000, 400, false, 1001 + 400_000 + SUBMIT_GRACE_MS)).toBe(false);
+    expect(attemptOpen("abandoned", 1000, 400, false, 1000)).toBe(false);
+    expect(attemptOpen("completed", 1000, null, false, 1000)).toBe(false);
+  });
+  it("keeps a downloaded quiz open a week from its download, timer or not (issue 47)", () => {
+    expect(OFFLINE_QUIZ_TTL_MS).toBe(7 * 24 * 3600_000);
+    expect(attemptDeadline(1000, 400, true)).toBe(1000 + OFFLINE_QUIZ_TTL_MS);
+    expect(attemptDeadline(1000, null, true)).toBe(1000 + OFFLINE_QUIZ_TTL_MS);
+    // Long past its timer and the 3 untimed hours, still open; a millisecond after the week, not.
+    expect(attemptOpen("in_progress", 1000, 400, true, 1000 + 2 * 24 * 3600_000)).toBe(true);
+    expect(attemptOpen("in_progress", 1000, 400, true, 1000 + OFFLINE_QUIZ_TTL_MS)).toBe(true);
+    expect(attemptOpen("in_progress", 1000, 400, true, 1001 + OFFLINE_QUIZ_TTL_MS)).toBe(false);
+    expect(attemptOpen("completed", 1000, 400, true, 1000)).toBe(false);
   });
 });
 

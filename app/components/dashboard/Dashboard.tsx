@@ -6,6 +6,7 @@ import type { Marker } from "~/components/charts/DistributionChart";
 import type { TopicRow } from "~/components/charts/TopicBars";
 import type { TrendSeries } from "~/components/charts/TrendChart";
 import { SubjectTopicPicker } from "~/components/SubjectTopicPicker";
+import { O } from "~/components/offline/messages";
 import { mean, normalizeScore, truncateLabel } from "~/lib/analytics";
 import type { StudentAnalytics } from "~/lib/analytics-types";
 import { useLookup } from "~/lib/use-lookup";
@@ -375,10 +376,17 @@ export function Dashboard({
             Andamento simulazioni
           </h2>
           {view.attempts.length ? (
-            <TrendChart
-              series={trendSeries}
-              summary={`Punteggi dei tuoi ${view.attempts.length} tentativi, dall'ultimo: ${view.scores.slice(-5).reverse().map(fmt1).join(", ")}.`}
-            />
+            <>
+              <TrendChart
+                series={trendSeries}
+                summary={`Punteggi dei tuoi ${view.attempts.length} tentativi, dall'ultimo: ${view.scores.slice(-5).reverse().map(fmt1).join(", ")}.`}
+              />
+              {view.offlineCount ? (
+                <p className="muted small" data-testid="offline-attempts">
+                  {O.dashboardOffline(view.offlineCount)}
+                </p>
+              ) : null}
+            </>
           ) : (
             <p className="muted">Nessun tentativo completato con questi filtri: fai un test per iniziare.</p>
           )}

@@ -64,6 +64,8 @@ export function subjectView(
   return {
     subject,
     attempts,
+    /** Taken offline (issue 47): labelled under the trend. */
+    offlineCount: attempts.filter((a) => a.offline).length,
     scores,
     mean: avg,
     median: median(scores),

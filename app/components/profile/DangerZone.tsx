@@ -1,6 +1,8 @@
 // 'Elimina account' (beyond the spec: GDPR right to erasure): typed confirmation, then the
 // server deletes personal data and attempts and clears the session; the browser goes home.
 import { useState } from "react";
+import { useRouteLoaderData } from "react-router";
+import { clearDevice } from "~/lib/device-data";
 import { Modal } from "~/components/ui/Modal";
 import { DELETE_ACCOUNT_CONFIRMATION } from "~/lib/constants";
 import { formError } from "~/lib/forms";
@@ -13,18 +15,15 @@ export function DangerZone() {
   const [error, setError] = useState<string | null>(null);
   const { busy, submit } = useFormAction("/profilo");
   const confirmed = typed.trim() === DELETE_ACCOUNT_CONFIRMATION;
+  const account = useRouteLoaderData<{ user: { id: number } }>("routes/app-layout")?.user.id ?? null;
 
   function erase() {
     setError(null);
     submit({ intent: "delete-account", confirm: typed.trim() }, (reply) => {
       if (reply.result.status !== "success") return setError(formError(reply) ?? "Eliminazione non riuscita: riprova.");
       clearLocalSession();
-      try {
-        for (const key of Object.keys(localStorage)) if (key.startsWith("unicum_")) localStorage.removeItem(key);
-      } catch {
-        // storage unavailable
-      }
-      window.location.assign("/");
+      // Nothing of the account stays on the device: copies, kept pages, downloaded quizzes (issue 47).
+      void clearDevice(account).finally(() => window.location.assign("/"));
     });
   }
 

@@ -1,6 +1,9 @@
 // 'Sessioni attive': where the account is signed in (device from the browser, sign-in, last use), and
 // 'Esci da tutti i dispositivi', which ends every session, this one too, and goes home.
 import { useState } from "react";
+import { useRouteLoaderData } from "react-router";
+import { clearDevice } from "~/lib/device-data";
+import { sendQueued } from "~/lib/offline-quizzes";
 import { formatDateTime } from "~/components/quiz/messages";
 import { formError } from "~/lib/forms";
 import { clearLocalSession } from "~/lib/session-events";
@@ -11,14 +14,21 @@ export type SessionItem = { current: boolean; device: string; createdAt: string;
 export function SessionsSection({ sessions }: { sessions: SessionItem[] }) {
   const [error, setError] = useState<string | null>(null);
   const { busy, submit } = useFormAction("/profilo");
+  const account = useRouteLoaderData<{ user: { id: number } }>("routes/app-layout")?.user.id ?? null;
 
   function signOutEverywhere() {
     setError(null);
-    submit({ intent: "sign-out-everywhere" }, (reply) => {
-      if (reply.result.status !== "success") return setError(formError(reply) ?? "Uscita non riuscita: riprova.");
-      clearLocalSession();
-      window.location.assign("/");
-    });
+    // Quizzes handed in offline go first, while the session still works; then nothing stays on the device (issue 47).
+    const sent = account != null && typeof indexedDB !== "undefined" ? sendQueued(account) : Promise.resolve();
+    void sent
+      .catch(() => undefined)
+      .then(() =>
+        submit({ intent: "sign-out-everywhere" }, (reply) => {
+          if (reply.result.status !== "success") return setError(formError(reply) ?? "Uscita non riuscita: riprova.");
+          clearLocalSession();
+          void clearDevice(account).finally(() => window.location.assign("/"));
+        }),
+      );
   }
 
   return (

@@ -72,11 +72,12 @@ export const T = {
   summaryReportTitle: "Segnala domanda",
   sealedChip: "Soluzione nascosta",
   sealedNote:
-    "Questa domanda fa parte di una simulazione in corso, di un Quiz Rush o di un compito che non hai ancora consegnato: la soluzione, la spiegazione e la tua risposta saranno visibili quando saranno conclusi.",
+    "Questa domanda fa parte di una simulazione in corso, di un Quiz Rush, di un compito o di un quiz scaricato per l'offline che non hai ancora consegnato: la soluzione, la spiegazione e la tua risposta saranno visibili quando saranno conclusi.",
   sealedAnswer: "Nascosta fino al termine",
   partialBySimulation: "Risultato parziale fino al termine della simulazione",
   partialByRush: "Risultato parziale fino alla consegna del tuo Quiz Rush",
   partialByAssignment: "Risultato parziale fino alla consegna o alla scadenza del tuo compito",
+  partialByOffline: "Risultato parziale fino alla consegna del tuo quiz scaricato per l'offline",
   partialShort: "parziale",
   summaryReason: "Motivo (facoltativo)",
   summaryReportSent: "Segnalazione inviata ✓",
@@ -104,8 +105,14 @@ export const T = {
 } as const;
 
 /** Why a result is partial: what seals the questions it leaves out (simulation/seal.server.ts SealReason). */
-export function partialReason(reason: "simulation" | "rush" | "assignment"): string {
-  return reason === "simulation" ? T.partialBySimulation : reason === "rush" ? T.partialByRush : T.partialByAssignment;
+export function partialReason(reason: "simulation" | "rush" | "assignment" | "offline"): string {
+  const texts = {
+    simulation: T.partialBySimulation,
+    rush: T.partialByRush,
+    assignment: T.partialByAssignment,
+    offline: T.partialByOffline,
+  };
+  return texts[reason];
 }
 
 /** What a partial result leaves out (after partialReason). */

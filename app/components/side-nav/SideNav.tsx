@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { PRODUCT_NAME } from "~/lib/constants";
 import { clearLocalSession } from "~/lib/session-events";
@@ -11,11 +11,13 @@ function NavItems({
   active,
   collapsed,
   onNavigate,
+  onSignOut,
 }: {
   entries: NavEntry[];
   active: NavKey;
   collapsed: boolean;
   onNavigate?: () => void;
+  onSignOut?: (event: FormEvent<HTMLFormElement>) => void;
 }) {
   return (
     <>
@@ -45,7 +47,10 @@ function NavItems({
             action="/esci"
             reloadDocument
             className="nav-item__form"
-            onSubmit={clearLocalSession}
+            onSubmit={(event) => {
+              clearLocalSession();
+              onSignOut?.(event);
+            }}
           >
             <button type="submit" {...common}>
               {content}
@@ -66,10 +71,13 @@ export function SideNav({
   entries,
   collapsed,
   onCollapse,
+  onSignOut,
 }: {
   entries: NavEntry[];
   collapsed: boolean;
   onCollapse: (collapsed: boolean) => void;
+  /** Before the sign-out form goes: the device lets go of the account (issue 47: use-sign-out.ts). */
+  onSignOut?: (event: FormEvent<HTMLFormElement>) => void;
 }) {
   const { pathname } = useLocation();
   const active = activeNavKey(pathname);
@@ -118,7 +126,7 @@ export function SideNav({
           ) : null}
         </div>
         <div className="side-nav__items">
-          <NavItems entries={entries} active={active} collapsed={collapsed} />
+          <NavItems entries={entries} active={active} collapsed={collapsed} onSignOut={onSignOut} />
         </div>
       </nav>
 
@@ -143,7 +151,13 @@ export function SideNav({
               </button>
             </div>
             <div className="menu-modal__grid">
-              <NavItems entries={entries} active={active} collapsed={false} onNavigate={closeMenu} />
+              <NavItems
+                entries={entries}
+                active={active}
+                collapsed={false}
+                onNavigate={closeMenu}
+                onSignOut={onSignOut}
+              />
             </div>
           </div>
         </div>

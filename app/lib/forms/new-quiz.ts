@@ -38,6 +38,8 @@ export const newQuizSchema = withLabels(
     mode: z.enum(["random", "mirato"], "Modalità non valida: usa random o mirato.").optional(),
     /** The exam edition whose split a full paper follows (id from GET /api/exam-editions); default edition if absent. */
     edition: optionalId("Id dell'edizione"),
+    /** "1": a quiz downloaded for offline use (issue 47: kept a week, run on the device, submitted once back online). */
+    offline: z.enum(["1", "0"], "Valore non valido per offline: usa 1 o 0.").optional(),
   }),
   {
     subjectId: "Materia",
@@ -48,6 +50,7 @@ export const newQuizSchema = withLabels(
     ids: "Domande",
     mode: "Modalità",
     edition: "Edizione",
+    offline: "Offline",
   },
 );
 
@@ -60,7 +63,7 @@ export type NewQuizRequest = z.output<typeof newQuizSchema>;
 export const newQuizBodySchema = withParentLabels(
   z.preprocess((body) => {
     if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-    const text = (v: unknown) => (typeof v === "number" ? String(v) : v);
+    const text = (v: unknown) => (typeof v === "number" ? String(v) : typeof v === "boolean" ? (v ? "1" : "0") : v);
     return Object.fromEntries(
       Object.entries(body).map(([k, v]) => [k, k === "ids" && Array.isArray(v) ? v.map(text).join(",") : text(v)]),
     );

@@ -25,6 +25,7 @@ const SUBMISSION_LABELS = {
   timeTaken: "Tempo impiegato",
   rushEventId: "Evento Rush",
   idempotencyKey: "Chiave di invio",
+  deviceStartedAt: "Inizio sul dispositivo",
 } as const;
 
 export const submissionSchema = withLabels(
@@ -36,6 +37,8 @@ export const submissionSchema = withLabels(
       .max(MAX_SECONDS, "Tempo impiegato non valido"),
     rushEventId: z.number().int().positive().nullable().optional(),
     idempotencyKey: z.string().min(8, "Chiave di invio non valida").max(100, "Chiave di invio non valida").optional(),
+    /** A downloaded quiz only (issue 47): when the student started it on the device (epoch ms); ignored otherwise. */
+    deviceStartedAt: z.number().int("Inizio non valido").min(0, "Inizio non valido").nullable().optional(),
   }),
   SUBMISSION_LABELS,
 );

@@ -200,6 +200,11 @@ export const quizzes = sqliteTable(
     rushEventId: integer("rush_event_id"),
     /** The exam edition whose split a full-paper draw followed (exam_editions.id), else null. */
     editionId: integer("edition_id"),
+    /**
+     * Downloaded for offline use (issue 47): a SHA-256 of what the student got (each question's type, text and
+     * options, in order), so a submission after an edit of any of them is refused; null for every other quiz.
+     */
+    offlineHash: text("offline_hash"),
     createdAt: createdAt(),
   },
   (t) => [index("quizzes_user_idx").on(t.userId, t.createdAt)],
@@ -248,6 +253,11 @@ export const attempts = sqliteTable(
     idempotencyKey: text("idempotency_key"),
     /** The exam edition (exam_editions.id) whose format the quiz followed; null for history before editions. */
     editionId: integer("edition_id"),
+    /**
+     * Taken offline on the student's device (issue 47): open for a week from the download (attemptDeadline), its
+     * start and time are the device's, so it is labelled and never ranked by time.
+     */
+    offline: integer("offline", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     index("attempts_user_date_idx").on(t.userId, t.startedAt),

@@ -14,7 +14,8 @@
 //   - for one user while it belongs to a Quiz Rush quiz they have claimed and not submitted (still open);
 //   - for one pupil while it belongs to the common set of a "comune" assignment of a class they are a member of,
 //     not yet due, that they have not submitted; and while it belongs to their own open assignment quiz (either
-//     mode: a Test mirato is drawn at start) until they submit it or it expires.
+//     mode: a Test mirato is drawn at start) until they submit it or it expires;
+//   - for one user while it belongs to a quiz they downloaded for offline use (issue 47) until submitted or expired.
 // While sealed, no new quiz draws it, a redo of it is refused, and wherever a past attempt holds it its
 // key, explanation, verdict, score and the student's own answer are withheld; the attempt's totals are
 // counted without it (visibleTotals), so they cannot be subtracted to find the verdict. Outside the seal a
@@ -32,23 +33,22 @@ import { HttpError } from "../errors.server";
 export const SEALED_TEXT = {
   redoNotAnswered: "Puoi ripetere solo domande a cui hai già risposto.",
   redoSealed:
-    "Questa domanda fa parte di una simulazione in corso, di un Quiz Rush o di un compito che non hai ancora consegnato: potrai ripeterla quando saranno conclusi.",
+    "Questa domanda fa parte di una simulazione in corso, di un Quiz Rush, di un compito o di un quiz scaricato per l'offline che non hai ancora consegnato: potrai ripeterla quando saranno conclusi.",
   gradeNotServed: "Puoi consegnare solo le domande di un tuo quiz in corso: avvia il quiz e consegnalo da lì.",
   submitSealed:
-    "Questo quiz contiene domande di una simulazione in corso, di un Quiz Rush o di un compito che non hai ancora consegnato: potrai consegnarlo quando saranno conclusi.",
+    "Questo quiz contiene domande di una simulazione in corso, di un Quiz Rush, di un compito o di un quiz scaricato per l'offline che non hai ancora consegnato: potrai consegnarlo quando saranno conclusi.",
 } as const;
 
 /** An attempt's drawn quiz is still open: the same deadline as attemptDeadline() / abandonExpiredStatement. */
 export function openAttemptSql(attempt: string, quiz: string, now: number): SQL {
-  return sql.raw(
-    `${attempt}.status = 'in_progress' AND ${attemptDeadlineSql(`${attempt}.started_at`, `${quiz}.time_limit_sec`)} >= ${Math.floor(now)}`,
-  );
+  const deadline = attemptDeadlineSql(`${attempt}.started_at`, `${quiz}.time_limit_sec`, `${attempt}.offline`);
+  return sql.raw(`${attempt}.status = 'in_progress' AND ${deadline} >= ${Math.floor(now)}`);
 }
 
 /**
- * A submitted attempt whose questions the server chose: a drawn quiz, or history written on the server
- * (seed, admin import). Attempts of the old open POST /api/grade (no quiz, client-chosen ids, with an
- * idempotency key) do not count: they are how keys used to leak.
+ * A submitted attempt whose questions the server chose: a drawn quiz, or history written on the server (seed, admin
+ * import). Attempts of the old open POST /api/grade (no quiz, client-chosen ids, with an idempotency key) do not
+ * count: they are how keys used to leak.
  */
 export function servedAttemptSql(attempt: string): SQL {
   return sql.raw(
@@ -81,12 +81,13 @@ export function liveSimulationQuestionIdsSql(now: number, userId?: number): SQL 
       WHERE s.started = 1 AND s.graded_at IS NULL AND ${now} <= s.seal_until${forWhom}`;
 }
 
-/** The questions of the user's open Rush quizzes (but `exceptQuizId`, so that one can still be submitted). */
-function openRushQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
+/** The questions of the user's open Rush or downloaded quizzes (but `exceptQuizId`, so it can still be submitted). */
+function openOwnQuestionIdsSql(kind: "rush" | "offline", userId: number, now: number, exceptQuizId?: number): SQL {
+  const which = kind === "rush" ? sql`q.rush_event_id IS NOT NULL` : sql`a.offline = 1`;
   return sql`SELECT qq.question_id FROM quizzes q
       JOIN attempts a ON a.quiz_id = q.id
       JOIN quiz_questions qq ON qq.quiz_id = q.id
-      WHERE q.user_id = ${userId} AND q.rush_event_id IS NOT NULL AND q.id <> ${exceptQuizId ?? 0}
+      WHERE q.user_id = ${userId} AND ${which} AND q.id <> ${exceptQuizId ?? 0}
         AND ${openAttemptSql("a", "q", now)}`;
 }
 
@@ -123,15 +124,16 @@ function assignmentQuestionIdsSql(userId: number, now: number, exceptQuizId?: nu
  * questions, so that quiz can still be submitted.
  */
 export function sealedQuestionIdsSql(userId: number, now: number, exceptQuizId?: number): SQL {
-  return sql`${liveSimulationQuestionIdsSql(now, userId)} UNION ${openRushQuestionIdsSql(userId, now, exceptQuizId)}
-    UNION ${assignmentQuestionIdsSql(userId, now, exceptQuizId)}`;
+  return sql`${liveSimulationQuestionIdsSql(now, userId)} UNION ${openOwnQuestionIdsSql("rush", userId, now, exceptQuizId)}
+    UNION ${assignmentQuestionIdsSql(userId, now, exceptQuizId)}
+    UNION ${openOwnQuestionIdsSql("offline", userId, now, exceptQuizId)}`;
 }
 
-/** What seals a question: a live simulation (for everybody, or for its audience), the user's open Rush quiz, or their assignment. */
-export type SealReason = "simulation" | "rush" | "assignment";
+/** What seals a question: a live simulation (for its audience or all), the user's open Rush quiz, assignment or download. */
+export type SealReason = "simulation" | "rush" | "assignment" | "offline";
 
-/** Which reason a question sealed twice shows: a simulation first, then a Rush quiz, then an assignment. */
-const SEAL_PRECEDENCE: Record<SealReason, number> = { simulation: 0, rush: 1, assignment: 2 };
+/** Which reason a question sealed twice shows: in this order. */
+const SEAL_PRECEDENCE: Record<SealReason, number> = { simulation: 0, rush: 1, assignment: 2, offline: 3 };
 
 function stronger(a: SealReason | null | undefined, b: SealReason): SealReason {
   return a != null && SEAL_PRECEDENCE[a] <= SEAL_PRECEDENCE[b] ? a : b;
@@ -145,9 +147,11 @@ export async function readSeal(db: Db, userId: number, now = Date.now(), exceptQ
   const rows = await db.all<{ question_id: number; reason: SealReason }>(sql`
     SELECT question_id, 'simulation' AS reason FROM (${liveSimulationQuestionIdsSql(now, userId)})
     UNION ALL
-    SELECT question_id, 'rush' AS reason FROM (${openRushQuestionIdsSql(userId, now, exceptQuizId)})
+    SELECT question_id, 'rush' AS reason FROM (${openOwnQuestionIdsSql("rush", userId, now, exceptQuizId)})
     UNION ALL
-    SELECT question_id, 'assignment' AS reason FROM (${assignmentQuestionIdsSql(userId, now, exceptQuizId)})`);
+    SELECT question_id, 'assignment' AS reason FROM (${assignmentQuestionIdsSql(userId, now, exceptQuizId)})
+    UNION ALL
+    SELECT question_id, 'offline' AS reason FROM (${openOwnQuestionIdsSql("offline", userId, now, exceptQuizId)})`);
   const seal = new Map<number, SealReason>();
   for (const r of rows) seal.set(r.question_id, stronger(seal.get(r.question_id), r.reason));
   return seal;
