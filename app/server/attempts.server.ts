@@ -209,7 +209,8 @@ export async function submitQuizAttempt(
         attemptId: attempt.id,
         score: totals.score,
         // A Rush ranks ties by time: the server's own measure from the draw, never a number the client sends (issue 44).
-        timeSec: elapsed,
+        // (A Rush quiz is never downloaded: its start is the draw's.)
+        timeSec: Math.ceil((now - attempt.startedAt.getTime()) / 1000),
         finishedAt,
       }),
     );

@@ -171,18 +171,9 @@ beforeAll(async () => {
     (room: SimulationRoom) => room.shiftStartForTest(startTime),
   );
 
-  // The Rush subject claimed (Fisica), not submitted.
+  // A teacher's class with the student in it, and an open common set they have started and not submitted (before
+  // the Rush draw, which then leaves the set's questions out: they are sealed for the student).
   const now = Date.now();
-  const event = await env.DB.prepare(
-    "INSERT INTO rush_events (title, starts_at, ends_at, published) VALUES ('Rush sigillato', ?, ?, 1) RETURNING id",
-  )
-    .bind(now - 30 * 86_400_000, now + 3_600_000)
-    .first<{ id: number }>();
-  rushEventId = event!.id;
-  rushQuiz = await draw(student, `subjectId=4&count=5&rushEventId=${rushEventId}`);
-  cleanQuiz = await draw(student, "subjectId=5&count=3");
-
-  // A teacher's class with the student in it, and an open common set they have started and not submitted.
   const teacher = await login("docente@example.com");
   const made = await call("POST", "/api/classes", { token: teacher, json: { name: "Classe sigillata (compito)" } });
   const { id: classId, code } = await json<{ id: number; code: string }>(made);
@@ -209,6 +200,15 @@ beforeAll(async () => {
   const started = await call("POST", `/api/assignments/${assignmentId}/start`, { token: student, json: {} });
   expect(started.status, await started.clone().text()).toBe(200);
   assignmentQuiz = await json<{ quizId: number }>(started);
+  // The Rush subject claimed (Fisica), not submitted.
+  const event = await env.DB.prepare(
+    "INSERT INTO rush_events (title, starts_at, ends_at, published) VALUES ('Rush sigillato', ?, ?, 1) RETURNING id",
+  )
+    .bind(now - 30 * 86_400_000, now + 3_600_000)
+    .first<{ id: number }>();
+  rushEventId = event!.id;
+  rushQuiz = await draw(student, `subjectId=4&count=5&rushEventId=${rushEventId}`);
+  cleanQuiz = await draw(student, "subjectId=5&count=3");
 
   sealed = new Set([...SIM_QUESTIONS, ...rushQuiz.questions.map((q) => q.id), ...assignmentSet]);
   const { results } = await env.DB.prepare(
