@@ -11,7 +11,7 @@
 //          accept the socket, read the answers from SQLite, send a hello of the same size and store and ack the answer.
 // The figure is workerd's CPU time (its process, every thread) per reconnect, and the app's ratio to the floor; the
 // measure itself is bench/lib/reconnect-cost.ts (BENCH_ONLY=room takes it too).
-import { RECONNECT_ROUNDS as ROUNDS, reconnectCost, refused } from "./lib/reconnect-cost.ts";
+import { failedHandshakes, RECONNECT_ROUNDS as ROUNDS, reconnectCost, refused } from "./lib/reconnect-cost.ts";
 import type { LocalServer } from "./lib/server.ts";
 import { percentile } from "./lib/stats.ts";
 
@@ -84,6 +84,7 @@ export async function benchReconnect(server: LocalServer) {
     // The waves measured here include one answer per reconnect (its write and ack): the model counts answers apart.
     modelDayAckP99MsAtApp: modelledWaveP99(appMedian - ACK_MS).p99Ms,
     modelDayAckP99MsAtFloor: modelledWaveP99(floorMedian - ACK_MS).p99Ms,
+    failedHandshakes,
   };
   console.table([result]);
   if (refused.size) throw new Error(`answers refused: ${JSON.stringify(Object.fromEntries(refused))}`);

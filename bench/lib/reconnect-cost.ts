@@ -55,8 +55,26 @@ type Target = {
   answer: (client: number, k: number) => { subjectId: number; questionId: number; value: string };
 };
 
-/** Opens a socket and resolves at its hello (keeping the resume token of any message). */
-function open(target: Target, client: number, resume?: string): Promise<Socket> {
+/**
+ * Opens a socket and resolves at its hello (keeping the resume token of any message). A handshake that fails (a
+ * keep-alive connection the server had just closed, taken for the upgrade) is tried again, twice at most.
+ */
+async function open(target: Target, client: number, resume?: string): Promise<Socket> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openOnce(target, client, resume);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes("socket error")) throw error;
+      failedHandshakes++;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** Handshakes that failed and were tried again (printed by the suites). */
+export let failedHandshakes = 0;
+
+function openOnce(target: Target, client: number, resume?: string): Promise<Socket> {
   return new Promise((done, fail) => {
     const ws = new WebSocket(target.url(client, resume), { headers: target.headers(client) } as unknown as string[]);
     const socket: Socket = { ws, resume, seq: 0, acks: new Map() };
