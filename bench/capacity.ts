@@ -88,8 +88,8 @@ export function capacityMarkdown(latest: Latest): string {
       phase: "the start (Avvia)",
       objectPerS: steady + 2,
       busy: steadyBusy,
-      d1PerS: ROOMS * get("room.d1.startToDeploy"),
-      what: "one start call and one alarm a room; each room reads its plan once (in its first second; an upper bound)",
+      d1PerS: ROOMS * get("room.d1.start"),
+      what: "one start call and one alarm a room; Avvia's queries and each room's plan read, counted per room (an upper bound)",
     },
     {
       phase: "each opening",
@@ -133,7 +133,7 @@ export function capacityMarkdown(latest: Latest): string {
     ...rows.map((r) => `| ${r.phase} | ${n(r.objectPerS)} | ${pct(r.busy)} | ${n(r.d1PerS)} | ${r.what} |`),
     "",
     over.length
-      ? `Over a limit: ${over.map((r) => `**${r.phase}** (${n(load(r))}×)`).join(", ")}; the first to saturate is the first named.`
+      ? `Over a limit: ${over.map((r) => `**${r.phase}** (${n(load(r))}×)`).join(", ")}; the furthest over its limit first.`
       : "No phase is over a documented limit.",
   ].join("\n");
 }

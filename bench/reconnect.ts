@@ -11,6 +11,7 @@
 //          accept the socket, read the answers from SQLite, send a hello of the same size and store and ack the answer.
 // The figure is workerd's CPU time (its process, every thread) per reconnect, and the app's ratio to the floor; the
 // measure itself is bench/lib/reconnect-cost.ts (BENCH_ONLY=room takes it too).
+import { writeFileSync } from "node:fs";
 import { failedHandshakes, RECONNECT_ROUNDS as ROUNDS, reconnectCost, refused } from "./lib/reconnect-cost.ts";
 import type { LocalServer } from "./lib/server.ts";
 import { percentile } from "./lib/stats.ts";
@@ -64,12 +65,47 @@ export function modelledWaveP99(reconnectMs: number, seed = 1) {
   };
 }
 
+/**
+ * RECONNECT_PROFILE=FILE with BENCH_INSPECTOR_PORT: a V8 CPU profile of the app's Worker over its waves (open it in
+ * Chrome's DevTools), taken through workerd's inspector.
+ */
+async function profiler(): Promise<{ stop: () => Promise<void> } | null> {
+  const file = process.env.RECONNECT_PROFILE;
+  const port = process.env.BENCH_INSPECTOR_PORT;
+  if (!file || !port) return null;
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
+  const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+  await new Promise((r) => (ws.onopen = r));
+  let id = 0;
+  const pending = new Map<number, (result: unknown) => void>();
+  ws.onmessage = (e) => {
+    const m = JSON.parse(String(e.data)) as { id?: number; result?: unknown };
+    if (m.id) pending.get(m.id)?.(m.result);
+  };
+  const call = (method: string, params = {}) =>
+    new Promise<unknown>((r) => {
+      pending.set(++id, r);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 200 });
+  await call("Profiler.start");
+  return {
+    stop: async () => {
+      const { profile } = (await call("Profiler.stop")) as { profile: unknown };
+      writeFileSync(file, JSON.stringify(profile));
+      ws.close();
+      console.log(`CPU profile of the app's waves: ${file}`);
+    },
+  };
+}
+
 export async function benchReconnect(server: LocalServer) {
   console.log(
     `Reconnect cost: ${CLIENTS} candidates of one room, ${ANSWERS} saved answers each; ${ROUNDS} waves of close, ` +
       "reopen with the resume token, one answer and its ack",
   );
-  const { appMs, floorMs } = await reconnectCost(server, { clients: CLIENTS, answers: ANSWERS }, { profile: true });
+  const { appMs, floorMs } = await reconnectCost(server, { clients: CLIENTS, answers: ANSWERS }, { profiler });
   const appMedian = percentile(appMs, 50);
   const floorMedian = percentile(floorMs, 50);
   const r2 = (n: number) => Math.round(n * 100) / 100;

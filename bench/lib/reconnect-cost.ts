@@ -6,7 +6,7 @@
 //   floor  bench/fixtures/floor-room.js on its own workerd: a Worker and a hibernating room that only route the upgrade,
 //          accept the socket, read the answers from SQLite, send a hello of the same size and store and ack the answer.
 // The figure is workerd's CPU time (its process, every thread, read from /proc) per reconnect.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { adminJson, answerKeys, type Key, prepareStudents, type Student } from "../national.ts";
 import { BENCH_STATE, devCookie, type LocalServer } from "./server.ts";
@@ -128,42 +128,9 @@ const closeAll = (sockets: Socket[]) =>
     ),
   );
 
-/**
- * RECONNECT_PROFILE=FILE with BENCH_INSPECTOR_PORT: a V8 CPU profile of the app's Worker over its waves (open it in
- * Chrome's DevTools), taken through workerd's inspector.
- */
-async function profiler(): Promise<{ stop: () => Promise<void> } | null> {
-  const file = process.env.RECONNECT_PROFILE;
-  const port = process.env.BENCH_INSPECTOR_PORT;
-  if (!file || !port) return null;
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
-  const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
-  await new Promise((r) => (ws.onopen = r));
-  let id = 0;
-  const pending = new Map<number, (result: unknown) => void>();
-  ws.onmessage = (e) => {
-    const m = JSON.parse(String(e.data)) as { id?: number; result?: unknown };
-    if (m.id) pending.get(m.id)?.(m.result);
-  };
-  const call = (method: string, params = {}) =>
-    new Promise<unknown>((r) => {
-      pending.set(++id, r);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  await call("Profiler.enable");
-  await call("Profiler.setSamplingInterval", { interval: 200 });
-  await call("Profiler.start");
-  return {
-    stop: async () => {
-      const { profile } = (await call("Profiler.stop")) as { profile: unknown };
-      writeFileSync(file, JSON.stringify(profile));
-      ws.close();
-      console.log(`CPU profile of the app's waves: ${file}`);
-    },
-  };
-}
-
 export type ReconnectShape = { clients: number; answers: number };
+/** Starts a profile of the app's waves (or does nothing: null); its stop writes it. */
+export type Profiler = () => Promise<{ stop: () => Promise<void> } | null>;
 
 /** Connects every client, saves `answers` answers each, then ROUNDS waves; workerd ms of CPU per reconnect, per wave. */
 async function measure(
@@ -171,7 +138,7 @@ async function measure(
   target: Target,
   workerd: number,
   ready?: () => Promise<void>,
-  profile?: boolean,
+  profiler?: Profiler,
 ) {
   const { clients, answers } = shape;
   let sockets = await inBatches(clients, (i) => open(target, i));
@@ -181,7 +148,7 @@ async function measure(
   const withoutToken = sockets.filter((s) => s.resume === undefined).length;
   if (ready && withoutToken) throw new Error(`${withoutToken} sockets got no resume token from the room`);
   const perReconnect: number[] = [];
-  const profiling = profile ? await profiler() : null;
+  const profiling = (await profiler?.()) ?? null;
   for (let round = 0; round < ROUNDS; round++) {
     await new Promise((r) => setTimeout(r, 1000));
     const before = cpuSeconds(workerd);
@@ -290,14 +257,14 @@ async function floorServer() {
 export async function reconnectCost(
   server: LocalServer,
   shape: ReconnectShape,
-  options: { profile?: boolean; pin?: (workerd: number) => void } = {},
+  options: { profiler?: Profiler; pin?: (workerd: number) => void } = {},
 ): Promise<{ appMs: number[]; floorMs: number[] }> {
   if (server.pid === undefined) throw new Error("reconnect: the server's process is not known");
   const [appWorkerd] = workerdUnder(server.pid);
   if (!appWorkerd) throw new Error("reconnect: the app server's workerd was not found");
   options.pin?.(appWorkerd);
   const app = await appTarget(server, shape);
-  const appMs = await measure(shape, app.target, appWorkerd, app.ready, options.profile);
+  const appMs = await measure(shape, app.target, appWorkerd, app.ready, options.profiler);
   await app.remove();
   const floor = await floorServer();
   try {

@@ -59,6 +59,9 @@ export async function sitDay(
   await meter.reset();
   const sitting = Promise.all(clients.map((c) => c.sit(day)));
   const start = await startSimulation(baseUrl, setup, simId);
+  // Avvia's own queries and the room's plan read (the start call it makes): per room, an upper bound.
+  d1.start = await meter.queries();
+  await meter.reset();
   const windows = subjectWindows(clients[0]!.flow, start.startTime);
   const [first, second] = [windows[0]!, windows[1] ?? windows[0]!];
   const dayFrom = perfAt(start.startTime);
@@ -101,6 +104,7 @@ export async function sitDay(
   d1.grading = await meter.queries();
   await meter.reset();
   await sitting;
+  for (const c of clients) c.close(); // any who never got in
   d1.resultsPerClient = perClient(await meter.queries());
   Object.assign(d1, await probeResults(clients.filter((c) => c.graded).slice(0, PROBES), meter));
   const dayTo = performance.now();
