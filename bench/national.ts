@@ -10,7 +10,10 @@
 // Students, classes and sessions are written straight into the bench database (loopback state only) and their
 // session tokens signed with the session key of the local .dev.vars secret (app/server/keys.server.ts): 6,000 sign-ins
 // would measure the sign-in, not the day.
-// The figures go to bench/results/latest.json under "national", with PASS or FAIL against the issue's goals.
+// The figures go to bench/results/latest.json under "national", with PASS or FAIL against the goals that do not depend
+// on the rig (rows read per student, the ranking's size, the clock's error; issue 45, point 7): its ack p99 and grading
+// time are reported, not judged, since here the Worker, six rooms and D1 share one workerd thread and the clients the
+// same two cores. One room as Cloudflare runs it is judged by BENCH_ONLY=room (bench/room.ts).
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -41,11 +44,9 @@ const RECONNECT_SHARE = Number(process.env.NATIONAL_RECONNECT_SHARE ?? 0.3);
  */
 const WAVE_MODE = process.env.NATIONAL_WAVE === "room" ? "room" : "share";
 
-/** The issue's goals, at 6,000 clients. */
+/** The goals the national sitting is judged on, at 6,000 clients: figures the rig does not change. */
 export const NATIONAL_GOALS = {
-  ackP99Ms: 300,
   offsetErrP95Ms: 25,
-  gradingS: 10,
   d1RowsReadPerClient: 200,
   rankingBytesP95: 20 * 1024,
 } as const;
@@ -53,7 +54,8 @@ export const NATIONAL_GOALS = {
 export type Student = { id: number; cookie: string; listed: boolean };
 export type Key = { type: "mc" | "gap"; correct: string; wrong: string[] };
 
-const wrangler = (args: string[]) =>
+/** `wrangler d1 execute` on the bench's local database (its state in BENCH_STATE), returning what it prints. */
+export const benchD1 = (args: string[]) =>
   execFileSync(
     join("node_modules", ".bin", "wrangler"),
     ["d1", "execute", "DB", "--local", "--persist-to", BENCH_STATE, ...args],
@@ -102,7 +104,7 @@ export async function prepareStudents(count: number): Promise<{ students: Studen
   }
   const file = join(tmpdir(), `unicum-national-${process.pid}.sql`);
   writeFileSync(file, statements.join("\n"));
-  wrangler(["--file", file]);
+  benchD1(["--file", file]);
   rmSync(file, { force: true });
   const students = await Promise.all(
     ids.map(async (id, i) => {
@@ -121,7 +123,7 @@ export async function prepareStudents(count: number): Promise<{ students: Studen
 /** The answer keys of the simulation's questions, read from the bench database (never through the browser's API). */
 export function answerKeys(simulationId: string): Record<string, Key> {
   const out = JSON.parse(
-    wrangler([
+    benchD1([
       "--json",
       "--command",
       `SELECT q.id, q.type, q.options, q.correct_index AS correctIndex, q.accepted_answers AS accepted FROM simulation_questions sq JOIN questions q ON q.id = sq.question_id WHERE sq.simulation_id = '${simulationId}'`,
@@ -341,9 +343,7 @@ export async function benchNational(server: LocalServer) {
     const checks = {
       clients: CLIENTS >= 6000,
       connected: connected === CLIENTS,
-      ackP99Ms: (result.ackP99Ms ?? Infinity) <= NATIONAL_GOALS.ackP99Ms,
       offsetErrP95Ms: (result.offsetErrP95Ms ?? Infinity) <= NATIONAL_GOALS.offsetErrP95Ms,
-      gradingS: result.gradingS !== null && result.gradingS <= NATIONAL_GOALS.gradingS,
       d1RowsReadPerClient: (result.d1RowsReadPerClient ?? Infinity) <= NATIONAL_GOALS.d1RowsReadPerClient,
       rankingBytesP95:
         Number.isFinite(result.rankingBytesP95) && result.rankingBytesP95 <= NATIONAL_GOALS.rankingBytesP95,
@@ -373,8 +373,11 @@ export async function benchNational(server: LocalServer) {
     }
     console.log(`load average before ${loadAverage.before.join(" ")}, after ${load.after?.join(" ")}`);
     console.log(
+      `reported, not judged (the rig's): ack p50 / p99 ${result.ackP50Ms} / ${result.ackP99Ms} ms, grading ${result.gradingS} s`,
+    );
+    console.log(
       failed.length
-        ? `FAIL national: ${failed.join(", ")} (goals: 6,000 clients, no failed HTTP save, ack p99 ≤ ${NATIONAL_GOALS.ackP99Ms} ms, clock error p95 ≤ ${NATIONAL_GOALS.offsetErrP95Ms} ms, grading ≤ ${NATIONAL_GOALS.gradingS} s, rows read per client ≤ ${NATIONAL_GOALS.d1RowsReadPerClient}, ranking ≤ 20 KB)`
+        ? `FAIL national: ${failed.join(", ")} (goals: 6,000 clients, all connected and graded, no failed HTTP save, clock error p95 ≤ ${NATIONAL_GOALS.offsetErrP95Ms} ms, rows read per client ≤ ${NATIONAL_GOALS.d1RowsReadPerClient}, ranking ≤ 20 KB)`
         : "PASS national",
     );
     await fetch(`${baseUrl}/api/admin/simulations/${simId}`, { method: "DELETE", headers: { cookie: admin } });

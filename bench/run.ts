@@ -1,6 +1,7 @@
 // npm run bench: builds the app, serves the production build on loopback with its own seeded state,
 // runs every suite and prints figures measured in this one run. Loopback only; bounded request counts.
-// BENCH_ONLY=pages,lcp runs only the named suites; BENCH_ONLY=national the national sitting (NATIONAL_CLIENTS).
+// BENCH_ONLY=pages,lcp runs only the named suites; BENCH_ONLY=national the national sitting (NATIONAL_CLIENTS);
+// BENCH_ONLY=room one room as Cloudflare runs it, with a deploy mid-sitting (ROOM_CLIENTS, ROOM_SUBJECT_MIN: bench/room.ts).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { benchAdmin } from "./admin.ts";
 import { benchClasses } from "./classes.ts";
@@ -10,6 +11,7 @@ import { benchNational } from "./national.ts";
 import { benchPages } from "./pages.ts";
 import { benchPractice } from "./practice.ts";
 import { benchReconnect } from "./reconnect.ts";
+import { benchRoom } from "./room.ts";
 import { benchRush } from "./rush.ts";
 import { benchSimulation } from "./simulation.ts";
 import { startProductionServer, type LocalServer } from "./lib/server.ts";
@@ -26,14 +28,18 @@ const SUITES: Record<string, (server: LocalServer) => Promise<unknown>> = {
   simulation: benchSimulation,
   national: benchNational,
   reconnect: benchReconnect,
+  room: benchRoom,
   dashboard: benchDashboard,
 };
 
-/** Suites that run only when named: the national sitting holds 6,000 sockets for minutes; reconnect 1,000. */
-const OPT_IN = new Set(["national", "reconnect"]);
+/**
+ * Suites that run only when named: the national sitting holds 6,000 sockets for minutes; reconnect 1,000; room 1,000
+ * for its day, restarts the server mid-sitting and pins it and the bench to a core each.
+ */
+const OPT_IN = new Set(["national", "reconnect", "room"]);
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
-// The national sitting counts D1 rows with the server's own meter: its build carries BENCH_D1_USAGE (vite.config.ts).
-if (only?.includes("national")) process.env.UNICUM_BENCH_D1_USAGE = "1";
+// The national sitting and the room count D1 with the server's own meter: its build carries BENCH_D1_USAGE (vite.config.ts).
+if (only?.includes("national") || only?.includes("room")) process.env.UNICUM_BENCH_D1_USAGE = "1";
 const server = await startProductionServer();
 try {
   const results: Record<string, unknown> = { date: new Date().toISOString() };

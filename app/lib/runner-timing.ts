@@ -21,6 +21,8 @@ export const STABLE_AFTER_MS = 5000;
 export const MOVE_SPREAD_MS = 1000;
 /** Clock sync: a few pings every RESYNC_MS, the first resync at a random instant of (RESYNC_MS / 2, 3 × RESYNC_MS / 2). */
 export const RESYNC_MS = 30_000;
+/** Pings per clock sync (each sent when the previous one's pong arrives): on open, then every RESYNC_MS. */
+export const PINGS_PER_SYNC = 6;
 
 /** The jittered back-off of the `failures`-th failed try in a row (1, 2, ...): ×0.5–1.5 of 500 ms doubling, ≤ 10 s. */
 export function backoffMs(failures: number, random: number): number {
@@ -44,7 +46,12 @@ export class ReconnectBackoff {
   private openedAt: number | null = null;
   private greeted = false;
 
-  constructor(private readonly random: () => number = Math.random) {}
+  private readonly random: () => number;
+
+  // No parameter property: the benches load this module with Node's type stripping, which does not transform them.
+  constructor(random: () => number = Math.random) {
+    this.random = random;
+  }
 
   /** The socket opened. */
   opened(now: number) {

@@ -1,14 +1,17 @@
 // One worker thread of the national bench: a slice of the students, each behaving as the browser's runner does
 // (app/routes/simulazione.tsx, app/components/simulation-runner/SimulationRunner.tsx and useSimulationRoom.ts):
 // - connect: the page (GET /simulazione?id=), its flow (GET /api/simulations/:id), the room's socket and 5 pings;
-// - run: the start (moved to another room at Avvia → reconnect at once, as the browser does on ROOM_MOVED_CODE; the
+// - run: the start (moved to another room at Avvia → back within the runner's spread, as the browser does on
+//   ROOM_MOVED_CODE; the
 //   flow once more at a random instant of the lead only when it came without sealed copies); per subject, at its
 //   opening, the key the room sends unasked (asked for when none came shortly after) and the sealed copy opened with it
 //   (falling back, as the browser does, to GET /api/simulations/:id retried while still empty when there is no key or
 //   it does not open), then answers at random instants of the subject, right or wrong by the student's own ability,
 //   some changed later; a share of the students lose their socket mid-subject 2 and reconnect (the reconnect wave;
 //   meanwhile their answers are saved over HTTP, POST /simulazione.data?id= one at a time, as the runner does),
-//   checking that the room's hello gives back every answer it had acknowledged; at the end, once the room has graded
+//   checking that the room's hello gives back every answer it had acknowledged; every reconnect (the wave, a move, a
+//   socket the server closed) waits as the runner's do (ReconnectBackoff, app/lib/runner-timing.ts: jittered back-off
+//   that starts over only after a hello, a server close's comeback window); at the end, once the room has graded
 //   (simulation-end, or at once with an answer unacknowledged), the attempt (POST /simulazione.data?id=, the runner's
 //   action, retried like the runner) and the ranking (GET /api/simulations/:id/ranking, either shape: full or paged).
 import { setPriority } from "node:os";
@@ -25,6 +28,7 @@ import {
   blipFlushAt,
   KEY_TIMEOUT_MS,
   KEY_TRIES,
+  ReconnectBackoff,
   KEY_RETRY_MS,
   END_WAIT_MAX_MS,
   endSubmitSpreadMs,
@@ -94,6 +98,11 @@ type Client = {
   held: { subjectId: number; questionId: number; value: string }[];
   flushTimer?: ReturnType<typeof setTimeout>;
   moved: number;
+  /** The runner's reconnect schedule for this client's socket, and the last close of a socket that never greeted. */
+  backoff: ReconnectBackoff;
+  lastClose: { code: number; reason: string };
+  /** The student has left (their day is over): no more reconnects. */
+  done: boolean;
   /** The room's resume token (hello, start), sent on reconnects. */
   resume?: string;
   waiters: Map<string, (m: Record<string, unknown>) => void>;
@@ -184,7 +193,10 @@ function waitFor(c: Client, type: string, timeout: number): Promise<Record<strin
   });
 }
 
-/** Opens the room socket; resolves with the hello (null on failure). Reconnects at once when moved at Avvia. */
+/**
+ * Opens the room socket; resolves with the hello (null on failure). A greeted socket closed by the server (a move at
+ * Avvia, a restart) comes back as the runner's does (comeBack).
+ */
 function connect(c: Client): Promise<Record<string, unknown> | null> {
   const base = `${input.baseUrl.replace(/^http/, "ws")}/api/simulations/${input.simulationId}/ws`;
   // As the runner: a reconnect carries the room's resume token (no session lookups), when the room gave one.
@@ -206,6 +218,7 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
       if (typeof m.resume === "string") c.resume = m.resume;
       if (m.type === "hello") {
         greeted = true;
+        c.backoff.greet();
         clearTimeout(timer);
         if (typeof m.startTime === "number") c.startTime = m.startTime;
         opened(true);
@@ -245,6 +258,7 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
       }
       c.waiters.get(String(m.type))?.(m);
     };
+    ws.onopen = () => c.backoff.opened(performance.now());
     ws.onclose = (event) => {
       if (c.ws !== ws) return;
       c.ws = null;
@@ -256,14 +270,28 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
         c.keyListeners.delete(subject);
         listener(undefined);
       }
+      c.lastClose = { code: event.code, reason: event.reason };
+      if (!greeted) {
+        // Refused (or closed with a comeback window) before its hello: whoever opened it tries again, through the
+        // session (the runner drops a token the room may not take).
+        c.resume = undefined;
+        clearTimeout(timer);
+        opened(false);
+        resolve(null);
+        return;
+      }
+      if (c.done || event.code === 1000) return;
       if (event.code === ROOM_MOVED_CODE) {
         c.moved++;
         c.resume = undefined;
-        void connect(c);
       }
+      void comeBack(c, c.backoff.afterClose(event.code, event.reason, performance.now()).delayMs);
     };
     ws.onerror = () => {
-      if (!greeted) c.resume = undefined; // refused before its hello: the next try uses the session, as the runner does
+      if (!greeted) {
+        c.resume = undefined; // refused before its hello: the next try uses the session, as the runner does
+        c.lastClose = { code: 1006, reason: "" }; // as a browser closes it (Node's WebSocket sends no close event)
+      }
       clearTimeout(timer);
       opened(false);
       resolve(null);
@@ -272,6 +300,20 @@ function connect(c: Client): Promise<Record<string, unknown> | null> {
 }
 
 const clients: Client[] = [];
+
+/**
+ * The runner's way back after a socket closed: the first try after `delayMs`, each failed one after the back-off (or
+ * the comeback window) its close calls for (ReconnectBackoff); the hello, or null after 8 tries.
+ */
+async function comeBack(c: Client, delayMs: number): Promise<Record<string, unknown> | null> {
+  for (let tries = 0, wait = delayMs; tries < 8 && !c.done; tries++) {
+    await sleep(wait);
+    const hello = await connect(c);
+    if (hello) return hello;
+    wait = c.backoff.afterClose(c.lastClose.code, c.lastClose.reason, performance.now()).delayMs;
+  }
+  return null;
+}
 
 function newClient(user: Input["users"][number]): Client {
   // A cohort: abilities spread around 55 % right (0.2–0.9), never the same answers from everybody.
@@ -298,6 +340,9 @@ function newClient(user: Input["users"][number]): Client {
     droppedAt: 0,
     held: [],
     moved: 0,
+    backoff: new ReconnectBackoff(),
+    lastClose: { code: 1006, reason: "" },
+    done: false,
     waiters: new Map(),
   };
 }
@@ -569,9 +614,8 @@ async function reconnectAndReadBack(c: Client, wave: Wave, overHttp: Set<number>
   c.ws = null;
   c.droppedAt = performance.now();
   old?.close(1000, "bench: network blip");
-  // The browser's first reconnect waits 1 s, jittered ×0.5–1.5 (useSimulationRoom.ts).
-  await sleep(1000 * (0.5 + Math.random()));
-  const hello = await connect(c);
+  // The browser sees a blip as an abnormal close (1006): its back-off, started over by the last hello (0.5–1.5 s).
+  const hello = await comeBack(c, c.backoff.afterClose(1006, "", performance.now()).delayMs);
   c.blip = false;
   clearTimeout(c.flushTimer);
   c.flushTimer = undefined;
@@ -672,6 +716,7 @@ async function finishWithRanking(c: Client, windows: { startsAt: number; endsAt:
   if (!ranking?.ok) return { graded, rankingBytes: null, position: null };
   const raw = await ranking.arrayBuffer();
   const body = JSON.parse(new TextDecoder().decode(raw)) as Record<string, unknown>;
+  c.done = true;
   c.ws?.close(1000, "bench: done");
   return { graded, rankingBytes: raw.byteLength, position: positionOf(body) };
 }

@@ -66,8 +66,11 @@ export function benchServerKind(): "direct" | "preview" {
   return kind;
 }
 
-/** The bench measures the production room: its build binds no test hooks (test/e2e/serve.ts binds them otherwise). */
-const PRODUCTION_BUILD_ENV = { ...process.env, UNICUM_TEST_HOOKS: "0" };
+/**
+ * The bench measures the production room: its build binds no test hooks (test/e2e/serve.ts binds them otherwise). Read
+ * when the server starts, not when this module loads: bench/run.ts sets UNICUM_BENCH_D1_USAGE after its imports.
+ */
+const productionBuildEnv = () => ({ ...process.env, UNICUM_TEST_HOOKS: "0" });
 
 /** Builds, seeds a fresh .wrangler/bench-state and serves the production build (BENCH_SERVER: direct or preview). */
 export async function startProductionServer(port = Number(process.env.BENCH_PORT ?? 4329)): Promise<LocalServer> {
@@ -75,7 +78,7 @@ export async function startProductionServer(port = Number(process.env.BENCH_PORT
     const child = spawn(process.execPath, ["test/e2e/serve.ts", "--port", String(port), "--state", BENCH_STATE], {
       stdio: ["ignore", "ignore", "inherit"],
       detached: true,
-      env: PRODUCTION_BUILD_ENV,
+      env: productionBuildEnv(),
     });
     return whenServing(child, port, 240_000);
   }
@@ -83,7 +86,7 @@ export async function startProductionServer(port = Number(process.env.BENCH_PORT
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, ["test/e2e/serve.ts", "--state", BENCH_STATE, "--no-serve"], {
       stdio: ["ignore", "ignore", "inherit"],
-      env: PRODUCTION_BUILD_ENV,
+      env: productionBuildEnv(),
     });
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`build and seed exited with ${code}`))));

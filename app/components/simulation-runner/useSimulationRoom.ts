@@ -3,7 +3,7 @@
 // Time is always performance.now() + offset: the device's wall clock is never used.
 // Messages are the zod schemas of app/lib/simulation-protocol.ts, shared with the room.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { blipFlushAt, firstResyncMs, RESYNC_MS, ReconnectBackoff } from "~/lib/runner-timing";
+import { blipFlushAt, firstResyncMs, PINGS_PER_SYNC, RESYNC_MS, ReconnectBackoff } from "~/lib/runner-timing";
 import { estimateClockOffset, type ClockSample } from "~/lib/simulation";
 import {
   encodeClientMessage,
@@ -29,8 +29,6 @@ export type RoomEvents = {
 };
 
 type PendingAnswer = { seq: number; subjectId: number; questionId: number; value: string };
-
-const PINGS_PER_SYNC = 6;
 
 export function useSimulationRoom(
   simulationId: string | null,
