@@ -74,3 +74,19 @@ export function italianMidnight(day: string): number {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
   return new TZDate(y, m - 1, d, 0, 0, TIME_ZONE).getTime();
 }
+
+/** The months' Italian names, January first (dates written in words: "10 dicembre"). */
+export const ITALIAN_MONTHS = [
+  "gennaio",
+  "febbraio",
+  "marzo",
+  "aprile",
+  "maggio",
+  "giugno",
+  "luglio",
+  "agosto",
+  "settembre",
+  "ottobre",
+  "novembre",
+  "dicembre",
+] as const;

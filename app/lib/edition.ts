@@ -5,6 +5,7 @@
 import { TZDate } from "@date-fns/tz";
 import type { z } from "zod";
 import { SHEET_GAP_BOXES, TIME_ZONE } from "./constants.ts";
+import { ITALIAN_MONTHS } from "./days.ts";
 import type {
   editionFormatSchema,
   editionInputSchema,
@@ -153,26 +154,11 @@ function romeDayNumber(at: number): number {
   return Math.round(Date.UTC(rome.getFullYear(), rome.getMonth(), rome.getDate()) / 86_400_000);
 }
 
-const MONTHS = [
-  "gennaio",
-  "febbraio",
-  "marzo",
-  "aprile",
-  "maggio",
-  "giugno",
-  "luglio",
-  "agosto",
-  "settembre",
-  "ottobre",
-  "novembre",
-  "dicembre",
-];
-
 /** "Primo appello: 10 dicembre, tra 15 giorni" (dashboard). */
 export function nextSittingText(next: NextSitting): string {
   const [, m, d] = next.sitting.date.split("-").map(Number) as [number, number, number];
   const when = next.daysLeft === 0 ? "oggi" : next.daysLeft === 1 ? "domani" : `tra ${next.daysLeft} giorni`;
-  return `${next.sitting.label}: ${d} ${MONTHS[m - 1]}, ${when}`;
+  return `${next.sitting.label}: ${d} ${ITALIAN_MONTHS[m - 1]}, ${when}`;
 }
 
 /** The edition's exam day as the simulation form's rows: its subjects in order, full papers, its minutes and breaks. */

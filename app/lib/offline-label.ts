@@ -1,22 +1,7 @@
 // When the data of a screen shown offline was saved, as the label says it (issue 47): "di oggi alle 9:42", "di ieri
 // alle 18:05", "del 3 marzo alle 9:42", "del 3 marzo 2025 alle 9:42" (another year), on Italy's clock like every date
 // of the app. Nothing shown offline pretends to be fresh: the screens put "Offline · dati " before it.
-import { addDays, italianClock, italianDay } from "./days";
-
-const MONTHS = [
-  "gennaio",
-  "febbraio",
-  "marzo",
-  "aprile",
-  "maggio",
-  "giugno",
-  "luglio",
-  "agosto",
-  "settembre",
-  "ottobre",
-  "novembre",
-  "dicembre",
-];
+import { addDays, ITALIAN_MONTHS, italianClock, italianDay } from "./days";
 
 export function savedWhen(savedAt: number, now: number): string {
   const c = italianClock(savedAt);
@@ -26,5 +11,5 @@ export function savedWhen(savedAt: number, now: number): string {
   if (day === today) return `di oggi ${clock}`;
   if (day === addDays(today, -1)) return `di ieri ${clock}`;
   const year = c.yyyy === italianClock(now).yyyy ? "" : ` ${c.yyyy}`;
-  return `del ${Number(c.dd)} ${MONTHS[Number(c.MM) - 1]}${year} ${clock}`;
+  return `del ${Number(c.dd)} ${ITALIAN_MONTHS[Number(c.MM) - 1]}${year} ${clock}`;
 }

@@ -151,9 +151,11 @@ test.describe("installable and offline", () => {
     await context.setOffline(false);
     await expect(again.getByText("Inviato e corretto.")).toBeVisible({ timeout: 25_000 });
     for (let i = 0; i < 2; i++) {
+      // Each reconnection, then the page loaded again (its sync runs when it mounts): a condition, not a pause.
       await context.setOffline(true);
       await context.setOffline(false);
-      await again.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+      await again.reload();
+      await again.waitForLoadState("load");
     }
     expect(sent.count).toBe(1);
 
