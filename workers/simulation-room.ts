@@ -117,10 +117,12 @@ export class SimulationRoom extends DurableObject<Env> {
    * first), and tells the candidates as a new start, with their resume tokens signed for it.
    */
   async moveStart(startTime: number): Promise<boolean> {
-    const { plans } = this.room;
+    const { plans, store } = this.room;
     if (!(await plans.moveStart(startTime))) return false;
     const { simulationId, shard } = plans.current()!.config;
     await announceStart(this.room, { simulationId, shard, startTime }, []);
+    // What the move made due (an opening now, a deadline passed) happens at once: the alarm catches up and reschedules.
+    if (!store.graded) await this.ctx.storage.setAlarm(Date.now());
     return true;
   }
 

@@ -62,6 +62,7 @@ export const SOLO_TEXT = {
   noPast: "Nessuna giornata conclusa finora.",
   sectionOf: (section: number, key: number) => `Sezione ${section} · ${key.toLocaleString("it-IT")} punti`,
   notGraded: "In correzione",
+  notSat: "Non svolta: nessuna risposta data",
   result: "Vedi il risultato",
   resultOf: (when: string) => `Vedi il risultato della giornata del ${when}`,
   openDay: "Giornata d'esame da solo",

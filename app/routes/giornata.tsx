@@ -85,7 +85,11 @@ export default function SoloDayScreen() {
                     <div className="my-sim__body">
                       <h3 className="my-sim__title">{when}</h3>
                       <p className="small">
-                        {d.rank?.section != null ? T.sectionOf(d.rank.section, d.rank.key) : T.notGraded}
+                        {d.rank?.section != null
+                          ? T.sectionOf(d.rank.section, d.rank.key)
+                          : d.graded
+                            ? T.notSat
+                            : T.notGraded}
                       </p>
                     </div>
                     {d.attemptId != null ? (
