@@ -2,7 +2,7 @@
 // in order with their minutes, the breaks, their own extra time), one button that starts it (or resumes the one
 // running), and the past days with their section. The same services as GET/POST /api/me/exam-days.
 import { useState } from "react";
-import { Link, useLoaderData, useNavigate } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs, useLoaderData, useNavigate } from "react-router";
 import { soloDayStartSchema } from "~/lib/forms/solo-day";
 import { formError } from "~/lib/forms";
 import { simulationHref, simulationResultHref } from "~/lib/my-simulations";
@@ -25,6 +25,11 @@ export async function action(args: Route.ActionArgs) {
   const user = await requirePageUser(args);
   const env = getEnv(args.context);
   return handleJson(args.request, soloDayStartSchema, (input) => startSoloDay(dbOf(args.context), env, user.id, input));
+}
+
+/** The start opens the runner (the reply's id): the page is not read again under the button that asked. */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod ? false : defaultShouldRevalidate;
 }
 
 export function meta() {
