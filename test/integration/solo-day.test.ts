@@ -9,7 +9,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { gradeSimulation } from "~/lib/simulation";
 import { sittingTimeline } from "~/lib/sitting-timeline";
 import { SOLO_DAY_MIN_PEERS, SOLO_TEXT } from "~/lib/solo-day";
+import { italianDay, italianMidnight } from "~/lib/days";
 import { getDb } from "~/server/db/client.server";
+import { editionOrDefault } from "~/server/editions.server";
+import { readPlanRows } from "~/server/study-plan-reads.server";
+import { dayWork } from "~/server/study-plan.server";
 import { answerKeysOf, loadSimulation } from "~/server/simulation/plan.server";
 import { connectRoom } from "./room-socket";
 import { call, json, login, seed } from "./helpers";
@@ -241,6 +245,16 @@ describe("the exam day alone", () => {
     expect(JSON.parse(attempt!.result)).toEqual(
       gradeSimulation(answerKeysOf(config!), { [subjectId]: given }).subjects,
     );
+    // The plan counts the day's papers as done today (the edition's full papers, timed), in its one batch.
+    const now = Date.now();
+    const rows = await readPlanRows(getDb(env.DB), {
+      userId: s.id,
+      now,
+      dayStart: italianMidnight(italianDay(now)),
+      gated: false,
+    });
+    const defaultEdition = await editionOrDefault(getDb(env.DB), null);
+    expect(dayWork(defaultEdition, rows).papers).toEqual(f.subjects.map((x) => x.subjectId));
     // Over: another day may start.
     expect((await start(s.token)).status).toBe(201);
   });
