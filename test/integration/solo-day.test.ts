@@ -3,72 +3,44 @@
 // minutes and breaks and the student's extra time, THE stored timeline; a reload (a new socket, the page read again)
 // in the first break resumes where it was and grades what was answered; cutting the break short moves the next opening
 // (and the stored end and seal) earlier by what was left of it; refusals in Italian that change nothing; other
-// accounts reach nothing of it; its place among other students' days only over 30 of them.
+// accounts reach nothing of it. Its standing among other students' days: solo-day-standing.test.ts.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { italianDay, italianMidnight } from "~/lib/days";
 import { gradeSimulation } from "~/lib/simulation";
 import { sittingTimeline } from "~/lib/sitting-timeline";
-import { SOLO_DAY_MIN_PEERS, SOLO_TEXT } from "~/lib/solo-day";
-import { italianDay, italianMidnight } from "~/lib/days";
+import { SOLO_TEXT } from "~/lib/solo-day";
 import { getDb } from "~/server/db/client.server";
 import { editionOrDefault } from "~/server/editions.server";
+import { answerKeysOf, loadSimulation } from "~/server/simulation/plan.server";
 import { readPlanRows } from "~/server/study-plan-reads.server";
 import { dayWork } from "~/server/study-plan.server";
-import { answerKeysOf, loadSimulation } from "~/server/simulation/plan.server";
-import { connectRoom } from "./room-socket";
 import { call, json, login, seed } from "./helpers";
+import { connectRoom } from "./room-socket";
+import {
+  defaultEditionRow,
+  type Edition,
+  MIN,
+  newStudent,
+  passTo as passToAs,
+  type Started,
+  startDay,
+  stored,
+} from "./solo-day-fixtures";
 
-type Edition = {
-  id: number;
-  format: { questionTotal: number; breakMin: number; subjects: { subjectId: number; minutes: number }[] };
-};
-type Started = { id: string; startTime: number; endsAt: number };
 type View = { solo: boolean; flow: { id: number; questions: { id: number; type: string; options?: string[] }[] }[] };
 
-const MIN = 60_000;
 let admin: string;
 let edition: Edition;
 
-async function newStudent(label: string, extraPct = 0) {
-  const email = `${label}-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const row = await env.DB.prepare(
-    "INSERT INTO users (email, name, created_at, extra_time_pct) VALUES (?, ?, ?, ?) RETURNING id",
-  )
-    .bind(email, label, Date.now(), extraPct)
-    .first<{ id: number }>();
-  return { id: row!.id, token: await login(email) };
-}
-
-const start = (token: string, body: unknown = { editionId: edition.id }) =>
-  call("POST", "/api/me/exam-days", { token, json: body });
-
-const stored = (id: string) =>
-  env.DB.prepare(
-    "SELECT start_time AS startTime, ends_at AS endsAt, seal_until AS sealUntil, seal_scope AS scope, solo_user_id AS owner FROM simulations WHERE id = ?",
-  )
-    .bind(id)
-    .first<{ startTime: number; endsAt: number; sealUntil: number; scope: string; owner: number }>();
-
-/** Moves the day so that `at` ms of it have passed (the development clock hook: moveTimeline, the room told). */
-async function passTo(id: string, at: number) {
-  const { startTime } = (await stored(id))!;
-  const moved = await call("POST", `/api/admin/simulations/${id}/clock`, {
-    token: admin,
-    json: { aheadMs: Math.max(1, Math.round(at - (Date.now() - startTime))) },
-  });
-  expect(moved.status, await moved.clone().text()).toBe(200);
-}
-
+const start = (token: string, body: unknown = { editionId: edition.id }) => startDay(token, body);
+const passTo = (id: string, at: number) => passToAs(admin, id, at);
 const view = async (id: string, token: string) => json<View>(await call("GET", `/api/simulations/${id}`, { token }));
 
 beforeAll(async () => {
   await seed();
   admin = await login("admin@example.com");
-  const row = await env.DB.prepare("SELECT id, format FROM exam_editions WHERE is_default = 1").first<{
-    id: number;
-    format: string;
-  }>();
-  edition = { id: row!.id, format: JSON.parse(row!.format) };
+  edition = await defaultEditionRow();
 });
 
 describe("the exam day alone", () => {
@@ -257,57 +229,5 @@ describe("the exam day alone", () => {
     expect(dayWork(defaultEdition, rows).papers).toEqual(f.subjects.map((x) => x.subjectId));
     // Over: another day may start.
     expect((await start(s.token)).status).toBe(201);
-  });
-
-  it("stands among other students' days only over 30 of them, by the ranking key", async () => {
-    const s = await newStudent("solo-posto");
-    const day = await json<Started>(await start(s.token));
-    // The runner connects (a candidate who never did has no attempt, as in any simulation).
-    const socket = await connectRoom(day.id, s.token);
-    await socket.next("hello");
-    const f = edition.format;
-    const whole = f.subjects.reduce((sum, x) => sum + x.minutes * MIN, 0) + (f.subjects.length - 1) * f.breakMin * MIN;
-    await passTo(day.id, whole + 5000);
-    for (let i = 0; i < 100; i++) {
-      const graded = await env.DB.prepare("SELECT graded_at FROM simulations WHERE id = ?").bind(day.id).first();
-      if (graded?.graded_at) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const ranking = async () =>
-      json<{ solo: { peers: number; percentile: number | null } | null; ranking: unknown[] }>(
-        await call("GET", `/api/simulations/${day.id}/ranking`, { token: s.token }),
-      );
-    socket.ws.close();
-    const alone = await ranking();
-    expect(alone.ranking).toEqual([]);
-    expect(alone.solo?.percentile).toBeNull();
-    // Others' graded days: half below this one's key (0, nothing answered: none), so add them above and below.
-    const mine = (await env.DB.prepare("SELECT rank_key AS k FROM simulation_attempts WHERE simulation_id = ?")
-      .bind(day.id)
-      .first<{ k: number }>())!.k;
-    const peers = SOLO_DAY_MIN_PEERS + 2 - (alone.solo?.peers ?? 0);
-    for (let i = 0; i < peers; i++) {
-      const o = await newStudent(`solo-altri-${i}`);
-      const id = `solo-finta-${o.id}`;
-      const now = Date.now();
-      await env.DB.batch([
-        env.DB.prepare(
-          "INSERT INTO simulations (id, title, started, start_time, graded_at, edition_id, solo_user_id, created_at) VALUES (?, 'x', 1, ?, ?, ?, ?, ?)",
-        ).bind(id, now, now, edition.id, o.id, now),
-        env.DB.prepare(
-          "INSERT INTO simulation_attempts (simulation_id, user_id, answers, subjects_result, score, perc, created_at, rank_key) VALUES (?, ?, '{}', '[]', 0, 0, ?, ?)",
-        ).bind(id, o.id, now, i % 2 ? mine + 100 : mine - 1),
-      ]);
-    }
-    const crowd = await ranking();
-    const total = (alone.solo?.peers ?? 0) + peers;
-    expect(crowd.solo?.peers).toBe(total);
-    const below = (await env.DB.prepare(
-      `SELECT count(*) AS n FROM simulation_attempts a JOIN simulations s ON s.id = a.simulation_id
-         WHERE s.solo_user_id IS NOT NULL AND s.solo_user_id <> ? AND s.graded_at IS NOT NULL AND a.rank_key < ?`,
-    )
-      .bind(s.id, mine)
-      .first<{ n: number }>())!.n;
-    expect(crowd.solo?.percentile).toBe(Math.round((below / total) * 100));
   });
 });
