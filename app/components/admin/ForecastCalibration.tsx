@@ -5,7 +5,7 @@ import type { ExamCalibration } from "~/server/forecast-days.server";
 import { formatNumber, TableWrap } from "./admin-shared";
 
 const pct = (x: number | null) => (x == null ? "—" : `${formatNumber(Math.round(x * 1000) / 10)}%`);
-const score = (x: number | null) => (x == null ? "—" : formatNumber(Math.round(x * 1000) / 1000));
+const score = (x: number | null) => (x == null ? "—" : formatNumber(x, 3));
 
 export function ForecastCalibration({ rows }: { rows: ExamCalibration[] }) {
   const any = rows.some((r) => r.cases > 0);
