@@ -10,6 +10,7 @@ import {
   newNonce,
   rateLimitRefusal,
   refuseEarly,
+  urlOf,
   withApiErrorShape,
   withSecurityHeaders,
 } from "../app/server/security.server";
