@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { coverageIssues, coverageTable, editionCoverage, unit2627Issues } from "../app/lib/bank-editions.ts";
 import { bankTable, checkBank, parseSyllabus, type BankFile } from "../app/lib/bank-rules.ts";
+import { crossSubjectDuplicates, SIMILARITY_LIMIT, similarPairs } from "../app/lib/bank-similarity.ts";
 import { SEED_EDITIONS } from "../seed/editions.ts";
 
 const dir = process.argv[2] ?? join("seed", "bank");
@@ -29,6 +30,10 @@ const syllabus = parseSyllabus(syllabusText);
 const gapBoxes = Math.min(...SEED_EDITIONS.map((e) => e.format.gapBoxes));
 const issues = checkBank(files, { syllabus, idRanges: true, gapBoxes });
 problems.push(...issues.map((i) => i.message));
+// Issue 48: no question asks what another subject's question asks (the same case in other words).
+const crossSubject = crossSubjectDuplicates(files);
+problems.push(...crossSubject.map((i) => i.message));
+const sameSubject = similarPairs(files).filter((p) => p.subjectA === p.subjectB);
 
 // Issue 30: the 2026/27 syllabus of SYLLABUS.md is the seed edition's (seed/editions.ts), every core question has
 // its 2026/27 unit, and the pools of both editions are printed; the 2026/27 one must hold ten papers.
@@ -55,6 +60,9 @@ problems.push(...coverageIssues(coverage2627).map((i) => i.message));
 console.log(bankTable(files));
 console.log(coverageTable("2025/26 (15 + 16)", coverage2526));
 console.log(coverageTable("2026/27 (21 + 10)", coverage2627));
+console.log(
+  `\nquasi doppioni (oltre ${Math.round(SIMILARITY_LIMIT * 100)} % delle parole in comune): tra materie ${crossSubject.length}, nella stessa materia ${sameSubject.length} (varianti con altri dati, ammesse)`,
+);
 console.log(`\ncaselle del completamento: ${gapBoxes} (la più piccola delle edizioni)`);
 console.log(`\n${files.reduce((n, f) => n + (f.questions?.length ?? 0), 0)} domande in ${files.length} file.`);
 const paperCount = (name: string) => coverage2627.find((c) => c.name.startsWith(name))?.papers ?? 0;

@@ -620,9 +620,53 @@ export function buildSeedStatements(now: number = Date.now()): string[] {
   );
   out.push(...inserts("simulation_allowed_classes", ["simulation_id", "class_id"], [[sim.id, DEMO_CLASS.id]]));
 
+  // The forecast against reality (issue 46, point 4): the synthetic students sat the 2025/26 first sitting, each with
+  // the forecast kept the day before it and the grades they entered (passed about as often as forecast, so the admin's
+  // calibration table has something to show). A generator of its own: the rest of the seed is unchanged by it.
+  const calibration = calibrationSeed();
+  out.push(
+    ...inserts(
+      "forecast_days",
+      ["user_id", "day", "subject_id", "pass_probability", "predicted"],
+      calibration.forecasts,
+    ),
+  );
+  out.push(
+    ...inserts(
+      "sitting_grades",
+      ["user_id", "edition_id", "sitting_date", "subject_id", "grade", "entered_at"],
+      calibration.grades,
+    ),
+  );
+
   // Aggregates are derived data: rebuilding them is idempotent too.
   out.push(...REBUILD_AGGREGATES_SQL);
   return out;
+}
+
+/** The demo's forecasts and entered grades at the 2025/26 first sitting (forecast_days and sitting_grades rows). */
+export function calibrationSeed(): { forecasts: unknown[][]; grades: unknown[][] } {
+  const rand = prng(46_046);
+  const sitting = "2025-11-20";
+  const dayBefore = "2025-11-19";
+  const forecasts: unknown[][] = [];
+  const grades: unknown[][] = [];
+  for (let i = 0; i < SYNTHETIC_STUDENTS; i++) {
+    const userId = SYNTHETIC_FIRST_ID + i;
+    const ability = rand();
+    for (const subjectId of [2, 4, 1]) {
+      const p = Math.min(0.97, Math.max(0.03, ability * 0.8 + rand() * 0.3 - 0.05));
+      forecasts.push([userId, dayBefore, subjectId, Math.round(p * 1000) / 1000, Math.round((8 + p * 18) * 10) / 10]);
+      if (rand() < 0.06) {
+        grades.push([userId, EDITION_IDS["2025/26"], sitting, subjectId, null, Date.UTC(2025, 11, 1)]);
+        continue;
+      }
+      const passed = rand() < p;
+      const grade = passed ? 18 + Math.floor(rand() * 14) : Math.round((6 + rand() * 11.9) * 10) / 10;
+      grades.push([userId, EDITION_IDS["2025/26"], sitting, subjectId, grade, Date.UTC(2025, 11, 1)]);
+    }
+  }
+  return { forecasts, grades };
 }
 
 /** One SQL script (for `wrangler d1 execute --file`). */

@@ -10,6 +10,7 @@ import {
   newNonce,
   rateLimitRefusal,
   refuseEarly,
+  urlOf,
   withApiErrorShape,
   withSecurityHeaders,
 } from "../app/server/security.server";
@@ -83,7 +84,7 @@ export default {
   async fetch(request, givenEnv, ctx) {
     const misconfigured = configurationError(givenEnv);
     if (misconfigured) return misconfigured;
-    if (isSimulationSocketPath(new URL(request.url).pathname)) return socketAnswer(request, withD1Usage(givenEnv));
+    if (isSimulationSocketPath(urlOf(request).pathname)) return socketAnswer(request, withD1Usage(givenEnv));
     // Every D1 query of this request goes through one session (reads near the student, own writes visible).
     const reads = await openReadSession(request, withD1Usage(givenEnv));
     // The benchmark's count of sequential D1 round trips (development servers only; app/server/d1-rounds.server.ts).

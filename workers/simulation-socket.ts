@@ -6,6 +6,7 @@ import { comebackReason, OVERLOAD_CLOSE_CODE, RESTART_CLOSE_CODE } from "../app/
 import { errorResponse, HttpError } from "../app/server/errors.server";
 import { getDb } from "../app/server/db/client.server";
 import { type ResumeClaims, verifyResume } from "../app/server/simulation/room-resume.server";
+import { urlOf } from "../app/server/security.server";
 import { requireUser } from "../app/server/session.server";
 import { requireManagedSimulation } from "../app/server/simulation/admin.server";
 import { requireSimulationAccess, roomFor } from "../app/server/simulation/door.server";
@@ -75,7 +76,7 @@ export async function routeSimulationSocket(
   env: Env,
   sessionEnv: () => Promise<Env> = async () => env,
 ): Promise<Response | null> {
-  const url = new URL(request.url);
+  const url = urlOf(request);
   const staff = url.pathname.match(STAFF_SOCKET_PATH);
   if (staff) return routeStaffSocket(request, sessionEnv, staff[1]!, url.searchParams.get("shard"));
   const match = url.pathname.match(SOCKET_PATH);

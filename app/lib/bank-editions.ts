@@ -8,16 +8,26 @@ import { type BankFile, type BankIssue, type BankQuestion, type BankUnit, UNIT_S
 /** What a full paper is: multiple choice + completamento (2026/27: 21 + 10). */
 export type PaperSplit = { mc: number; gap: number };
 
-/** The goals of issue 30 for the 2026/27 pool. */
+/** The goals of issues 30 and 48 for the 2026/27 pool. */
 export const COVERAGE_GOALS = {
-  papers: 10,
-  /** Share of one-word completamento answers on the syllabus, per subject id (Chimica, Biologia 60 %, Fisica 40 %). */
+  /** Full papers without a repeat per core subject (issue 48: a season of daily practice). */
+  papers: 20,
+  /** Multiple-choice questions per core subject on the syllabus (what runs out first). */
+  mc: 440,
+  /** Share of one-word completamento answers on the syllabus, per subject id (Chimica, Biologia 60 %, Fisica 45 %). */
   oneWordShare: new Map<number, number>([
     [2, 0.6],
     [1, 0.6],
-    [4, 0.4],
+    [4, 0.45],
   ]),
+  /** The real exam's mix per subject and type: easy (1-2), medium (3-4), hard (5), each within ± `slack`. */
+  difficulty: { target: [0.2, 0.5, 0.3] as const, slack: 0.05 },
+  /** Words in a stem; longer only when a case needs it (bank:check prints the longest). */
+  stemWords: 60,
 } as const;
+
+/** Words of a stem, as a reader counts them. */
+export const stemWords = (stem: string): number => stem.split(/\s+/).filter(Boolean).length;
 
 /** A completamento answer that is one technical word (a term, a name, a symbol), not a number nor several words. */
 export function isOneWordAnswer(question: BankQuestion): boolean {
@@ -67,6 +77,9 @@ export type SubjectCoverage = {
   units: UnitCoverage[];
   /** Full papers without a repeat: the fewest any unit or type allows. */
   papers: number;
+  /** The longest stem on the syllabus (id and words) and how many stems pass `COVERAGE_GOALS.stemWords`. */
+  longestStem: { id: number; words: number };
+  longStems: number;
 };
 
 /**
@@ -121,6 +134,11 @@ export function editionCoverage(
       difficulty: { mc: bands(inside.filter((q) => q.type === "mc")), gap: bands(gaps) },
       units: unitRows,
       papers: Math.floor(Math.min(mc / split.mc, gaps.length / split.gap, ...unitRows.map((u) => u.papers)) + 1e-9),
+      longestStem: inside.reduce(
+        (best, q) => (stemWords(q.stem) > best.words ? { id: q.id, words: stemWords(q.stem) } : best),
+        { id: 0, words: 0 },
+      ),
+      longStems: inside.filter((q) => stemWords(q.stem) > COVERAGE_GOALS.stemWords).length,
     });
   }
   return out;
@@ -136,6 +154,7 @@ export function coverageTable(label: string, rows: readonly SubjectCoverage[]): 
     const pct = (b: [number, number, number]) => b.map((x) => `${Math.round(x * 100)} %`).join(" / ");
     lines.push(
       `  difficoltà facile / media / difficile: scelta multipla ${pct(s.difficulty.mc)}, completamento ${pct(s.difficulty.gap)}`,
+      `  testo più lungo: domanda ${s.longestStem.id}, ${s.longestStem.words} parole; oltre ${COVERAGE_GOALS.stemWords} parole: ${s.longStems}`,
     );
     for (const u of s.units)
       lines.push(
@@ -153,6 +172,18 @@ export function coverageIssues(rows: readonly SubjectCoverage[]): BankIssue[] {
       out.push({ key, subjectId: s.subjectId, message: `${s.name} 2026/27: ${message}` });
     if (s.papers < COVERAGE_GOALS.papers)
       add(`papers:${s.subjectId}`, `${s.papers} prove complete senza ripetizioni, ne servono ${COVERAGE_GOALS.papers}`);
+    if (s.mc < COVERAGE_GOALS.mc)
+      add(`mc:${s.subjectId}`, `${s.mc} domande a scelta multipla, ne servono ${COVERAGE_GOALS.mc}`);
+    const { target, slack } = COVERAGE_GOALS.difficulty;
+    const bandNames = ["facili", "medie", "difficili"];
+    for (const type of ["mc", "gap"] as const)
+      s.difficulty[type].forEach((share, band) => {
+        if (Math.abs(share - target[band]!) > slack + 1e-9)
+          add(
+            `difficulty:${s.subjectId}:${type}:${band}`,
+            `${type === "mc" ? "scelta multipla" : "completamento"}: ${Math.round(share * 100)} % ${bandNames[band]}, l'obiettivo è ${Math.round(target[band]! * 100)} % ± ${Math.round(slack * 100)}`,
+          );
+      });
     for (const u of s.units) {
       if (u.mc < u.mcFloor)
         add(

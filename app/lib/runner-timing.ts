@@ -14,7 +14,13 @@
 import { comebackWindowOf, ROOM_MOVED_CODE } from "./simulation-protocol.ts";
 
 export const RECONNECT_BASE_MS = 500;
-export const RECONNECT_MAX_MS = 10_000;
+/**
+ * The longest back-off (before jitter). A deploy drops every socket of every room; the new version may take a few
+ * seconds to answer (the room bench's restart: 5 s). With a 10-s cap a candidate could wait 12 s more after the server
+ * came back (the room bench measured 10.2 s); with 5 s, at most 7.5 s (×1.5), and a room of 1,000 kept out for long
+ * still tries about 200 times a second, spread (test/unit/runner-timing.test.ts).
+ */
+export const RECONNECT_MAX_MS = 5000;
 /** A socket open this long without its greeting still counts as working (a room that says nothing but stays up). */
 export const STABLE_AFTER_MS = 5000;
 /** A candidate moved to their seat's room at Avvia (4001) comes back within this: inside the 4-second lead. */
@@ -24,7 +30,7 @@ export const RESYNC_MS = 30_000;
 /** Pings per clock sync (each sent when the previous one's pong arrives): on open, then every RESYNC_MS. */
 export const PINGS_PER_SYNC = 6;
 
-/** The jittered back-off of the `failures`-th failed try in a row (1, 2, ...): ×0.5–1.5 of 500 ms doubling, ≤ 10 s. */
+/** The jittered back-off of the `failures`-th failed try in a row (1, 2, ...): ×0.5–1.5 of 500 ms doubling, ≤ 5 s. */
 export function backoffMs(failures: number, random: number): number {
   return Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.min(failures, 5)) * (0.5 + random);
 }

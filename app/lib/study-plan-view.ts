@@ -20,7 +20,7 @@ export function itemView(item: PlanItem & { done?: number }, names: Readonly<Rec
     case "practice":
       return {
         text: PLAN_TEXT.practice(item.count, name(item.subjectId), item.units),
-        href: `/test/nuovo?subject=${item.subjectId}&q=${Math.min(item.count, MAX_QUESTIONS)}&mode=mirato`,
+        href: `/test/nuovo?subject=${item.subjectId}&q=${Math.min(item.count, MAX_QUESTIONS)}&mode=mirato${item.units.length ? `&units=${item.units.join(",")}` : ""}`,
         action: PLAN_TEXT.goPractice,
       };
     case "paper":

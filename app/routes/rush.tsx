@@ -78,6 +78,7 @@ export async function action(args: Route.ActionArgs) {
       count: String(DEFAULT_RUSH_QUESTION_COUNT),
       rushEventId: event.id,
       edition: undefined,
+      units: undefined,
     });
     throw redirect(`/test?id=${drawn.quizId}`);
   });

@@ -20,6 +20,7 @@ import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
 import { listEditions } from "~/server/editions.server";
 import { practiceExtraPct } from "~/server/accommodations.server";
+import { unitsText } from "~/lib/study-plan-text";
 import { EXTRA_TIME_TEXT, extendedSeconds } from "~/lib/simulation-day";
 import { catalogue } from "~/server/quiz.server";
 import { editionChoice, FullPaper } from "~/components/quiz/FullPaper";
@@ -76,6 +77,11 @@ export default function NewTest() {
   const [countText, setCountText] = useState<string>(String(initial.count));
   const [timer, setTimer] = useState<TimerChoice>(initial.timer);
   const [mode, setMode] = useState<"random" | "mirato">(params.get("mode") === "mirato" ? "mirato" : "random");
+  // A plan's practice item names its units ("unità 3 e 6", issue 46): the draw keeps to them.
+  const units = useMemo(() => {
+    const raw = params.get("units") ?? "";
+    return /^\d{1,2}(,\d{1,2}){0,11}$/.test(raw) ? raw.split(",").map(Number) : [];
+  }, [params]);
   const ids = { count: useId(), hint: useId(), mode: useId() };
 
   useEffect(() => {
@@ -108,7 +114,7 @@ export default function NewTest() {
       ? "senza timer"
       : `timer ${formatClock(extendedSeconds(total, extraPct)!)} (${TIMER_LEVELS[timer]} s a domanda${extra})`;
   const summary = subject
-    ? `${subject.name} · ${topic?.name ?? T.allTopics} · ${count} ${count === 1 ? "domanda" : "domande"} · ${timerText}${mode === "mirato" ? ` · ${L.modeTargeted.toLowerCase()}` : ""}`
+    ? `${subject.name} · ${topic?.name ?? T.allTopics} · ${count} ${count === 1 ? "domanda" : "domande"} · ${timerText}${mode === "mirato" ? ` · ${L.modeTargeted.toLowerCase()}` : ""}${units.length ? ` · solo ${unitsText(units)}` : ""}`
     : "Scegli una materia per iniziare.";
 
   // The draw request of these settings (newQuizSchema): "Avvia test" posts it, "Scarica per l'offline" sends it too.
@@ -118,8 +124,9 @@ export default function NewTest() {
     if (topic) fields.topicId = String(topic.id);
     if (total) fields.time = String(total);
     if (mode === "mirato") fields.mode = "mirato";
+    if (units.length) fields.units = units.join(",");
     return fields;
-  }, [subject, topic, count, total, mode]);
+  }, [subject, topic, count, total, mode, units]);
   const account = useRouteLoaderData<typeof layoutLoader>("routes/app-layout")?.user.id;
 
   // The quiz is drawn by the /test route's action (newQuizSchema), which redirects to the runner.

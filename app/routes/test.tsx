@@ -9,7 +9,8 @@ import { runnerSubmissionSchema } from "~/lib/forms/quiz-submission";
 import { offlineQuizPath } from "~/lib/offline-routes";
 import { clampQuestionCount } from "~/lib/timer";
 import { submitQuizAttempt } from "~/server/attempts.server";
-import { dbOf, getEnv } from "~/server/context";
+import { dbOf, executionCtxOf, getEnv } from "~/server/context";
+import { afterResponse, refreshForecastDay } from "~/server/forecast-days.server";
 import { HttpError } from "~/server/errors.server";
 import { handleForm, handleJson } from "~/server/form.server";
 import { requirePageUser } from "~/server/page-guard.server";
@@ -70,6 +71,7 @@ export async function action(args: Route.ActionArgs) {
   if (/^application\/json\b/i.test(args.request.headers.get("Content-Type") ?? "")) {
     return handleJson(args.request, runnerSubmissionSchema, async ({ quizId, ...attempt }) => {
       const { attemptId } = await submitQuizAttempt(db, user.id, quizId, attempt);
+      afterResponse(executionCtxOf(args.context), () => refreshForecastDay(db, user.id));
       throw redirect(`/test/riepilogo/${attemptId}`);
     });
   }

@@ -24,7 +24,7 @@ import { forecastSubject, HALF_LIFE_DAYS, recencyWeight, type TopicAnswers } fro
 import { d1, stmt } from "./admin/imports/common";
 import { requireManagedClass } from "./classes.server";
 import type { Db } from "./db/client.server";
-import { defaultEdition } from "./editions.server";
+import { DEFAULT_EDITION_ID_SQL, defaultEdition } from "./editions.server";
 import { liveSimulationQuestionIdsSql } from "~/server/simulation/seal.server";
 import type { SessionUser } from "./session.server";
 
@@ -44,7 +44,7 @@ function recencyWeightSql(age: SQL): SQL {
 }
 
 /** The default edition's id as a subquery, chosen as defaultEdition() does (the default, else the newest year). */
-const DEFAULT_EDITION_SQL = sql`(SELECT id FROM exam_editions ORDER BY is_default DESC, academic_year DESC, id DESC LIMIT 1)`;
+const DEFAULT_EDITION_SQL = sql`(${DEFAULT_EDITION_ID_SQL})`;
 
 export type PupilForecast = {
   subjectId: number;

@@ -25,6 +25,15 @@ export function getEnv(context: Context): Env {
   return context.get(cloudflareContext).env;
 }
 
+/** The Worker's execution context (waitUntil), when the request came through the Worker. */
+export function executionCtxOf(context: Context): ExecutionContext | undefined {
+  try {
+    return context.get(cloudflareContext).ctx;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The database handle the middleware put in the context. */
 export function dbOf(context: Context): Db {
   return context.get(dbContext);

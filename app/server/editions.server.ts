@@ -64,6 +64,12 @@ export function editionsFromRows(rows: (typeof examEditions.$inferSelect)[]): Ex
     .reverse();
 }
 
+/**
+ * The default edition's id in SQL (a subquery), for reads that run beside the edition's own: the same choice as
+ * pickDefaultEdition (the one marked default, else the newest).
+ */
+export const DEFAULT_EDITION_ID_SQL = sql`SELECT id FROM exam_editions ORDER BY is_default DESC, academic_year DESC, id DESC LIMIT 1`;
+
 /** The default edition among editions listed newest first: the one marked default, else the newest. */
 export function pickDefaultEdition(editions: ExamEdition[]): ExamEdition | undefined {
   return editions.find((e) => e.isDefault) ?? editions[0];

@@ -18,6 +18,7 @@ import {
   rushProgress,
   simulationAttempts,
   sittingGrades,
+  forecastDays,
   studyPlans,
   users,
   type User,
@@ -82,6 +83,7 @@ export async function exportUserData(db: Db, userId: number, now = Date.now()) {
     consentRows,
     planRows,
     gradeRows,
+    forecastRows,
   ] = await db.batch([
     db.select().from(users).where(eq(users.id, userId)),
     db.select().from(attempts).where(eq(attempts.userId, userId)).orderBy(asc(attempts.startedAt)),
@@ -112,6 +114,7 @@ export async function exportUserData(db: Db, userId: number, now = Date.now()) {
     // The plan to a sitting and the grades entered after it (issue 46)
     db.select().from(studyPlans).where(eq(studyPlans.userId, userId)),
     db.select().from(sittingGrades).where(eq(sittingGrades.userId, userId)),
+    db.select().from(forecastDays).where(eq(forecastDays.userId, userId)).orderBy(asc(forecastDays.day)),
   ]);
   const user = userRows[0];
   if (!user) throw new HttpError(404, "Profilo non trovato.");
@@ -155,6 +158,7 @@ export async function exportUserData(db: Db, userId: number, now = Date.now()) {
     consents: consentRows,
     studyPlan: planRows[0] ?? null,
     sittingGrades: gradeRows,
+    forecastDays: forecastRows,
   };
 }
 

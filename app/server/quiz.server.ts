@@ -22,7 +22,7 @@ import {
 import { HttpError } from "./errors.server";
 import { editionGapBoxes, editionSubject, paperSplit } from "~/lib/edition";
 import { drawForSubject } from "./draws.server";
-import { editionOrDefault } from "./editions.server";
+import { DEFAULT_EDITION_ID_SQL, editionOrDefault } from "./editions.server";
 import { peerDifficulty, targetedQuestionIds } from "./learning-advice.server";
 import { claimRushStart } from "./rush.server";
 import { assertRedoAllowed, sealedQuestionIdsSql } from "~/server/simulation/seal.server";
@@ -145,6 +145,8 @@ type DrawArgs = {
   editionId?: number | null;
   /** Downloaded for offline use (issue 47: offline-quizzes.server.ts). */
   offline?: boolean;
+  /** Only these units of the default edition's syllabus (a plan's practice item, issue 46). */
+  units?: number[];
   now?: number;
 };
 
@@ -188,6 +190,16 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
     // A sealed question (any live simulation's, for every account; the user's open Rush quiz's) is never
     // drawn: its graded result would tell whether a guess was right.
     const unsealed = sql`${questions.id} NOT IN (${sealedQuestionIdsSql(args.userId, now)})`;
+    if (args.units?.length) {
+      // The plan's "unità 3 e 6": those units of the default edition's syllabus, targeted or at random.
+      if (args.rushEventId) throw new HttpError(400, "Un quiz Rush comprende tutte le unità della materia.");
+      const inUnits = sql`${questions.id} IN (SELECT question_id FROM question_edition_units
+        WHERE edition_id = (${DEFAULT_EDITION_ID_SQL}) AND unit IN (${sql.join(
+          args.units.map((u) => sql`${u}`),
+          sql`, `,
+        )}))`;
+      topicFilter = and(topicFilter, inUnits);
+    }
     if (args.mode === "mirato" && !args.rushEventId) {
       // Test mirato: weak topics, due and unseen questions first (learning engine).
       questionIds = await targetedQuestionIds(db, {
@@ -197,7 +209,7 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
         count: args.count!,
         now,
       });
-    } else if (!topicFilter) {
+    } else if (!topicFilter && !args.units?.length) {
       // A whole subject: the edition's split and unit weights (semestre filtro subjects) or plain random (older test).
       const edition = await editionOrDefault(db, args.editionId);
       const split = paperSplit(edition, subjectId);
@@ -205,7 +217,7 @@ export async function drawQuiz(db: Db, args: DrawArgs): Promise<DrawnQuiz> {
       questionIds = draw.ids;
       if (draw.weighted && editionSubject(edition, subjectId)) editionId = edition.id;
     } else {
-      // One chosen topic: a random draw inside it (a legacy topic is the older test's, chosen on purpose).
+      // One chosen topic (or the plan's units): a random draw inside it (a legacy topic is the older test's, chosen on purpose).
       const rows = await db
         .select({ id: questions.id })
         .from(questions)
@@ -343,6 +355,7 @@ function drawArgs(userId: number, q: NewQuizRequest, timeLimitSec: number | null
     rushEventId: q.rushEventId ?? null,
     mode: q.mode,
     editionId: q.edition ?? null,
+    units: q.units,
   };
 }
 

@@ -23,6 +23,17 @@ export const TOO_LARGE_MESSAGE = "Richiesta troppo grande: il massimo è 1 MB.";
  * they all read `/api/quiz`. Lower case is a little wider than the router's case folding (a Kelvin sign reads "k"):
  * it may count a request the router then answers with 404, never miss one it routes.
  */
+/** A request's URL, parsed once per request (the socket route and the early refusals each read it). */
+const parsedUrls = new WeakMap<Request, URL>();
+export function urlOf(request: Request): URL {
+  let url = parsedUrls.get(request);
+  if (!url) {
+    url = new URL(request.url);
+    parsedUrls.set(request, url);
+  }
+  return url;
+}
+
 export function routedPath(url: string | URL): string {
   const { pathname } = typeof url === "string" ? new URL(url) : url;
   let decoded = pathname;
@@ -75,7 +86,7 @@ export function crossSiteRefusal(request: Request): Response | null {
   if (!WRITE_METHODS.has(method) && !upgrade) return null;
   if (isBearer(request)) return null;
   const origin = request.headers.get("Origin");
-  if (origin !== null) return origin === new URL(request.url).origin ? null : refuse(403, CROSS_SITE_MESSAGE);
+  if (origin !== null) return origin === urlOf(request).origin ? null : refuse(403, CROSS_SITE_MESSAGE);
   const site = request.headers.get("Sec-Fetch-Site");
   if (site === null || site === "same-origin" || site === "none") return null;
   return refuse(403, CROSS_SITE_MESSAGE);
@@ -215,7 +226,7 @@ export function rateRuleFor(method: string, url: string | URL): RateRule | undef
 
 /** 429 with Retry-After when the caller went over the limit of this call, or null to go on. */
 export async function rateLimitRefusal(request: Request, env: Env): Promise<Response | null> {
-  const rule = rateRuleFor(request.method, request.url);
+  const rule = rateRuleFor(request.method, urlOf(request));
   if (!rule) return null;
   const limiter = env[rule.limiter] as RateLimit | undefined;
   if (!limiter) {

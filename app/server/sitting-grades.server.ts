@@ -7,6 +7,7 @@ import type { SittingGradesBody } from "~/lib/forms/study-plan";
 import { AGGREGATE_MIN_STUDENTS } from "~/lib/sitting-results";
 import { PLAN_TEXT } from "~/lib/study-plan-text";
 import type { Db } from "./db/client.server";
+import { DEFAULT_EDITION_ID_SQL } from "./editions.server";
 import { sittingGrades } from "./db/schema";
 import { HttpError } from "./errors.server";
 
@@ -66,7 +67,7 @@ export function readSittingAggregates(db: Db): Promise<AggregateRow[]> {
         WHERE x.edition_id = g.edition_id AND x.sitting_date = g.sitting_date) AS students
     FROM sitting_grades g
     JOIN (SELECT id, json_extract(format, '$.passMark') AS pass FROM exam_editions
-          ORDER BY is_default DESC, academic_year DESC, id DESC LIMIT 1) e ON e.id = g.edition_id
+          WHERE id = (${DEFAULT_EDITION_ID_SQL})) e ON e.id = g.edition_id
     GROUP BY g.sitting_date, g.subject_id`);
 }
 

@@ -8,6 +8,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { d1, stmt } from "./admin/imports/common";
 import { italianDaySql } from "./db/aggregate-sql";
 import type { Db } from "./db/client.server";
+import { DEFAULT_EDITION_ID_SQL } from "./editions.server";
 import { sealedQuestionIdsSql } from "~/server/simulation/seal.server";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -48,7 +49,7 @@ export type PlanRows = {
 };
 
 /** The default edition's id as a subquery, chosen as defaultEdition() does (the default, else the newest year). */
-const DEFAULT_EDITION_SQL = sql`(SELECT id FROM exam_editions ORDER BY is_default DESC, academic_year DESC, id DESC LIMIT 1)`;
+const DEFAULT_EDITION_SQL = sql`(${DEFAULT_EDITION_ID_SQL})`;
 
 /**
  * The rows of one student's plan. `dayStart`: the instant today began in Rome. Units and grades are read for the

@@ -275,6 +275,9 @@ test.describe("admin console", () => {
     await login(page, "admin@example.com");
     await page.goto("/admin");
     await expect(page).toHaveURL(/\/admin\/analytics$/);
+    // The forecast against the grades the demo's students entered (issue 46, point 4): a Brier score per exam.
+    const calibration = page.getByRole("region", { name: "Previsione e voti reali" });
+    await expect(calibration.getByRole("heading", { name: /^Fisica: \d+ casi, Brier 0,\d+/ })).toBeVisible();
     await page.getByRole("tab", { name: "Utenti" }).click();
     await expect(page).toHaveURL(/\/admin\/utenti$/);
     await page.getByRole("tab", { name: "Database" }).click();

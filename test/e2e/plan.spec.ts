@@ -73,7 +73,10 @@ test("a student sets a plan, sees today's card, does an item and sees it done; /
     await expect(practice).toHaveAttribute("data-complete", "false");
     const subjectId = (await practice.getAttribute("data-testid"))!.replace("plan-item-practice-", "");
     await practice.getByRole("link", { name: "Inizia" }).click();
-    await expect(page).toHaveURL(new RegExp(`/test/nuovo\\?subject=${subjectId}&q=\\d+&mode=mirato$`));
+    // The item's units come along: the draw keeps to them (issue 46).
+    await expect(page).toHaveURL(
+      new RegExp(`/test/nuovo\\?subject=${subjectId}&q=\\d+&mode=mirato&units=\\d+(,\\d+)*$`),
+    );
     await hydrated(page);
     await expect(page.getByRole("radio", { name: "Mirato" })).toBeChecked();
     // Three questions are enough to see the item move.

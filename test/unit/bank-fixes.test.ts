@@ -12,11 +12,11 @@ const right = (id: number, typed: string) => {
 };
 
 describe("the bank findings of issue 44", () => {
-  it('2460 takes the configuration written "(S)" as well as "S", and still refuses R', () => {
-    expect(right(2460, "(S)")).toBe(true);
-    expect(right(2460, "S")).toBe(true);
-    expect(right(2460, "R")).toBe(false);
-    expect(right(2460, "(R)")).toBe(false);
+  it('a configuration is right written "(S)" as well as "S" (2379, since 2460 became a question on racemisation in issue 48), and R stays wrong', () => {
+    expect(right(2379, "(S)")).toBe(true);
+    expect(right(2379, "S")).toBe(true);
+    expect(right(2379, "R")).toBe(false);
+    expect(right(2379, "(R)")).toBe(false);
   });
 
   it('1466 takes "non-sense" (nonsense-mediated decay)', () => {
@@ -32,13 +32,10 @@ describe("the bank findings of issue 44", () => {
     expect(right(4399, "SPECT")).toBe(false);
   });
 
-  it("4416 reads with every answer it offers (maggiore di, minore di, uguale a)", () => {
-    const stem = question(4416).stem;
-    for (const word of ["maggiore", "minore", "uguale"]) {
-      const sentence = stem.replace("____", word);
-      expect(sentence).not.toMatch(/uguale di|maggiore a|minore a/);
-    }
-    expect(right(4416, "uguale")).toBe(true);
+  it("4416 no longer offers a choice among words (issue 48): the blank takes the energy conserved, not 'uguale'", () => {
+    expect(question(4416).stem).not.toMatch(/maggiore|minore|uguale/);
+    expect(right(4416, "meccanica")).toBe(true);
+    expect(right(4416, "uguale")).toBe(false);
   });
 
   it.each([

@@ -50,12 +50,29 @@ describe("the reconnect schedule", () => {
       delays.push(delayMs);
       now += delayMs;
     }
-    expect(delays).toEqual([1000, 2000, 4000, 8000, RECONNECT_MAX_MS, RECONNECT_MAX_MS]);
+    expect(delays).toEqual([1000, 2000, 4000, RECONNECT_MAX_MS, RECONNECT_MAX_MS, RECONNECT_MAX_MS]);
+  });
+
+  it("after a deploy that keeps the server away for seconds, brings every one of 1,000 back within 8 s of its return, spread", () => {
+    for (const downMs of [5000, 10_000, 30_000]) {
+      const backAt = Array.from({ length: 1000 }, (_, i) => {
+        const backoff = new ReconnectBackoff(prng(i + 1));
+        backoff.opened(-60_000);
+        backoff.greet();
+        // Every socket drops (1006); each try before the server is back is refused without ever opening.
+        let at = backoff.afterClose(ABNORMAL, "", 0).delayMs;
+        while (at < downMs) at += backoff.afterClose(ABNORMAL, "", at).delayMs;
+        return at;
+      });
+      expect(Math.max(...backAt) - downMs).toBeLessThan(8000);
+      // No second of the comeback holds more than about a quarter of the room.
+      expect(busiest(backAt, 1000)).toBeLessThan(300);
+    }
   });
 
   it("starts over once the room has greeted the socket, or once it stayed open a few seconds", () => {
     const backoff = new ReconnectBackoff(() => 0.5);
-    for (let i = 0; i < 4; i++) backoff.afterClose(ABNORMAL, "", i); // four failed tries: the next would wait 10 s
+    for (let i = 0; i < 4; i++) backoff.afterClose(ABNORMAL, "", i); // four failed tries: the next would wait 5 s
     backoff.opened(10_000);
     backoff.greet();
     expect(backoff.afterClose(ABNORMAL, "", 10_100).delayMs).toBe(1000);

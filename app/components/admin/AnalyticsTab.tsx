@@ -1,6 +1,8 @@
 // Admin console tab 'Analytics': summary, top users, 'Utenti con almeno N quiz', attempts and logins per day.
 import { useMemo, useState } from "react";
+import type { ExamCalibration } from "~/server/forecast-days.server";
 import { AdminLineChart } from "./AdminLineChart";
+import { ForecastCalibration } from "./ForecastCalibration";
 import { formatNumber, formatSeconds, TableWrap } from "./admin-shared";
 
 export type Analytics = {
@@ -24,6 +26,7 @@ export type Analytics = {
     correct: number;
     accuracy: number | null;
   }[];
+  calibration?: ExamCalibration[];
 };
 
 const DEFAULT_MIN_QUIZ = 5;
@@ -135,6 +138,8 @@ export function AnalyticsTab({ data }: { data: Analytics }) {
           </TableWrap>
         </section>
       ) : null}
+
+      {data.calibration ? <ForecastCalibration rows={data.calibration} /> : null}
 
       <section className="adm-card" aria-labelledby="an-min">
         <h2 id="an-min">

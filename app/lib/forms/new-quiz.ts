@@ -38,6 +38,22 @@ export const newQuizSchema = withLabels(
     mode: z.enum(["random", "mirato"], "Modalità non valida: usa random o mirato.").optional(),
     /** The exam edition whose split a full paper follows (id from GET /api/exam-editions); default edition if absent. */
     edition: optionalId("Id dell'edizione"),
+    /**
+     * The default edition's syllabus units to draw from, comma-separated ("3,6": a plan's "unità 3 e 6", issue 46);
+     * a subject's whole pool when absent.
+     */
+    units: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v == null || v === "") return undefined;
+        const list = v.split(",").map((x) => Number(x.trim()));
+        if (list.length > 12 || !list.every((n) => Number.isInteger(n) && n >= 1 && n <= 20)) {
+          ctx.addIssue({ code: "custom", message: "Unità non valide: numeri da 1 a 20 separati da virgole (es. 3,6)" });
+          return z.NEVER;
+        }
+        return [...new Set(list)];
+      }),
     /** "1": a quiz downloaded for offline use (issue 47: kept a week, run on the device, submitted once back online). */
     offline: z.enum(["1", "0"], "Valore non valido per offline: usa 1 o 0.").optional(),
   }),
@@ -50,6 +66,7 @@ export const newQuizSchema = withLabels(
     ids: "Domande",
     mode: "Modalità",
     edition: "Edizione",
+    units: "Unità",
     offline: "Offline",
   },
 );

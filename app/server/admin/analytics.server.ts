@@ -5,6 +5,7 @@ import { daysEndingOn, italianDay, readFromForDay } from "~/lib/days";
 import { italianDaySql } from "../db/aggregate-sql";
 import type { Db } from "../db/client.server";
 import { withLabels } from "../errors.server";
+import { forecastCalibration } from "../forecast-days.server";
 
 export const analyticsQuery = withLabels(
   z.object({
@@ -30,7 +31,7 @@ export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuer
   const days = daysEndingOn(italianDay(now), query.days);
   const from = readFromForDay(days[0]!);
   // Every read at once: one round trip after the session, not six in a row.
-  const [summary, topUsers, distribution, perDay, logins, unitAccuracy] = await Promise.all([
+  const [summary, topUsers, distribution, perDay, logins, unitAccuracy, calibration] = await Promise.all([
     db.get<{
       users: number;
       attempts: number;
@@ -88,6 +89,8 @@ export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuer
         LEFT JOIN stat_topic_accuracy a ON a.topic_id = t.id
         GROUP BY u.subject_id, u.number ORDER BY u.subject_id, u.number`,
     ),
+    // The forecast against the grades students entered (issue 46, point 4).
+    forecastCalibration(db),
   ]);
   const userCount = summary?.users ?? 0;
   const attempts = summary?.attempts ?? 0;
@@ -125,6 +128,7 @@ export async function adminAnalytics(db: Db, query: z.infer<typeof analyticsQuer
       correct: u.correct ?? 0,
       accuracy: u.answered ? round1(((u.correct ?? 0) / u.answered) * 100) : null,
     })),
+    calibration,
   };
 }
 

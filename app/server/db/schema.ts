@@ -958,3 +958,24 @@ export const sittingGrades = sqliteTable(
     index("sitting_grades_sitting_idx").on(t.editionId, t.sittingDate, t.subjectId),
   ],
 );
+
+/**
+ * The forecast as it stood each day (issue 46, point 4): per student, Rome day and exam subject, P(raw score ≥ the
+ * edition's pass mark) on one paper, the last value computed that day. Read back the day before a sitting to compare
+ * with the grades the student entered (admin analytics, calibration). Private like the grades it is compared with.
+ */
+export const forecastDays = sqliteTable(
+  "forecast_days",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Rome calendar day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    subjectId: integer("subject_id").notNull(),
+    passProbability: real("pass_probability").notNull(),
+    /** The expected raw score on one paper (the forecast's centre). */
+    predicted: real("predicted"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.subjectId, t.day] })],
+);

@@ -8,10 +8,16 @@
 // it ends shortly after the room's last candidate ends. It is signed with the resume-token key derived from the master
 // secret (app/server/keys.server.ts, its own label), so a session token is never a resume token and a resume token
 // never a session.
-import { jwtVerify, SignJWT } from "jose";
 import { type MasterSecrets, signingKey, verifyingKeys } from "../keys.server";
 
-const AUDIENCE = "unicum/room-resume";
+/**
+ * The token's form: `r1.<payload>.<mac>`, base64url, the payload the JSON array [simulation, shard, user, role, start,
+ * expiry in s] and the MAC an HMAC-SHA-256 of `r1.<payload>` under the resume-token key. Not a JWT: a wave of
+ * reconnects checks one token each, and jose's parsing of a JWT cost the socket route more than the room's whole
+ * hello (BENCH_ONLY=reconnect's profile, issue 45); one split, one HMAC check and one small JSON parse do the same.
+ * A session token (a JWT) never reads as one, nor one of these as a session.
+ */
+const VERSION = "r1";
 /** A token stays valid this long after the room's last end (a candidate reconnecting to read their result). */
 export const RESUME_AFTER_END_MS = 5 * 60_000;
 
@@ -21,14 +27,41 @@ export const RESUME_AFTER_END_MS = 5 * 60_000;
  */
 export type ResumeClaims = { userId: number; role: string; simulationId: string; shard: number; startTime: number };
 
+const encoder = new TextEncoder();
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** null for anything that is not base64url. */
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    const bytes = new Uint8Array(new ArrayBuffer(binary.length));
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
 /** A resume token for `claims`, valid until `expiresAt` (ms), signed under the master secret `secret` (the room's). */
 export async function signResume(secret: string, claims: ResumeClaims, expiresAt: number): Promise<string> {
-  return new SignJWT({ sim: claims.simulationId, shard: claims.shard, role: claims.role, start: claims.startTime })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(String(claims.userId))
-    .setAudience(AUDIENCE)
-    .setExpirationTime(Math.floor(expiresAt / 1000))
-    .sign(await signingKey(secret, "resumeToken"));
+  const body = [
+    claims.simulationId,
+    claims.shard,
+    claims.userId,
+    claims.role,
+    claims.startTime,
+    Math.floor(expiresAt / 1000),
+  ];
+  const payload = toBase64Url(encoder.encode(JSON.stringify(body)));
+  const key = await signingKey(secret, "resumeToken");
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`${VERSION}.${payload}`)));
+  return `${VERSION}.${payload}.${toBase64Url(mac)}`;
 }
 
 /**
@@ -40,25 +73,36 @@ export async function verifyResume(
   secrets: MasterSecrets,
   token: string,
   simulationId: string,
+  now = Date.now(),
 ): Promise<ResumeClaims | null> {
   if (token.length > 2048) return null;
+  const parts = token.split(".");
+  if (parts.length !== 3 || parts[0] !== VERSION) return null;
+  const mac = fromBase64Url(parts[2]!);
+  if (!mac) return null;
+  const signed = encoder.encode(`${VERSION}.${parts[1]}`);
   for (const key of await verifyingKeys(secrets, "resumeToken")) {
-    const claims = await claimsOf(token, key, simulationId);
-    if (claims) return claims;
+    // crypto.subtle.verify compares in constant time.
+    if (await crypto.subtle.verify("HMAC", key, mac, signed)) return claimsOf(parts[1]!, simulationId, now);
   }
   return null;
 }
 
-async function claimsOf(token: string, key: CryptoKey, simulationId: string): Promise<ResumeClaims | null> {
+function claimsOf(payload: string, simulationId: string, now: number): ResumeClaims | null {
+  const bytes = fromBase64Url(payload);
+  if (!bytes) return null;
+  let body: unknown;
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], audience: AUDIENCE });
-    const userId = Number(payload.sub);
-    const { sim, shard, role, start } = payload as { sim?: unknown; shard?: unknown; role?: unknown; start?: unknown };
-    if (sim !== simulationId || !Number.isInteger(userId) || userId <= 0) return null;
-    if (typeof shard !== "number" || !Number.isInteger(shard) || shard < 0 || typeof role !== "string") return null;
-    if (typeof start !== "number" || !Number.isFinite(start)) return null;
-    return { userId, role, simulationId, shard, startTime: start };
+    body = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return null;
   }
+  if (!Array.isArray(body) || body.length !== 6) return null;
+  const [sim, shard, userId, role, start, expiresS] = body as unknown[];
+  if (sim !== simulationId || typeof role !== "string") return null;
+  if (typeof userId !== "number" || !Number.isInteger(userId) || userId <= 0) return null;
+  if (typeof shard !== "number" || !Number.isInteger(shard) || shard < 0) return null;
+  if (typeof start !== "number" || !Number.isFinite(start)) return null;
+  if (typeof expiresS !== "number" || expiresS * 1000 <= now) return null;
+  return { userId, role, simulationId, shard, startTime: start };
 }
