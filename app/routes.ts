@@ -46,6 +46,8 @@ export default [
     route("ripasso/errori", "routes/ripasso.errori.tsx"),
     // The plan to the sitting and the grades after it (issue 46)
     route("piano", "routes/piano.tsx"),
+    // The exam day alone (issue 46, point 2)
+    route("giornata", "routes/giornata.tsx"),
     route("tentativi", "routes/tentativi.tsx"),
     route("segnalato", "routes/segnalato.tsx"),
     // A pupil's assignments from their classes (issue 32)
@@ -89,6 +91,7 @@ export default [
   // The road to the sitting (issue 46): the plan to a sitting, the grades received after it
   route("api/me/plan", "routes/api.me.plan.ts"),
   route("api/me/sitting-grades", "routes/api.me.sitting-grades.ts"),
+  route("api/me/exam-days", "routes/api.me.exam-days.ts"),
 
   // -- Analytics, friends, profile
   route("api/me/analytics", "routes/api.me.analytics.ts"),
@@ -104,6 +107,7 @@ export default [
   route("api/simulations/:id", "routes/api.simulations.$id.ts"),
   route("api/simulations/:id/attempt", "routes/api.simulations.$id.attempt.ts"),
   route("api/simulations/:id/ranking", "routes/api.simulations.$id.ranking.ts"),
+  route("api/simulations/:id/skip-break", "routes/api.simulations.$id.skip-break.ts"),
   route("api/admin/simulations", "routes/api.admin.simulations.ts"),
   route("api/admin/simulations/:id", "routes/api.admin.simulations.$id.ts"),
   route("api/admin/simulations/:id/start", "routes/api.admin.simulations.$id.start.ts"),

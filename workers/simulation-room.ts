@@ -112,6 +112,20 @@ export class SimulationRoom extends DurableObject<Env> {
     return announceStart(this.room, { simulationId, shard, startTime }, leaving);
   }
 
+  /**
+   * Moves the start instant and the whole timeline with it (a day alone's skipped break: the Worker moved it in D1
+   * first), and tells the candidates as a new start, with their resume tokens signed for it.
+   */
+  async moveStart(startTime: number): Promise<boolean> {
+    const { plans, store } = this.room;
+    if (!(await plans.moveStart(startTime))) return false;
+    const { simulationId, shard } = plans.current()!.config;
+    await announceStart(this.room, { simulationId, shard, startTime }, []);
+    // What the move made due (an opening now, a deadline passed) happens at once: the alarm catches up and reschedules.
+    if (!store.graded) await this.ctx.storage.setAlarm(Date.now());
+    return true;
+  }
+
   /** POST /api/simulations/{id}/attempt (the HTTP autosave mid-exam, the hand-in at the end). */
   submitAttempt(userId: number, answers: SavedAnswers, timeTaken: number): Promise<AttemptOutcome> {
     return this.room.grading.submit(userId, answers, timeTaken);

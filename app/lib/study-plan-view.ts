@@ -6,6 +6,9 @@ import { PLAN_TEXT } from "./study-plan-text.ts";
 
 export type ItemView = { text: string; href: string; action: string };
 
+/** The exam day alone's screen (issue 46, point 2). */
+export const SOLO_DAY_HREF = "/giornata";
+
 /** The full paper section of /test/nuovo, for a subject. */
 export const paperHref = (subjectId: number) => `/test/nuovo?subject=${subjectId}#prova-completa`;
 
@@ -26,15 +29,9 @@ export function itemView(item: PlanItem & { done?: number }, names: Readonly<Rec
         href: paperHref(item.subjectId),
         action: PLAN_TEXT.goPaper,
       };
-    case "exam-day": {
-      // The papers in the day's order: the next one not done yet.
-      const next = item.subjectIds[Math.min(item.done ?? 0, item.subjectIds.length - 1)] ?? item.subjectIds[0]!;
-      return {
-        text: PLAN_TEXT.examDay(item.subjectIds.map(name)),
-        href: paperHref(next),
-        action: PLAN_TEXT.goExamDay,
-      };
-    }
+    case "exam-day":
+      // The whole day alone (issue 46, point 2): its papers in order with the breaks, on /giornata.
+      return { text: PLAN_TEXT.examDay(item.subjectIds.map(name)), href: SOLO_DAY_HREF, action: PLAN_TEXT.goExamDay };
   }
 }
 

@@ -32,6 +32,8 @@ export const loader = api({
     const config = { ...sim, subjects };
     return {
       ...publicSimulation(config, now, candidate, { gapBoxes }, { shard, shards }),
+      // A day alone (issue 46): its student may cut a break short (POST .../skip-break).
+      solo: sim.soloUserId != null,
       sealed: await sealedSubjectsFor(env.SESSION_SECRET, config, now, candidate),
     };
   },

@@ -2,7 +2,7 @@
 // sitting (days done and missed, exam days), the next days in words, the forecast's trend per exam, and after a sitting
 // the grades received read by the edition's rules. Reads and writes go through the same services as /api/me/plan and
 // /api/me/sitting-grades.
-import { useLoaderData } from "react-router";
+import { Link, useLoaderData } from "react-router";
 import { z } from "zod";
 import { AfterSitting } from "~/components/plan/AfterSitting";
 import { PassTrendChart, PlanCalendarChart } from "~/components/plan/PlanCharts";
@@ -10,7 +10,7 @@ import { PlanForm } from "~/components/plan/PlanForm";
 import { TodayCard } from "~/components/plan/TodayCard";
 import { planInputSchema, sittingGradesSchema } from "~/lib/forms/study-plan";
 import { PLAN_TEXT as T, hoursText } from "~/lib/study-plan-text";
-import { dayLine } from "~/lib/study-plan-view";
+import { dayLine, SOLO_DAY_HREF } from "~/lib/study-plan-view";
 import { withLabels } from "~/lib/validation";
 import { dbOf } from "~/server/context";
 import { defaultEdition } from "~/server/editions.server";
@@ -101,6 +101,11 @@ export default function PlanScreen() {
                   <span className="small muted">
                     {d.items.length ? dayLine(d.items, active.names) : T.status.riposo}
                   </span>
+                  {d.items.some((i) => i.kind === "exam-day") ? (
+                    <Link className="btn btn--small btn--primary" to={SOLO_DAY_HREF} data-testid="plan-exam-day">
+                      {T.goExamDay}
+                    </Link>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -9,6 +9,8 @@ import { SCORE_SCALE } from "~/lib/constants";
 import { formatDecimal } from "~/lib/format";
 import { type MySimulation, simulationHref, simulationResultHref } from "~/lib/my-simulations";
 import { formatRomeDateTime } from "~/lib/rush";
+import { SOLO_TEXT } from "~/lib/solo-day";
+import { SOLO_DAY_HREF } from "~/lib/study-plan-view";
 import { useServerNow } from "~/lib/use-server-now";
 import { dbOf } from "~/server/context";
 import { requirePageUser } from "~/server/page-guard.server";
@@ -66,6 +68,18 @@ export default function Simulazioni() {
           </div>
         </section>
       ) : null}
+
+      <section className="my-sims__section" aria-labelledby="solo-day-title">
+        <h2 id="solo-day-title" className="my-sims__h2">
+          {SOLO_TEXT.openDay}
+        </h2>
+        <div className="my-sim">
+          <p className="my-sim__body small">{SOLO_TEXT.openDayHint}</p>
+          <Link className="btn btn--primary my-sim__action" to={SOLO_DAY_HREF} data-testid="solo-day-link">
+            {SOLO_TEXT.openDayGo}
+          </Link>
+        </div>
+      </section>
 
       {nothing ? (
         <p className="alert" role="status">

@@ -77,7 +77,11 @@ export async function readPlanRows(
     sql`SELECT a.subject_id, a.total - a.blank AS answered, a.total, a.edition_id, coalesce(z.kind, 'random') AS kind,
           z.time_limit_sec IS NOT NULL AS timed
         ${from(sql`attempts a`)} LEFT JOIN quizzes z ON z.id = a.quiz_id
-        WHERE a.user_id = ${u} AND a.status = 'completed' AND a.started_at >= ${dayStart} ${gate}`,
+        WHERE a.user_id = ${u} AND a.status = 'completed' AND a.started_at >= ${dayStart} ${gate}
+        UNION ALL
+        SELECT ss.subject_id, ss.question_count, ss.question_count, s.edition_id, 'solo-day', 1
+        ${from(sql`simulations s`)} JOIN simulation_subjects ss ON ss.simulation_id = s.id
+        WHERE s.solo_user_id = ${u} AND s.graded_at IS NOT NULL AND s.start_time >= ${dayStart} ${gate}`,
     sql`SELECT q.subject_id, qeu.unit, count(*) AS n, sum(CASE WHEN aa.correct = 1 THEN 1 ELSE 0 END) AS k,
           count(DISTINCT aa.question_id) AS seen
         ${from(sql`attempts a`)} JOIN attempt_answers aa ON aa.attempt_id = a.id

@@ -140,7 +140,7 @@ export const gradesOf = (rows: Pick<PlanRows, "grades">) =>
 /**
  * Today's work from today's completed attempts: a review quiz (the review of the day, a redo) counts its answers as
  * reviews; the edition's full paper of a subject (its questions, timed, drawn in its split) as that paper; any other
- * quiz its answers as practice of its subject.
+ * quiz its answers as practice of its subject. A graded day alone (issue 46) counts each of its papers (read as one).
  */
 export function dayWork(edition: ExamEdition, rows: Pick<PlanRows, "today">): DayWork {
   const work = { reviews: 0, practice: {} as Record<number, number>, papers: [] as number[] };

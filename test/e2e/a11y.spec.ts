@@ -12,6 +12,7 @@ const STUDENT = [
   "/test?subject=1&q=5",
   "/ripasso/errori",
   "/piano",
+  "/giornata",
   "/tentativi",
   "/segnalato",
   "/test/riepilogo",

@@ -36,6 +36,8 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   // The road to the sitting (issue 46): the signed-in user's own plan and grades (privacy: study-plan.test.ts)
   "api/me/plan": { GET: "user", PUT: "user", DELETE: "user" },
   "api/me/sitting-grades": { GET: "user", POST: "user" },
+  // The exam day alone (issue 46): the caller's own days (another's: solo-day.test.ts)
+  "api/me/exam-days": { GET: "user", POST: "user" },
 
   // Analytics, friends, profile
   "api/me/analytics": { GET: "user" },
@@ -51,6 +53,7 @@ const EXPECTED_ACCESS: Record<string, Rule> = {
   "api/simulations/:id": { GET: "user" },
   "api/simulations/:id/attempt": { POST: "user" },
   "api/simulations/:id/ranking": { GET: "user" },
+  "api/simulations/:id/skip-break": { POST: "user" },
   // Teachers manage their own simulations (ownership is checked by the service: classes.test.ts)
   "api/admin/simulations": { GET: "teacher", POST: "teacher" },
   "api/admin/simulations/:id": { DELETE: "teacher" },

@@ -162,6 +162,29 @@ export async function freshSimulation(
   return id;
 }
 
+/**
+ * A student's day alone (issue 46), started a minute ago and in its first paper (one subject of an hour, then a break):
+ * its student's skip-break reaches the service (409, not in a break) where anyone else's gets a 404.
+ */
+export async function freshSoloDay(userId: number): Promise<string> {
+  const id = `fuzz-solo-${next()}`;
+  const start = Date.now() - 60_000;
+  fixtureWrites.count++;
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO simulations (id, title, started, shards, solo_user_id, created_at) VALUES (?, 'Fuzz da solo', 0, 1, ?, ?)",
+    ).bind(id, userId, start),
+    env.DB.prepare(
+      "INSERT INTO simulation_subjects (simulation_id, position, subject_id, time_min, question_count, break_after_min) VALUES (?, 0, 1, 60, 0, 30), (?, 1, 2, 60, 0, 0)",
+    ).bind(id, id),
+    env.DB.prepare("INSERT INTO simulation_allowed_users (simulation_id, user_id) VALUES (?, ?)").bind(id, userId),
+    env.DB.prepare(
+      "UPDATE simulations SET started = 1, start_time = ?, ends_at = ?, seal_until = ?, seal_scope = 'audience' WHERE id = ?",
+    ).bind(start, start + 150 * 60_000, start + 151 * 60_000, id),
+  ]);
+  return id;
+}
+
 /** A graded simulation attempt (the row the result screen shows). */
 export function freshSimulationAttempt(simulationId: string, userId: number): Promise<number> {
   return insert(

@@ -13,6 +13,7 @@ import { SEALED_TEXT } from "../../app/server/simulation/seal.server";
 import type { TestSimulationRoom as SimulationRoom } from "../../workers/room/test-room";
 import { provideRequestContext } from "~/server/request-context.server";
 import { call, count, json, login, makeContext, seed } from "./helpers";
+import { connectRoom } from "./room-socket";
 
 type RouteEntry = { path?: string; index?: boolean; file: string; children?: RouteEntry[] };
 type Req = { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string; json?: unknown; token?: string };
@@ -299,7 +300,8 @@ function leaks(label: string, text: string, ids: ReadonlySet<number> = sealed): 
 
 // --- The route table: what the guard calls for each route, as the participating student ---
 
-type Ctx = { attempts: () => Promise<number[]> };
+/** `soloId`: the walking student's day alone, whose routes are then called instead of the admin's simulation's. */
+type Ctx = { attempts: () => Promise<number[]>; soloId?: string };
 
 /** Admin and staff routes: the student is refused (403) on every method the route serves. */
 function staffOnly(route: TableRoute): Req[] {
@@ -390,12 +392,20 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
     get("/test/riepilogo"),
     ...(await ctx.attempts()).map((id) => get(`/test/riepilogo/${id}`)),
   ],
-  simulazione: () => [
-    get(`/simulazione?id=${simId}`),
+  simulazione: (ctx) => [
+    get(`/simulazione?id=${ctx.soloId ?? simId}`),
     // The runner's autosave / attempt through the screen's action, while the room is running: no key comes back.
-    { method: "POST", path: `/simulazione?id=${simId}`, json: { answers: {}, timeTaken: 0 } },
+    { method: "POST", path: `/simulazione?id=${ctx.soloId ?? simId}`, json: { answers: {}, timeTaken: 0 } },
   ],
-  "simulazione/riepilogo/:simulationId/:attemptId": () => [get(`/simulazione/riepilogo/${simId}/999999`)],
+  "simulazione/riepilogo/:simulationId/:attemptId": (ctx) => [
+    get(`/simulazione/riepilogo/${ctx.soloId ?? simId}/999999`),
+  ],
+  // The exam day alone (issue 46): the day's plan, the running day's id, past days' sections; never a question.
+  giornata: () => [get("/giornata")],
+  "api/me/exam-days": () => [get("/api/me/exam-days")],
+  "api/simulations/:id/skip-break": (ctx) => [
+    { method: "POST", path: `/api/simulations/${ctx.soloId ?? simId}/skip-break`, json: {} },
+  ],
 
   "api/auth/google": () => [get("/api/auth/google")],
   "api/auth/dev": () => [{ method: "POST", path: "/api/auth/dev", json: { email: studentEmail } }],
@@ -447,15 +457,15 @@ const ROUTE_CALLS: Record<string, "static" | ((ctx: Ctx) => Promise<Req[]> | Req
   "api/profile": () => [get("/api/profile")],
   "api/profile/export": () => [get("/api/profile/export")],
   "api/profile/sessions": () => [get("/api/profile/sessions")],
-  "api/simulations/:id": () => [get(`/api/simulations/${simId}`)],
-  "api/simulations/:id/attempt": () => [
+  "api/simulations/:id": (ctx) => [get(`/api/simulations/${ctx.soloId ?? simId}`)],
+  "api/simulations/:id/attempt": (ctx) => [
     {
       method: "POST",
-      path: `/api/simulations/${simId}/attempt`,
+      path: `/api/simulations/${ctx.soloId ?? simId}/attempt`,
       json: { answers: { "2": { "2006": "x" } }, timeTaken: 5 },
     },
   ],
-  "api/simulations/:id/ranking": () => [get(`/api/simulations/${simId}/ranking`)],
+  "api/simulations/:id/ranking": (ctx) => [get(`/api/simulations/${ctx.soloId ?? simId}/ranking`)],
   "api/rush/event": () => [get("/api/rush/event")],
   "api/rush/progress": () => [get("/api/rush/progress")],
   "api/rush/leaderboard": () => [get("/api/rush/leaderboard")],
@@ -573,6 +583,71 @@ describe("sealed questions: the guard over every route", () => {
     expect(await count("attempts", `id = ${cleanQuiz.attemptId} AND status = 'completed'`)).toBe(1);
     expect(calls).toBeGreaterThan(80);
     expect(found, found.join("\n")).toEqual([]);
+  });
+
+  it("a day alone running: no route gives its student a key, verdict, explanation or their own answer of its questions before its end", async () => {
+    // A student with history on every Chimica and Fisica question and due reviews of them, in their first break.
+    const s = await newStudent("giornata-sigillata");
+    await serverHistory(s.id);
+    const started = await call("POST", "/api/me/exam-days", { token: s.token, json: {} });
+    expect(started.status, await started.clone().text()).toBe(201);
+    const soloId = (await json<{ id: string }>(started)).id;
+    const { results } = await env.DB.prepare(
+      "SELECT question_id AS id FROM simulation_questions WHERE simulation_id = ?",
+    )
+      .bind(soloId)
+      .all<{ id: number }>();
+    const dayQuestions = new Set(results.map((r) => r.id));
+    await remember(s.id, [...dayQuestions]);
+    const more = await env.DB.prepare(
+      `SELECT id, explanation FROM questions WHERE id IN (${[...dayQuestions].join(",")})`,
+    ).all<{
+      id: number;
+      explanation: string;
+    }>();
+    for (const r of more.results) explanations.set(r.id, r.explanation);
+    // Into the first break (the clock hook), a few answers given and acknowledged before it.
+    const moveTo = async (at: number) => {
+      const row = await env.DB.prepare("SELECT start_time AS t FROM simulations WHERE id = ?")
+        .bind(soloId)
+        .first<{ t: number }>();
+      const aheadMs = Math.max(1, Math.round(at - (Date.now() - row!.t)));
+      expect(
+        (await call("POST", `/api/admin/simulations/${soloId}/clock`, { token: admin, json: { aheadMs } })).status,
+      ).toBe(200);
+    };
+    await moveTo(1000);
+    const socket = await connectRoom(soloId, s.token);
+    await socket.next("hello");
+    const view = await json<{
+      flow: { id: number; timeMin: number; questions: { id: number; type: string; options?: string[] }[] }[];
+    }>(await call("GET", `/api/simulations/${soloId}`, { token: s.token }));
+    for (const q of view.flow[0]!.questions.slice(0, 4)) {
+      socket.send({
+        type: "answer",
+        seq: q.id,
+        subjectId: view.flow[0]!.id,
+        questionId: q.id,
+        value: q.options?.[0] ?? "3",
+      });
+      await socket.next("ack", (m) => m.questionId === q.id);
+    }
+    await moveTo(view.flow[0]!.timeMin * 60_000 + 5000);
+    await socket.next("subject-closed");
+    socket.ws.close();
+
+    const { found, calls } = await walkRoutes(s.token, { attempts: attemptsOf(s.id), soloId }, dayQuestions);
+    expect(calls).toBeGreaterThan(80);
+    expect(found, found.join("\n")).toEqual([]);
+    // The walk saw the history: its summary holds the day's questions, counted out (partial, by the simulation).
+    const past = (await env.DB.prepare("SELECT id FROM attempts WHERE user_id = ? AND quiz_id IS NULL")
+      .bind(s.id)
+      .first<{ id: number }>())!.id;
+    const summary = await json<{ partial: string | null; hidden: number }>(
+      await call("GET", `/api/attempts/${past}/summary`, { token: s.token }),
+    );
+    expect(summary.partial).toBe("simulation");
+    expect(summary.hidden).toBeGreaterThan(0);
   });
 
   it("a second account outside the simulation's audience draws none of its questions and reads no key of them on any route", async () => {

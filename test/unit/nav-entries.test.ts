@@ -92,6 +92,7 @@ describe("activeNavKey", () => {
     ["/simulazioni", "simulazioni"],
     ["/simulazione", "simulazioni"],
     ["/simulazione/riepilogo/demo/3", "simulazioni"],
+    ["/giornata", "simulazioni"],
     ["/rush", "rush"],
     ["/quiz-rush/start", "rush"],
     ["/admin", "console"],

@@ -94,6 +94,22 @@ export class RoomPlans {
     if ((await this.storage.getAlarm()) == null) await this.scheduleNextAlarm(config);
   }
 
+  /**
+   * Moves the stored start instant, and with it every opening and deadline (the sitting's stored end too), and
+   * reschedules: a day alone whose break the student cut short (app/server/simulation/solo.server.ts), and the test
+   * servers' clock. Openings and deadlines moved behind the last alarm run are done again at the next one (sent twice is
+   * harmless). False before the start.
+   */
+  async moveStart(startTime: number): Promise<boolean> {
+    const plan = await this.ensure();
+    if (!plan) return false;
+    if (this.store.alarmRanAt >= startTime) this.store.alarmRanAt = startTime - 1;
+    const endsAt = plan.config.endsAt != null ? plan.config.endsAt + (startTime - plan.config.startTime) : undefined;
+    const config = this.keep({ ...plan.config, startTime, ...(endsAt != null ? { endsAt } : {}) }).config;
+    await this.scheduleNextAlarm(config);
+    return true;
+  }
+
   /** Forgets the plan (the simulation was deleted). */
   forget() {
     this.plan = null;

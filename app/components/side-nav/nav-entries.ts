@@ -54,6 +54,7 @@ const PREFIXES: [string, NavKey][] = [
   ["/compiti", "compiti"],
   ["/simulazioni", "simulazioni"],
   ["/simulazione", "simulazioni"], // the runner and its result page
+  ["/giornata", "simulazioni"], // the exam day alone (issue 46), opened from /simulazioni and /piano
   ["/rush", "rush"],
   ["/quiz-rush", "rush"],
   ["/admin", "console"], // every tab of the console

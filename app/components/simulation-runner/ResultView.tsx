@@ -3,6 +3,7 @@ import { RANKING_TOP } from "~/lib/constants";
 import type { SubjectResult } from "~/lib/simulation";
 import type { SubjectGrade } from "~/lib/simulation-day";
 import { RANK_TEXT, type RankKey } from "~/lib/rank-key";
+import { SOLO_DAY_MIN_PEERS, SOLO_TEXT, type SoloStanding } from "~/lib/solo-day";
 import { T } from "./texts";
 
 export type RankState =
@@ -20,6 +21,8 @@ export type RankState =
       final?: boolean;
       /** The viewer's user id, as the ranking call names it. */
       me?: number;
+      /** A day alone (issue 46): where it stands among the days other students have done, instead of a ranking. */
+      solo?: SoloStanding;
     };
 
 /** `grade`: the subject's grade out of 30 (a simulation of an exam edition's day). */
@@ -62,6 +65,7 @@ export function ResultView({
   // An edition's day reads as the real one: each exam on /30, the section and the ranking score, never a total on 31.
   const section = result.rank?.section ?? null;
   const byEdition = graded && section != null && result.rank != null;
+  const solo = rank.status === "ok" ? rank.solo : undefined;
   return (
     <main className="sim-result">
       <header className="sim-result__head">
@@ -75,9 +79,11 @@ export function ResultView({
           ) : null}
           <Link to="/dashboard">{T.backToDashboard}</Link>
         </div>
-        <span className="sim-rank" data-testid="sim-rank" role="group" aria-label="Posizione in classifica">
-          {rankBadge(rank)}
-        </span>
+        {solo ? null : (
+          <span className="sim-rank" data-testid="sim-rank" role="group" aria-label="Posizione in classifica">
+            {rankBadge(rank)}
+          </span>
+        )}
       </header>
       {alert ? (
         <p className="alert alert--error" role="alert">
@@ -149,33 +155,44 @@ export function ResultView({
             </tbody>
           </table>
         </div>
-        <div className="sim-card">
-          <h2>{T.top5}</h2>
-          {top.length === 0 ? (
-            <p className="muted">{T.rankingEmpty}</p>
-          ) : (
-            <ol className="sim-top">
-              {top.map((r) => (
-                <li key={r.userId}>
-                  <span>#{r.pos}</span> <span>{T.user(r.userId)}</span> <span>{T.points(r.score)}</span>
-                </li>
-              ))}
-            </ol>
-          )}
-          {around.some((r) => !topIds.has(r.userId)) ? (
-            <>
-              <h3>{T.aroundYou}</h3>
-              <ol className="sim-top" data-testid="sim-around">
-                {around.map((r) => (
-                  <li key={r.userId} aria-current={r.userId === userId ? "true" : undefined}>
-                    <span>#{r.pos}</span> <span>{r.userId === userId ? T.you : T.user(r.userId)}</span>{" "}
-                    <span>{T.points(r.score)}</span>
+        {solo ? (
+          <div className="sim-card" data-testid="sim-solo-standing">
+            <h2>{SOLO_TEXT.standingTitle}</h2>
+            <p>
+              {solo.percentile != null
+                ? SOLO_TEXT.standing(solo.percentile, solo.peers)
+                : SOLO_TEXT.standingHidden(SOLO_DAY_MIN_PEERS, solo.peers)}
+            </p>
+          </div>
+        ) : (
+          <div className="sim-card">
+            <h2>{T.top5}</h2>
+            {top.length === 0 ? (
+              <p className="muted">{T.rankingEmpty}</p>
+            ) : (
+              <ol className="sim-top">
+                {top.map((r) => (
+                  <li key={r.userId}>
+                    <span>#{r.pos}</span> <span>{T.user(r.userId)}</span> <span>{T.points(r.score)}</span>
                   </li>
                 ))}
               </ol>
-            </>
-          ) : null}
-        </div>
+            )}
+            {around.some((r) => !topIds.has(r.userId)) ? (
+              <>
+                <h3>{T.aroundYou}</h3>
+                <ol className="sim-top" data-testid="sim-around">
+                  {around.map((r) => (
+                    <li key={r.userId} aria-current={r.userId === userId ? "true" : undefined}>
+                      <span>#{r.pos}</span> <span>{r.userId === userId ? T.you : T.user(r.userId)}</span>{" "}
+                      <span>{T.points(r.score)}</span>
+                    </li>
+                  ))}
+                </ol>
+              </>
+            ) : null}
+          </div>
+        )}
       </section>
       <footer className="muted small sim-footer">© {new Date().getFullYear()} Unicum</footer>
     </main>

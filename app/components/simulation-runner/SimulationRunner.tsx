@@ -15,9 +15,11 @@ import { reportSessionProblem } from "~/lib/session-events";
 import { formatRomeDateTime } from "~/lib/rush";
 import { flowEnd, phaseAt, subjectWindows, type FlowPhase } from "~/lib/simulation";
 import { studentFlow } from "~/lib/simulation-day";
+import type { SoloStanding } from "~/lib/solo-day";
 import { CircularCountdown, formatClock } from "./CircularCountdown";
 import { GapInput } from "./GapInput";
 import { ResultView, type RankState, type StoredResult } from "./ResultView";
+import { SkipBreak } from "./SkipBreak";
 import { T } from "./texts";
 import { useSimulationRoom, type SaveState } from "./useSimulationRoom";
 import { openSealedSubject, type SealedSubject } from "~/lib/sealed-subject";
@@ -64,6 +66,8 @@ type SimView = {
   flow: FlowItem[];
   /** Sealed copies of the subjects not yet open (in the lobby too): opened with the key the room sends. */
   sealed?: SealedSubject[];
+  /** A day alone (issue 46): its student may cut a break short. */
+  solo?: boolean;
 };
 const resultKey = (id: string) => `simResult_${id}`;
 
@@ -348,6 +352,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
           participants?: number | null;
           final?: boolean;
           userId?: number;
+          solo?: SoloStanding | null;
         };
         const raw = body.pos !== undefined ? body.pos : body.position;
         const pos = raw === null || raw === undefined ? null : typeof raw === "number" ? raw : NaN;
@@ -360,6 +365,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
           participants: body.participants ?? null,
           final: body.final,
           me: body.userId,
+          solo: body.solo ?? undefined,
         });
         if (body.final !== false || tries >= RANKING_RETRIES || run !== rankingRun.current) return;
       } catch {
@@ -546,6 +552,7 @@ export function SimulationRunner({ simulationId }: { simulationId: string }) {
         </aside>
         <section className="sim-center">
           <p className="sim-waiting-title">{T.breakNext(nextSubject.name)}</p>
+          {view.solo ? <SkipBreak simulationId={simulationId} onSkipped={setStartTime} /> : null}
           <SaveSummary pending={pendingCount} />
         </section>
         {overview}

@@ -323,45 +323,55 @@ export const reports = sqliteTable(
 );
 
 /** A live group simulation; its id is chosen by the admin and locked once created. */
-export const simulations = sqliteTable("simulations", {
-  id: text("id").primaryKey(),
-  title: text("title").notNull(),
-  started: integer("started", { mode: "boolean" }).notNull().default(false),
-  startTime: integer("start_time", { mode: "timestamp_ms" }),
-  /** Set once every room has graded its students and written their attempts. */
-  gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
-  /**
-   * Who created it: a teacher manages only their own simulations (admins manage all). No foreign key:
-   * SQLite cannot add one with ON DELETE to an existing table, and user ids are never reused (AUTOINCREMENT),
-   * so a deleted teacher's simulations simply become admin-only.
-   */
-  createdBy: integer("created_by"),
-  /** How many rooms (Durable Objects "<id>:<shard>") the simulation runs in; fixed at start. */
-  shards: integer("shards").notNull().default(1),
-  /** The exam edition (exam_editions.id) a template simulation follows; null when made by hand. */
-  editionId: integer("edition_id"),
-  createdAt: createdAt(),
-  /** How many attempts the final ranking holds (issue 31), written with it; null until ranked. */
-  rankedCount: integer("ranked_count"),
-  /**
-   * Bumped by every save (issue 31): the version of the plan (subjects and drawn questions) before Avvia, so that a
-   * Worker may keep it per isolate and seal the subjects for candidates waiting in the lobby.
-   */
-  planVersion: integer("plan_version").notNull().default(0),
-  /**
-   * THE sitting's timeline (issue 44), stored at Avvia by sittingTimeline (app/lib/sitting-timeline.ts): when the
-   * latest candidate's exam ends (extra time included) and until when its questions stay sealed. Every reader (the
-   * seal, the door, /simulazioni, the room, the result pages, the runner) reads these; nothing else computes an end.
-   */
-  endsAt: integer("ends_at", { mode: "timestamp_ms" }),
-  sealUntil: integer("seal_until", { mode: "timestamp_ms" }),
-  /**
-   * Whom its seal covers (issue 44, the seal policy in app/server/simulation/seal.server.ts), fixed at Avvia: "all"
-   * for a simulation an admin created (a national sitting), "audience" for a teacher's (its listed users and the
-   * members of its classes). Null before Avvia.
-   */
-  sealScope: text("seal_scope", { enum: ["all", "audience"] }),
-});
+export const simulations = sqliteTable(
+  "simulations",
+  {
+    id: text("id").primaryKey(),
+    title: text("title").notNull(),
+    started: integer("started", { mode: "boolean" }).notNull().default(false),
+    startTime: integer("start_time", { mode: "timestamp_ms" }),
+    /** Set once every room has graded its students and written their attempts. */
+    gradedAt: integer("graded_at", { mode: "timestamp_ms" }),
+    /**
+     * Who created it: a teacher manages only their own simulations (admins manage all). No foreign key:
+     * SQLite cannot add one with ON DELETE to an existing table, and user ids are never reused (AUTOINCREMENT),
+     * so a deleted teacher's simulations simply become admin-only.
+     */
+    createdBy: integer("created_by"),
+    /** How many rooms (Durable Objects "<id>:<shard>") the simulation runs in; fixed at start. */
+    shards: integer("shards").notNull().default(1),
+    /** The exam edition (exam_editions.id) a template simulation follows; null when made by hand. */
+    editionId: integer("edition_id"),
+    createdAt: createdAt(),
+    /** How many attempts the final ranking holds (issue 31), written with it; null until ranked. */
+    rankedCount: integer("ranked_count"),
+    /**
+     * Bumped by every save (issue 31): the version of the plan (subjects and drawn questions) before Avvia, so that a
+     * Worker may keep it per isolate and seal the subjects for candidates waiting in the lobby.
+     */
+    planVersion: integer("plan_version").notNull().default(0),
+    /**
+     * THE sitting's timeline (issue 44), stored at Avvia by sittingTimeline (app/lib/sitting-timeline.ts): when the
+     * latest candidate's exam ends (extra time included) and until when its questions stay sealed. Every reader (the
+     * seal, the door, /simulazioni, the room, the result pages, the runner) reads these; nothing else computes an end.
+     */
+    endsAt: integer("ends_at", { mode: "timestamp_ms" }),
+    sealUntil: integer("seal_until", { mode: "timestamp_ms" }),
+    /**
+     * Whom its seal covers (issue 44, the seal policy in app/server/simulation/seal.server.ts), fixed at Avvia: "all"
+     * for a simulation an admin created (a national sitting), "audience" for a teacher's (its listed users and the
+     * members of its classes). Null before Avvia.
+     */
+    sealScope: text("seal_scope", { enum: ["all", "audience"] }),
+    /**
+     * A student's exam day alone (issue 46, point 2): whose it is. Null for a group simulation. Its audience is that one
+     * student (simulation_allowed_users and a seat), so the door, the room, the seal ("audience") and the grading treat it
+     * as any simulation; the staff lists and /simulazioni leave it out (app/server/simulation/solo.server.ts).
+     */
+    soloUserId: integer("solo_user_id"),
+  },
+  (t) => [index("simulations_solo_user_idx").on(t.soloUserId)],
+);
 
 export const simulationSubjects = sqliteTable(
   "simulation_subjects",

@@ -1,5 +1,5 @@
 // Live group simulations, the staff side: list, save, delete. Teachers manage only their own simulations.
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { paperSplit } from "~/lib/edition";
 import { seatsAtSave } from "~/lib/room-seats";
 import type { Db } from "../db/client.server";
@@ -47,7 +47,11 @@ export async function requireManagedSimulation(db: Db, user: Manager, id: string
  * classes with names.
  */
 export async function listSimulations(db: Db, user: Manager) {
-  const mine = user.effectiveRole === "admin" ? undefined : eq(simulations.createdBy, user.id);
+  // Students' days alone (issue 46) are theirs, not the staff's to manage.
+  const mine = and(
+    isNull(simulations.soloUserId),
+    user.effectiveRole === "admin" ? undefined : eq(simulations.createdBy, user.id),
+  );
   const ids = db.select({ id: simulations.id }).from(simulations).where(mine);
   const [rows, subs, qs, people, classRows] = await db.batch([
     db.select().from(simulations).where(mine).orderBy(asc(simulations.createdAt)),

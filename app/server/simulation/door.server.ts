@@ -71,6 +71,8 @@ export type SimulationHead = {
   editionId: number | null;
   /** How many attempts its final ranking holds; null until ranked (rankSimulation). */
   rankedCount: number | null;
+  /** A day alone's student (issue 46, solo.server.ts); null for a group simulation. */
+  soloUserId?: number | null;
   /** Before Avvia, the version of its plan (made and saved when): a Worker keeps the plan per isolate under it. */
   planVersion?: string;
 };
@@ -108,6 +110,7 @@ export async function requireSimulationAccess(
     shards: number;
     editionId: number | null;
     rankedCount: number | null;
+    soloUserId: number | null;
     seat: number | null;
     extraPct: number | null;
     member: number;
@@ -116,7 +119,7 @@ export async function requireSimulationAccess(
   } | null>(sql`SELECT s.id, s.title, s.started, s.start_time AS startTime, s.graded_at AS gradedAt,
       s.ends_at AS endsAt, s.seal_until AS sealUntil,
       s.created_by AS createdBy, s.shards, s.edition_id AS editionId, s.ranked_count AS rankedCount,
-      s.created_at AS createdAt, s.plan_version AS planVersion,
+      s.solo_user_id AS soloUserId, s.created_at AS createdAt, s.plan_version AS planVersion,
       (SELECT shard FROM simulation_seats WHERE simulation_id = s.id AND user_id = ${user.id}) AS seat,
       (SELECT extra_time_pct FROM simulation_accommodations WHERE s.started AND simulation_id = s.id
         AND user_id = ${user.id}) AS extraPct,
@@ -140,6 +143,7 @@ export async function requireSimulationAccess(
     shards,
     editionId: row.editionId,
     rankedCount: row.rankedCount,
+    soloUserId: row.soloUserId,
     planVersion: `${row.createdAt}:${row.planVersion}`,
   };
   const seat = row.seat;

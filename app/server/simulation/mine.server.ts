@@ -1,6 +1,6 @@
 import { nextSitting } from "~/lib/edition";
 import { defaultEdition } from "../editions.server";
-import { and, asc, count, eq, gt, inArray, isNotNull, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import { chunk } from "~/lib/chunk";
 import {
   groupSimulations,
@@ -73,7 +73,13 @@ export async function mySimulations(
       simulationAccommodations,
       and(eq(simulationAccommodations.simulationId, simulations.id), eq(simulationAccommodations.userId, userId)),
     )
-    .where(or(isNotNull(simulationAttempts.id), inArray(simulations.id, direct), inArray(simulations.id, viaClasses)))
+    // A day alone is on /giornata (issue 46), not among the simulations with others.
+    .where(
+      and(
+        isNull(simulations.soloUserId),
+        or(isNotNull(simulationAttempts.id), inArray(simulations.id, direct), inArray(simulations.id, viaClasses)),
+      ),
+    )
     .orderBy(asc(simulations.createdAt), asc(simulations.id))
     .all();
   if (!rows.length) return { live: [], upcoming: [], past: [] };

@@ -12,6 +12,7 @@ import { HttpError } from "../errors.server";
 import type { SessionUser } from "../session.server";
 
 import { rankingFor } from "./ranking.server";
+import { soloRanking } from "./solo.server";
 import { requireSimulationAccess, roomFor } from "./door.server";
 export type StoredAttempt = typeof simulationAttempts.$inferSelect;
 
@@ -41,6 +42,7 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
       editionId: simulations.editionId,
       gradedAt: simulations.gradedAt,
       rankedCount: simulations.rankedCount,
+      soloUserId: simulations.soloUserId,
     })
     .from(simulations)
     .where(eq(simulations.id, simulationId))
@@ -51,7 +53,10 @@ export async function storedResult(db: Db, simulationId: string, attemptId: numb
     ...gradedView(resultOf(row), edition),
     title: sim?.title ?? simulationId,
     userId: row.userId,
-    ranking: await rankingFor(db, simulationId, row.userId, sim ? { id: simulationId, ...sim } : undefined),
+    ranking:
+      sim?.soloUserId != null
+        ? await soloRanking(db, simulationId, row.userId)
+        : await rankingFor(db, simulationId, row.userId, sim ? { id: simulationId, ...sim } : undefined),
   };
 }
 

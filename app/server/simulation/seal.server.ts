@@ -11,6 +11,7 @@
 //         not a national sitting: sealing every account's practice for each of a thousand classes' mocks would empty
 //         the bank on a school morning, so a teacher's seals only for those who can sit it (at most two at once, with
 //         short breaks: policy.server.ts);
+//       · a student's day alone (issue 46, solo.server.ts): for its candidate only, its audience of one (as a class mock);
 //   - for one user while it belongs to a Quiz Rush quiz they have claimed and not submitted (still open);
 //   - for one pupil while it belongs to the common set of a "comune" assignment of a class they are a member of,
 //     not yet due, that they have not submitted; and while it belongs to their own open assignment quiz (either

@@ -1,7 +1,7 @@
 // Avvia: the one start of a simulation and the development-only clock hook.
 import { and, eq, sql } from "drizzle-orm";
 import { SIMULATION_START_LEAD_MS } from "~/lib/constants";
-import { shiftedTimeline, sittingTimeline } from "~/lib/sitting-timeline";
+import { type SittingTimeline, shiftedTimeline, sittingTimeline } from "~/lib/sitting-timeline";
 import { seatsAtStart } from "~/lib/room-seats";
 import type { Db } from "../db/client.server";
 import { simulationSeats, simulations, users } from "../db/schema";
@@ -153,12 +153,11 @@ async function sealScopeOf(db: Db, env: Env, createdBy: number | null): Promise<
   return creator && effectiveRole(creator, env) === "admin" ? "all" : "audience";
 }
 
-/**
- * Test hook for the browser tests, reached only with the development sign-in on (the route checks): moves a started
- * simulation's one start instant `aheadMs` earlier in D1 and in every room, which tells its candidates. Deadlines,
- * closings and grading then happen as if that much time had passed, so the exam day runs in seconds.
- */
-export async function advanceSimulationClockForTest(db: Db, env: Env, id: string, aheadMs: number) {
+/** A started simulation's stored timeline, as THE timeline's readers read it. */
+export type StoredTimeline = { id: string; shards: number } & SittingTimeline;
+
+/** The stored timeline of a started simulation (404 unknown, 409 not started). */
+export async function storedTimeline(db: Db, id: string): Promise<StoredTimeline> {
   const sim = await db
     .select({
       started: simulations.started,
@@ -173,35 +172,58 @@ export async function advanceSimulationClockForTest(db: Db, env: Env, id: string
   if (!sim) throw new HttpError(404, SIM_TEXT.notFound);
   if (!sim.started || !sim.startTime || !sim.endsAt || !sim.sealUntil)
     throw new HttpError(409, "La simulazione non è ancora iniziata.");
-  // The whole timeline moves with the start.
-  const moved = shiftedTimeline(
-    { startTime: sim.startTime.getTime(), endsAt: sim.endsAt.getTime(), sealUntil: sim.sealUntil.getTime() },
-    -aheadMs,
-  );
-  const startTime = moved.startTime;
-  await db
-    .update(simulations)
-    .set({ startTime: new Date(startTime), endsAt: new Date(moved.endsAt), sealUntil: new Date(moved.sealUntil) })
-    .where(eq(simulations.id, id));
-  try {
-    await Promise.all(
-      Array.from({ length: sim.shards }, (_, shard) => clockRoomFor(env, id, shard).moveStartForTest(startTime)),
-    );
-  } catch (error) {
-    if (String(error).includes("does not implement")) throw new HttpError(501, CLOCK_HOOK_MISSING);
-    throw error;
-  }
-  return { id, startTime };
+  const [startTime, endsAt, sealUntil] = [sim.startTime, sim.endsAt, sim.sealUntil].map((d) => d.getTime()) as [
+    number,
+    number,
+    number,
+  ];
+  return { id, shards: sim.shards, startTime, endsAt, sealUntil };
 }
 
-const CLOCK_HOOK_MISSING =
-  "Questo server non ha l'orologio di prova: avvia il server di sviluppo o quello dei test end-to-end (UNICUM_TEST_HOOKS=1).";
+/**
+ * THE way a started timeline moves: by `deltaMs` as a whole (its start, its stored end and seal: shiftedTimeline), in
+ * D1 with one conditional write (still the start read: two moves racing land once), then in every room, which tells its
+ * candidates (SimulationRoom.moveStart). The development clock hook and a day alone's skipped break call it. Null when
+ * the start changed meanwhile (nothing moved).
+ */
+export async function moveTimeline(
+  db: Db,
+  env: Env,
+  from: StoredTimeline,
+  deltaMs: number,
+): Promise<SittingTimeline | null> {
+  const moved = shiftedTimeline(from, deltaMs);
+  const updated = await db
+    .update(simulations)
+    .set({
+      startTime: new Date(moved.startTime),
+      endsAt: new Date(moved.endsAt),
+      sealUntil: new Date(moved.sealUntil),
+    })
+    .where(and(eq(simulations.id, from.id), eq(simulations.startTime, new Date(from.startTime))))
+    .returning({ id: simulations.id });
+  if (!updated.length) return null;
+  await Promise.all(
+    Array.from({ length: from.shards }, async (_, shard) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await roomFor(env, from.id, shard).moveStart(moved.startTime);
+        } catch (error) {
+          if (attempt >= 2) throw error;
+        }
+      }
+    }),
+  );
+  return moved;
+}
 
 /**
- * The room with its clock hook. Only the test servers bind that class (workers/room/test-room.ts: vitest's workerd, the
- * development server, the e2e builds); a production build's room has no such method, and the call fails there (it is
- * reached only with the development sign-in on, never in production).
+ * Test hook for the browser tests, reached only with the development sign-in on (the route checks): moves a started
+ * simulation's one start instant `aheadMs` earlier in D1 and in every room, which tells its candidates. Deadlines,
+ * closings and grading then happen as if that much time had passed, so the exam day runs in seconds.
  */
-function clockRoomFor(env: Env, id: string, shard: number) {
-  return roomFor(env, id, shard) as unknown as { moveStartForTest(startTime: number): Promise<boolean> };
+export async function advanceSimulationClockForTest(db: Db, env: Env, id: string, aheadMs: number) {
+  const moved = await moveTimeline(db, env, await storedTimeline(db, id), -aheadMs);
+  if (!moved) throw new HttpError(409, "La simulazione è cambiata nel frattempo: riprova.");
+  return { id, startTime: moved.startTime };
 }
