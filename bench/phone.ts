@@ -368,58 +368,84 @@ async function answerPaints(browser: Browser, baseUrl: string, cookie: string, q
   return { answer, next };
 }
 
+/** The phone profile against one server (bench/pages.ts, the bench's run). */
 export async function benchPhone(server: LocalServer) {
-  const origin = server.baseUrl;
-  const cookie = await devCookie(origin, "studente@example.com");
-  const loadQuiz = await startedQuiz(origin, cookie, 10);
-  const runnerQuiz = await startedQuiz(origin, cookie, QUESTIONS);
-  const edge = await startEdge(origin);
-  const baseUrl = edge.url;
-  const pages: [label: string, path: string][] = [
-    ["/", "/"],
-    ["/dashboard", "/dashboard"],
-    ["/test/nuovo", "/test/nuovo"],
-    ["a started quiz (/test?id=)", `/test?id=${loadQuiz}`],
-  ];
+  return (await benchPhoneSideBySide([server]))[0]!;
+}
+
+/** A page's runs summed up. */
+function summary(label: string, runs: PageRun[], repeats: PageRun[]): PhonePage {
+  return {
+    page: label,
+    lcpP50: percentile(at(runs, "lcp"), 50),
+    lcpP95: percentile(at(runs, "lcp"), 95),
+    usableP50: percentile(at(runs, "usable"), 50),
+    usableP95: percentile(at(runs, "usable"), 95),
+    cls: Math.max(...at(runs, "cls")),
+    lcpElement: runs[0]!.lcpElement,
+    lcpBeforeUsableRuns: runs.filter((r) => r.lcpBeforeUsable).length,
+    repeat: {
+      lcpP50: percentile(at(repeats, "lcp"), 50),
+      lcpP95: percentile(at(repeats, "lcp"), 95),
+      usableP50: percentile(at(repeats, "usable"), 50),
+      usableP95: percentile(at(repeats, "usable"), 95),
+      cls: Math.max(...at(repeats, "cls")),
+      controlledRuns: repeats.filter((r) => r.controlled).length,
+      ttfbP50: percentile(at(repeats, "ttfb"), 50),
+    },
+  };
+}
+
+/**
+ * The phone profile against several servers (two builds, to compare them: bench/phone-only.ts), their runs
+ * interleaved (a first visit and a repeat visit of each server in turn, run after run), so that a busy minute of this
+ * shared machine weighs on every server alike. One result per server, in order.
+ */
+export async function benchPhoneSideBySide(servers: LocalServer[]) {
+  const targets = [];
+  for (const server of servers) {
+    const origin = server.baseUrl;
+    const cookie = await devCookie(origin, "studente@example.com");
+    const loadQuiz = await startedQuiz(origin, cookie, 10);
+    const runnerQuiz = await startedQuiz(origin, cookie, QUESTIONS);
+    const edge = await startEdge(origin);
+    const pages: [label: string, path: string][] = [
+      ["/", "/"],
+      ["/dashboard", "/dashboard"],
+      ["/test/nuovo", "/test/nuovo"],
+      ["a started quiz (/test?id=)", `/test?id=${loadQuiz}`],
+    ];
+    targets.push({ cookie, runnerQuiz, edge, pages });
+  }
   const browser = await chromium.launch(CHROMIUM_LAUNCH);
-  const results: PhonePage[] = [];
-  let paints: { answer: number[]; next: number[] };
+  const out = [];
   try {
-    for (const [label, path] of pages) {
-      const runs: PageRun[] = [];
-      const repeats: PageRun[] = [];
-      // First and repeat visits in turn, so a busy minute of the machine weighs on both alike.
+    const results: PhonePage[][] = targets.map(() => []);
+    for (let p = 0; p < targets[0]!.pages.length; p++) {
+      const runs: PageRun[][] = targets.map(() => []);
+      const repeats: PageRun[][] = targets.map(() => []);
       for (let i = 0; i < RUNS; i++) {
-        runs.push(await loadOnce(browser, baseUrl, cookie, path));
-        repeats.push(await repeatOnce(browser, baseUrl, cookie, path));
+        for (const [t, target] of targets.entries()) {
+          const path = target.pages[p]![1];
+          runs[t]!.push(await loadOnce(browser, target.edge.url, target.cookie, path));
+          repeats[t]!.push(await repeatOnce(browser, target.edge.url, target.cookie, path));
+        }
       }
-      const lcp = runs.map((r) => r.lcp);
-      const usable = runs.map((r) => r.usable);
-      results.push({
-        repeat: {
-          lcpP50: percentile(at(repeats, "lcp"), 50),
-          lcpP95: percentile(at(repeats, "lcp"), 95),
-          usableP50: percentile(at(repeats, "usable"), 50),
-          usableP95: percentile(at(repeats, "usable"), 95),
-          cls: Math.max(...at(repeats, "cls")),
-          controlledRuns: repeats.filter((r) => r.controlled).length,
-          ttfbP50: percentile(at(repeats, "ttfb"), 50),
-        },
-        page: label,
-        lcpP50: percentile(lcp, 50),
-        lcpP95: percentile(lcp, 95),
-        usableP50: percentile(usable, 50),
-        usableP95: percentile(usable, 95),
-        cls: Math.max(...runs.map((r) => r.cls)),
-        lcpElement: runs[0]!.lcpElement,
-        lcpBeforeUsableRuns: runs.filter((r) => r.lcpBeforeUsable).length,
-      });
+      for (const t of targets.keys()) results[t]!.push(summary(targets[t]!.pages[p]![0], runs[t]!, repeats[t]!));
     }
-    paints = await answerPaints(browser, baseUrl, cookie, runnerQuiz);
+    for (const [t, target] of targets.entries()) {
+      const paints = await answerPaints(browser, target.edge.url, target.cookie, target.runnerQuiz);
+      out.push(report(results[t]!, paints));
+    }
   } finally {
     await browser.close();
-    await edge.stop();
+    for (const target of targets) await target.edge.stop();
   }
+  return out;
+}
+
+/** Prints one server's figures against the goals, and returns them. */
+function report(results: PhonePage[], paints: { answer: number[]; next: number[] }) {
   console.log(
     `\nA mid-range phone (Chromium ${PHONE.viewport.width}x${PHONE.viewport.height}, CPU ${PHONE.cpuSlowdown}x slower, ` +
       `${PHONE.latencyMs} ms RTT, 1.6 Mbps down, 750 Kbps up; cold cache, ${RUNS} runs per page):`,
