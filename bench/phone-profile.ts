@@ -53,8 +53,22 @@ try {
       .sort((a, b) => b[1] - a[1])
       .slice(0, k)
       .map(([what, t]) => ({ what, ms: Math.round(t) }));
+  // Inclusive time: each sample counted once for every distinct function on its stack.
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const inclusive = new Map<string, number>();
+  const nameOf = (id: number) => {
+    const f = byId.get(id)!.callFrame;
+    return `${f.functionName || "(anon)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber}:${f.columnNumber}`;
+  };
+  for (const [id, t] of self) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) seen.add(nameOf(at));
+    for (const name of seen) inclusive.set(name, (inclusive.get(name) ?? 0) + t);
+  }
   console.table(top(byScript, 25));
   console.table(top(byFn, 30));
+  console.table(top(inclusive, 40));
   await context.close();
 } finally {
   await browser.close();

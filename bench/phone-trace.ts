@@ -48,9 +48,15 @@ try {
   await cdp.send("Tracing.end");
   await done;
   // The renderer's main thread: the one running ParseHTML.
-  const parse = events.find((e) => e.name === "ParseHTML");
+  const parse = events.find(
+    (e) =>
+      e.name === "ParseHTML" &&
+      ((e.args as { beginData?: { url?: string } } | undefined)?.beginData?.url ?? "").startsWith(edge.url),
+  );
   const main = events.filter((e) => parse && e.pid === parse.pid && e.tid === parse.tid && e.ph === "X");
-  const nav = events.find((e) => e.name === "navigationStart" || e.name === "NavigationStart") ?? parse!;
+  // The document's time origin: its navigationStart mark on that thread, else the first parse.
+  const nav =
+    events.find((e) => e.name === "navigationStart" && e.pid === parse?.pid && e.tid === parse?.tid) ?? parse!;
   const until = nav.ts + hydratedAt * 1000;
   const sum = new Map<string, number>();
   for (const e of main) if (e.ts < until) sum.set(e.name, (sum.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
@@ -88,6 +94,40 @@ try {
     .filter((e) => (e.dur ?? 0) > 50_000)
     .map((e) => ({ at: Math.round((e.ts - nav.ts) / 1000), ms: Math.round((e.dur ?? 0) / 1000) }));
   console.log("tasks over 50 ms (start, length):", JSON.stringify(long));
+  // Each task's time by what it ran: its direct children (events nested one level in it), the rest as "(task itself)".
+  const byKind = new Map<string, number>();
+  const sorted = main.filter((e) => e.ts < until).sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  for (const task of sorted.filter((e) => e.name === "RunTask")) {
+    const end = task.ts + (task.dur ?? 0);
+    let covered = task.ts;
+    let childTime = 0;
+    for (const e of sorted) {
+      if (e === task || e.ts < covered || e.ts >= end || e.name === "RunTask") continue;
+      const name = e.name === "FunctionCall" || e.name === "v8.callFunction" ? "script (FunctionCall)" : e.name;
+      byKind.set(name, (byKind.get(name) ?? 0) + (e.dur ?? 0) / 1000);
+      childTime += e.dur ?? 0;
+      covered = e.ts + (e.dur ?? 0);
+    }
+    byKind.set("(task itself)", (byKind.get("(task itself)") ?? 0) + ((task.dur ?? 0) - childTime) / 1000);
+  }
+  console.table(
+    [...byKind.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 16)
+      .map(([name, ms]) => ({ "task ran": name, ms: Math.round(ms) })),
+  );
+  const layouts = main
+    .filter((e) => (e.name === "Layout" || e.name === "UpdateLayoutTree") && e.ts < until && (e.dur ?? 0) > 5000)
+    .map((e) => ({
+      what: e.name,
+      at: Math.round((e.ts - nav.ts) / 1000),
+      ms: Math.round((e.dur ?? 0) / 1000),
+      forcedBy: JSON.stringify(
+        (e.args as { beginData?: { stackTrace?: { functionName: string; url: string }[] } })?.beginData
+          ?.stackTrace?.[0] ?? "",
+      ).slice(0, 120),
+    }));
+  console.table(layouts);
   await context.close();
 } finally {
   await browser.close();
