@@ -135,8 +135,8 @@ export function formatDuration(totalSec: number): string {
 }
 
 // Made at the first call, not when the module loads: every student screen imports this module, most never format a
-// date, and the first Intl.DateTimeFormat with a time zone costs the browser its locale and zone data (≈ 120 ms of a
-// phone's main thread before hydration in bench/phone-profile.ts, issue 47).
+// date, and the first Intl.DateTimeFormat with a time zone costs the browser its locale and zone data (110–150 ms of a
+// 4x-throttled main thread before hydration in bench/phone-profile.ts, issue 47).
 let attemptDate: Intl.DateTimeFormat | undefined;
 
 /** An ISO instant as "22 nov 2026, 10:15", in Italy's time. */
