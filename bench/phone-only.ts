@@ -1,5 +1,5 @@
 // The phone profile alone (bench/phone.ts) against servers already running: to compare builds served side by side.
-// Usage: node bench/phone-only.ts http://localhost:PORT [http://localhost:PORT2 ...]
+// Usage: npm run bench:phone -- http://localhost:PORT [http://localhost:PORT2 ...]
 // With several servers their runs are interleaved (a first and a repeat visit of each in turn, run after run), so a
 // busy minute of the machine weighs on each alike; a table of every server's figures per page closes the run, with the
 // load average at its start and end.
@@ -7,7 +7,7 @@ import { loadavg } from "node:os";
 import { benchPhoneSideBySide } from "./phone.ts";
 
 const bases = process.argv.slice(2);
-if (!bases.length) throw new Error("usage: node bench/phone-only.ts http://localhost:PORT [...]");
+if (!bases.length) throw new Error("usage: npm run bench:phone -- http://localhost:PORT [...]");
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
