@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { visualizer } from "rollup-plugin-visualizer";
 import { defineConfig, type PluginOption } from "vite";
+import { clientChunks } from "./scripts/vite-client-chunks.ts";
 import { inlineCss } from "./scripts/vite-inline-css.ts";
 import { serviceWorker } from "./scripts/vite-service-worker.ts";
 
@@ -77,6 +78,7 @@ export default defineConfig(({ command, isPreview }) => ({
     }),
     reactRouter(),
     inlineCss(),
+    clientChunks(),
     serviceWorker(),
     bundleReport(),
     {

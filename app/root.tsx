@@ -83,7 +83,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         {children}
         <CookieConsent decided={data?.consentDecided ?? true} />
-        <script src="/consent.js" defer />
+        {/* async, not defer: a deferred script runs before the modules after it, so the app's JavaScript waited for
+            this one, which the browser fetches last, at low priority (issue 47). It only listens on the document. */}
+        <script src="/consent.js" async />
         {hydrate ? (
           <>
             <ScrollRestoration />

@@ -13,6 +13,7 @@ import { createWriteStream, mkdirSync } from "node:fs";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { ensureChromium } from "./chromium.ts";
 
 /** `nice`: a scheduling priority for the part and everything it starts (lower runs first; below 0 needs root). */
 type Part = { name: string; script: string; nice?: number };
@@ -40,6 +41,15 @@ const PHASES = PLANS[plan];
 if (!PHASES) {
   console.error(`TEST_PLAN=${plan}: unknown; one of ${Object.keys(PLANS).join(", ")}`);
   process.exit(2);
+}
+
+// The end-to-end part needs a browser: installed here when the machine can (root and apt-get), else the run stops at
+// once, before any part starts, naming the one command to run (issue 47: a fresh machine failed the suite's e2e part
+// after minutes of the others).
+const noBrowser = ensureChromium((line) => console.log(line));
+if (noBrowser) {
+  console.error(`npm test: no browser for the end-to-end tests. ${noBrowser}`);
+  process.exit(1);
 }
 
 const LOGS = join("test-results", "npm-test");

@@ -27,6 +27,9 @@ const serwist = new Serwist({
   skipWaiting: false,
   // The first worker takes the open page at once, so it works offline without a reload; later ones wait (above).
   clientsClaim: true,
+  // A page's request leaves while the worker starts (a phone's worker, asleep between visits, takes a while to wake):
+  // the navigation handler below answers with that preloaded response (issue 47, point 4: the repeat visit).
+  navigationPreload: true,
   disableDevLogs: true,
 });
 
@@ -115,7 +118,8 @@ serwist.registerCapture(
   {
     async handle({ request, event }) {
       try {
-        const response = await fetch(request);
+        const preloaded = (await (event as FetchEvent).preloadResponse?.catch(() => undefined)) as Response | undefined;
+        const response = preloaded ?? (await fetch(request));
         (event as FetchEvent).waitUntil(notePage(request, response.clone()).catch(() => undefined));
         return response;
       } catch {

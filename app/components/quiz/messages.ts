@@ -134,10 +134,14 @@ export function formatDuration(totalSec: number): string {
   return `${m} min ${String(sec).padStart(2, "0")} s`;
 }
 
-const ATTEMPT_DATE = new Intl.DateTimeFormat("it-IT", { dateStyle: "medium", timeStyle: "short", timeZone: TIME_ZONE });
+// Made at the first call, not when the module loads: every student screen imports this module, most never format a
+// date, and the first Intl.DateTimeFormat with a time zone costs the browser its locale and zone data (110–150 ms of a
+// 4x-throttled main thread before hydration in bench/phone-profile.ts, issue 47).
+let attemptDate: Intl.DateTimeFormat | undefined;
 
 /** An ISO instant as "22 nov 2026, 10:15", in Italy's time. */
 export function formatDateTime(at: string | null): string {
   if (!at) return "—";
-  return ATTEMPT_DATE.format(new Date(at));
+  attemptDate ??= new Intl.DateTimeFormat("it-IT", { dateStyle: "medium", timeStyle: "short", timeZone: TIME_ZONE });
+  return attemptDate.format(new Date(at));
 }
