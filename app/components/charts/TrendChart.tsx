@@ -1,13 +1,13 @@
 // 'Andamento simulazioni': the student's scores over time (0-31), the friend's in the peer colour,
 // and the site's daily average as a dashed line.
-import { AxisBottom, AxisLeft } from "@visx/axis";
 import { curveMonotoneX } from "@visx/curve";
 import { GridRows } from "@visx/grid";
 import { Group } from "@visx/group";
 import { scaleLinear, scaleTime } from "@visx/scale";
 import { LinePath } from "@visx/shape";
-import { SCORE_SCALE, TIME_ZONE } from "~/lib/constants";
-import { ChartFrame, tickLabel, type LegendItem } from "./ChartFrame";
+import { SCORE_SCALE } from "~/lib/constants";
+import { ChartFrame, type LegendItem } from "./ChartFrame";
+import { DayAxes } from "./DayAxes";
 
 export type TrendSeries = {
   key: string;
@@ -19,7 +19,6 @@ export type TrendSeries = {
 
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 14, bottom: 28, left: 34 };
-const dayFormat = new Intl.DateTimeFormat("it-IT", { day: "numeric", month: "short", timeZone: TIME_ZONE });
 
 export function TrendChart({ series, summary }: { series: TrendSeries[]; summary: string }) {
   const all = series.flatMap((s) => s.points);
@@ -73,22 +72,7 @@ export function TrendChart({ series, summary }: { series: TrendSeries[]; summary
                 </g>
               ) : null,
             )}
-            <AxisLeft
-              scale={y}
-              tickValues={[0, 10, 20, 31]}
-              stroke="#3a3e47"
-              tickStroke="#3a3e47"
-              tickLabelProps={tickLabel}
-            />
-            <AxisBottom
-              top={innerH}
-              scale={x}
-              numTicks={width < 480 ? 3 : 6}
-              tickFormat={(d) => dayFormat.format(d as Date)}
-              stroke="#3a3e47"
-              tickStroke="#3a3e47"
-              tickLabelProps={tickLabel}
-            />
+            <DayAxes x={x} y={y} innerH={innerH} width={width} yTicks={[0, 10, 20, 31]} />
           </Group>
         );
       }}

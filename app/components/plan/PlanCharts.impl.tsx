@@ -1,14 +1,13 @@
 // /piano's two charts (issue 46), in their own chunk (visx is most of a chart page's JavaScript): the calendar to the
 // sitting, a square per day coloured by what happened or what is planned, and the forecast's P(≥ pass mark) per exam
 // day by day. Each has a text summary for screen readers; the same facts are in the page's text (the list of days).
-import { AxisBottom, AxisLeft } from "@visx/axis";
 import { curveMonotoneX } from "@visx/curve";
 import { GridRows } from "@visx/grid";
 import { Group } from "@visx/group";
 import { scaleLinear, scaleTime } from "@visx/scale";
 import { Bar, LinePath } from "@visx/shape";
 import { ChartFrame, type LegendItem, tickLabel } from "~/components/charts/ChartFrame";
-import { TIME_ZONE } from "~/lib/constants";
+import { DayAxes } from "~/components/charts/DayAxes";
 import { weekdayOf } from "~/lib/study-plan";
 import type { CalendarDay } from "~/lib/study-plan-progress";
 import { PLAN_TEXT as T } from "~/lib/study-plan-text";
@@ -85,7 +84,6 @@ export function PlanCalendarChart({ days, summary }: { days: CalendarDay[]; summ
 const HEIGHT = 220;
 const MARGIN = { top: 12, right: 14, bottom: 28, left: 40 };
 const COLORS = ["#ff9233", "#8b8cff", "#4ade80", "#ffd166", "#ff6b6b"];
-const dayFormat = new Intl.DateTimeFormat("it-IT", { day: "numeric", month: "short", timeZone: TIME_ZONE });
 
 export type TrendLine = { subjectId: number; name: string; points: { date: string; p: number | null }[] };
 
@@ -126,23 +124,7 @@ export function PassTrendChart({ lines, summary }: { lines: TrendLine[]; summary
                 />
               ) : null,
             )}
-            <AxisLeft
-              scale={y}
-              tickValues={[0, 50, 100]}
-              tickFormat={(v) => `${v} %`}
-              stroke="#3a3e47"
-              tickStroke="#3a3e47"
-              tickLabelProps={tickLabel}
-            />
-            <AxisBottom
-              top={innerH}
-              scale={x}
-              numTicks={width < 480 ? 3 : 6}
-              tickFormat={(d) => dayFormat.format(d as Date)}
-              stroke="#3a3e47"
-              tickStroke="#3a3e47"
-              tickLabelProps={tickLabel}
-            />
+            <DayAxes x={x} y={y} innerH={innerH} width={width} yTicks={[0, 50, 100]} yFormat={(v) => `${v} %`} />
           </Group>
         );
       }}
