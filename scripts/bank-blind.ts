@@ -27,7 +27,7 @@ function loadBank(dir: string): Map<number, { subject: string; question: BankQue
 }
 
 /** "2476-2480, 1501\n4533" → [2476, 2477, 2478, 2479, 2480, 1501, 4533]. */
-export function parseIds(text: string): number[] {
+function parseIds(text: string): number[] {
   const ids: number[] = [];
   for (const part of text.split(/[\s,]+/).filter(Boolean)) {
     const range = /^(\d+)-(\d+)$/.exec(part);

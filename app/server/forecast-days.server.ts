@@ -5,7 +5,7 @@
 // the calibration per exam (app/lib/calibration.ts). Private: read only as counts and scores over every student.
 import { sql } from "drizzle-orm";
 import { type CalibrationCase, calibrationBySubject, type SubjectCalibration } from "~/lib/calibration";
-import { addDays, italianDay } from "~/lib/days";
+import { italianDay } from "~/lib/days";
 import { reportedGrade } from "~/lib/simulation-day";
 import type { Db } from "./db/client.server";
 import { forecastDays, subjects } from "./db/schema";
@@ -85,6 +85,3 @@ export async function forecastCalibration(db: Db): Promise<ExamCalibration[]> {
     name: names.find((n) => n.id === c.subjectId)?.name ?? String(c.subjectId),
   }));
 }
-
-/** The Rome day before `sittingDate` (where the seed and the tests put "the forecast of the day before"). */
-export const dayBefore = (sittingDate: string) => addDays(sittingDate, -1);
