@@ -10,7 +10,7 @@
 //   back-off), a move to another room at Avvia (within MOVE_SPREAD_MS), a server going away (within the window the
 //   server chose: comebackWindowOf in simulation-protocol.ts).
 // - Each client's 30-second clock sync runs at its own phase, so a sitting that came back together does not ping
-//   together every 30 seconds ever after.
+//   together every 30 seconds ever after; and a reconnect with a recent estimate does not sync at once (syncsOnOpen).
 import { comebackWindowOf, ROOM_MOVED_CODE } from "./simulation-protocol.ts";
 
 export const RECONNECT_BASE_MS = 500;
@@ -33,6 +33,16 @@ export const PINGS_PER_SYNC = 6;
 /** The jittered back-off of the `failures`-th failed try in a row (1, 2, ...): ×0.5–1.5 of 500 ms doubling, ≤ 5 s. */
 export function backoffMs(failures: number, random: number): number {
   return Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.min(failures, 5)) * (0.5 + random);
+}
+
+/**
+ * Whether a socket that has just opened syncs the clock at once (PINGS_PER_SYNC pings): its first, or when the last
+ * pong is RESYNC_MS old or older. A reconnect otherwise keeps the estimate it has (the clocks do not drift measurably
+ * in half a minute; the server enforces every deadline anyway) and resyncs at its own phase (firstResyncMs): a deploy
+ * that brings a room's 1,000 candidates back at once does not bring 6,000 pings with them.
+ */
+export function syncsOnOpen(lastPongAt: number | null, now: number): boolean {
+  return lastPongAt === null || now - lastPongAt >= RESYNC_MS;
 }
 
 /** When a client's first clock resync comes after its socket opens; every RESYNC_MS after that. */

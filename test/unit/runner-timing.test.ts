@@ -10,6 +10,7 @@ import {
   ReconnectBackoff,
   RESYNC_MS,
   STABLE_AFTER_MS,
+  syncsOnOpen,
 } from "~/lib/runner-timing";
 import {
   COMEBACK_DEFAULT_MS,
@@ -153,6 +154,17 @@ describe("the clock-sync phase", () => {
         1000,
       ),
     ).toBeLessThan(70);
+  });
+
+  it("is not restarted by a reconnect: a room of 1,000 back from a deploy sends no pings at once, unless an estimate is stale", () => {
+    const now = 1_000_000;
+    // Every candidate of a room has had a pong within the last RESYNC_MS (their syncs run every RESYNC_MS).
+    const lastPongs = Array.from({ length: 1000 }, (_, i) => now - 5000 - prng(i + 11)() * (RESYNC_MS - 5000));
+    expect(lastPongs.filter((at) => syncsOnOpen(at, now))).toHaveLength(0);
+    // A first socket syncs; so does one whose last pong is half a minute old or older.
+    expect(syncsOnOpen(null, now)).toBe(true);
+    expect(syncsOnOpen(now - RESYNC_MS, now)).toBe(true);
+    expect(syncsOnOpen(now - RESYNC_MS + 1, now)).toBe(false);
   });
 });
 

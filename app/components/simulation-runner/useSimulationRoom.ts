@@ -3,7 +3,14 @@
 // Time is always performance.now() + offset: the device's wall clock is never used.
 // Messages are the zod schemas of app/lib/simulation-protocol.ts, shared with the room.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { blipFlushAt, firstResyncMs, PINGS_PER_SYNC, RESYNC_MS, ReconnectBackoff } from "~/lib/runner-timing";
+import {
+  blipFlushAt,
+  firstResyncMs,
+  PINGS_PER_SYNC,
+  RESYNC_MS,
+  ReconnectBackoff,
+  syncsOnOpen,
+} from "~/lib/runner-timing";
 import { estimateClockOffset, type ClockSample } from "~/lib/simulation";
 import {
   encodeClientMessage,
@@ -76,6 +83,8 @@ export function useSimulationRoom(
     // Starts over only once the room has greeted a socket (its hello) or it stayed open a few seconds (app/lib/runner-timing.ts).
     const backoff = new ReconnectBackoff();
     let syncTimer: ReturnType<typeof setTimeout> | undefined;
+    // The last pong, over every socket of this sitting: a reconnect with a recent estimate does not sync at once.
+    let lastPongAt: number | null = null;
     let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 
     const connect = () => {
@@ -106,7 +115,7 @@ export function useSimulationRoom(
         clearTimeout(blipTimer.current);
         blipTimer.current = undefined;
         setConnected(true);
-        sync();
+        if (syncsOnOpen(lastPongAt, performance.now())) sync();
         syncTimer = setTimeout(resync, firstResyncMs(Math.random()));
         for (const p of pending.current.values()) ws.send(encodeClientMessage({ type: "answer", ...p }));
       };
@@ -116,6 +125,7 @@ export function useSimulationRoom(
         if (!m) return;
         switch (m.type) {
           case "pong":
+            lastPongAt = receivedAt;
             if (m.t0 !== null) addSample({ sentAt: m.t0, receivedAt, serverTime: m.serverTime });
             if (--pingsLeft > 0) ping();
             break;
