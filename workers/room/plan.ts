@@ -32,8 +32,12 @@ export class RoomPlans {
     const config = this.store.config;
     if (!config) return null;
     this.plan = planOf(config, SIMULATION_GRACE_MS);
-    // After a restart of the process the deadline must still fire: re-arm it if it is missing.
-    this.ensureAlarm(this.plan.config).catch((error) => console.warn("room: could not re-arm the deadline", error));
+    // A new instance (a wake-up, a restarted process, a release) arms its next opening or deadline itself: the instant
+    // follows from the plan, and a process that took over storage written by another may not hold the alarm that
+    // storage says is set (the room bench's deploy: subject 3 never opened and the grading waited for the candidates).
+    this.scheduleNextAlarm(this.plan.config).catch((error) =>
+      console.warn("room: could not re-arm the deadline", error),
+    );
     return this.plan;
   }
 
@@ -87,11 +91,6 @@ export class RoomPlans {
     const plan = this.plan?.config === config ? this.plan : planOf(config, SIMULATION_GRACE_MS);
     const next = nextAlarm(plan, Date.now());
     if (next != null) await this.storage.setAlarm(next);
-  }
-
-  private async ensureAlarm(config: RoomConfig) {
-    if (this.store.graded) return;
-    if ((await this.storage.getAlarm()) == null) await this.scheduleNextAlarm(config);
   }
 
   /**
