@@ -67,7 +67,8 @@ function routerContext(env: Env, ctx: ExecutionContext, nonce: string) {
  */
 async function socketAnswer(request: Request, env: Env): Promise<Response> {
   let reads: ReadSession | undefined;
-  const sessionEnv = async () => (reads ??= await openReadSession(request, env)).env;
+  // The bench's D1 meter wraps only the session's way in: a reconnect with its token reads no D1 (and copies no env).
+  const sessionEnv = async () => (reads ??= await openReadSession(request, withD1Usage(env))).env;
   const spare = spareBody(request); // none on an upgrade; a refusal of an odd request with a body reads it (drain.ts)
   const response =
     refuseEarly(request) ??
@@ -84,7 +85,7 @@ export default {
   async fetch(request, givenEnv, ctx) {
     const misconfigured = configurationError(givenEnv);
     if (misconfigured) return misconfigured;
-    if (isSimulationSocketPath(urlOf(request).pathname)) return socketAnswer(request, withD1Usage(givenEnv));
+    if (isSimulationSocketPath(urlOf(request).pathname)) return socketAnswer(request, givenEnv);
     // Every D1 query of this request goes through one session (reads near the student, own writes visible).
     const reads = await openReadSession(request, withD1Usage(givenEnv));
     // The benchmark's count of sequential D1 round trips (development servers only; app/server/d1-rounds.server.ts).

@@ -37,14 +37,16 @@ export function urlOf(request: Request): URL {
 export function routedPath(url: string | URL): string {
   const { pathname } = typeof url === "string" ? new URL(url) : url;
   let decoded = pathname;
-  try {
-    decoded = pathname
-      .split("/")
-      .map((segment) => decodeURIComponent(segment).replace(/\//g, "%2F"))
-      .join("/");
-  } catch {
-    // as the router: a malformed escape leaves the whole path undecoded
-  }
+  // Without a "%" there is nothing to decode (every socket's and almost every page's path): no split, no copies.
+  if (pathname.includes("%"))
+    try {
+      decoded = pathname
+        .split("/")
+        .map((segment) => decodeURIComponent(segment).replace(/\//g, "%2F"))
+        .join("/");
+    } catch {
+      // as the router: a malformed escape leaves the whole path undecoded
+    }
   return decoded.toLowerCase().replace(/\/+$/, "") || "/";
 }
 

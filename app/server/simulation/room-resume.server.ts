@@ -28,6 +28,7 @@ export const RESUME_AFTER_END_MS = 5 * 60_000;
 export type ResumeClaims = { userId: number; role: string; simulationId: string; shard: number; startTime: number };
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = "";
@@ -93,7 +94,7 @@ function claimsOf(payload: string, simulationId: string, now: number): ResumeCla
   if (!bytes) return null;
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(bytes));
+    body = JSON.parse(decoder.decode(bytes));
   } catch {
     return null;
   }
