@@ -62,11 +62,12 @@ export function capacityMarkdown(latest: Latest): string {
   const grading = get("room.d1.grading") * scale;
   const deploy = (windowS: number, how: string): Row => ({
     phase: `the deploy, back over ${windowS} s (${how})`,
-    objectPerS: steady + (C * (1 + PINGS_PER_SYNC)) / windowS,
+    // A reconnect's clock estimate is recent (its last sync under RESYNC_MS ago): no pings at once (syncsOnOpen).
+    objectPerS: steady + C / windowS,
     busy: steadyBusy + (C * get("room.cpuMsPerReconnect")) / 1000 / windowS,
     d1PerS: 0,
     what:
-      `every room at once: each socket's upgrade and a clock sync of ${PINGS_PER_SYNC} pings; no D1 with the resume ` +
+      `every room at once: each socket's upgrade (no clock sync: the estimate is recent); no D1 with the resume ` +
       `token (through the session, as when the server was down longer than a first retry: ${n((students * get("room.d1.deployPerClient")) / windowS)}/s)`,
   });
   const rows: Row[] = [

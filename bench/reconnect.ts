@@ -5,14 +5,21 @@
 // wave's ack p99 under 300 ms only when a reconnect costs the server about 1.5 ms or less. This suite measures both
 // sides of that number with the same client and the same traffic, in one run:
 //   app    the production build (bench/lib/direct-server.ts): RECONNECT_CLIENTS candidates of one started room, each
-//          with RECONNECT_ANSWERS saved answers; then, three times, every socket closes (1000, as a network blip) and
-//          opens again with its resume token, as the runner does, and sends one answer, and waits for its ack;
+//          with RECONNECT_ANSWERS saved answers; then, RECONNECT_ROUNDS times (default 6, alternating with the floor's
+//          waves), every socket closes (1000, as a network blip) and opens again with its resume token, as the runner
+//          does, and sends one answer, and waits for its ack;
 //   floor  bench/fixtures/floor-room.js on its own workerd: a Worker and a hibernating room that only route the upgrade,
 //          accept the socket, read the answers from SQLite, send a hello of the same size and store and ack the answer.
 // The figure is workerd's CPU time (its process, every thread) per reconnect, and the app's ratio to the floor; the
 // measure itself is bench/lib/reconnect-cost.ts (BENCH_ONLY=room takes it too).
 import { writeFileSync } from "node:fs";
-import { failedHandshakes, RECONNECT_ROUNDS as ROUNDS, reconnectCost, refused } from "./lib/reconnect-cost.ts";
+import {
+  failedHandshakes,
+  floorInspectorPort,
+  RECONNECT_ROUNDS as ROUNDS,
+  reconnectCost,
+  refused,
+} from "./lib/reconnect-cost.ts";
 import type { LocalServer } from "./lib/server.ts";
 import { percentile } from "./lib/stats.ts";
 
@@ -66,13 +73,14 @@ export function modelledWaveP99(reconnectMs: number, seed = 1) {
 }
 
 /**
- * RECONNECT_PROFILE=FILE with BENCH_INSPECTOR_PORT: a V8 CPU profile of the app's Worker over its waves (open it in
- * Chrome's DevTools), taken through workerd's inspector.
+ * RECONNECT_PROFILE=FILE with BENCH_INSPECTOR_PORT: V8 CPU profiles over the waves (open them in Chrome's DevTools),
+ * taken through workerd's inspector: the app's Worker in FILE, the floor's in FILE with ".floor" before its extension.
  */
-async function profiler(): Promise<{ stop: () => Promise<void> } | null> {
-  const file = process.env.RECONNECT_PROFILE;
-  const port = process.env.BENCH_INSPECTOR_PORT;
-  if (!file || !port) return null;
+async function profiler(side: "app" | "floor"): Promise<{ stop: () => Promise<void> } | null> {
+  const appFile = process.env.RECONNECT_PROFILE;
+  const port = side === "app" ? process.env.BENCH_INSPECTOR_PORT : floorInspectorPort();
+  if (!appFile || !port) return null;
+  const file = side === "app" ? appFile : appFile.replace(/(\.[^./]+)?$/, ".floor$1");
   const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
   const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
   await new Promise((r) => (ws.onopen = r));
@@ -95,7 +103,7 @@ async function profiler(): Promise<{ stop: () => Promise<void> } | null> {
       const { profile } = (await call("Profiler.stop")) as { profile: unknown };
       writeFileSync(file, JSON.stringify(profile));
       ws.close();
-      console.log(`CPU profile of the app's waves: ${file}`);
+      console.log(`CPU profile of the ${side}'s waves: ${file}`);
     },
   };
 }
@@ -105,9 +113,14 @@ export async function benchReconnect(server: LocalServer) {
     `Reconnect cost: ${CLIENTS} candidates of one room, ${ANSWERS} saved answers each; ${ROUNDS} waves of close, ` +
       "reopen with the resume token, one answer and its ack",
   );
-  const { appMs, floorMs } = await reconnectCost(server, { clients: CLIENTS, answers: ANSWERS }, { profiler });
+  const { appMs, floorMs, bareFloorMs } = await reconnectCost(
+    server,
+    { clients: CLIENTS, answers: ANSWERS },
+    { profiler },
+  );
   const appMedian = percentile(appMs, 50);
   const floorMedian = percentile(floorMs, 50);
+  const bareFloorMedian = percentile(bareFloorMs, 50);
   const r2 = (n: number) => Math.round(n * 100) / 100;
   const result = {
     clients: CLIENTS,
@@ -115,8 +128,11 @@ export async function benchReconnect(server: LocalServer) {
     appMsPerReconnect: r2(appMedian),
     floorMsPerReconnect: r2(floorMedian),
     appOverFloor: r2(appMedian / floorMedian),
+    bareFloorMsPerReconnect: r2(bareFloorMedian),
+    appOverBareFloor: r2(appMedian / bareFloorMedian),
     appWaves: appMs.map(r2),
     floorWaves: floorMs.map(r2),
+    bareFloorWaves: bareFloorMs.map(r2),
     // The waves measured here include one answer per reconnect (its write and ack): the model counts answers apart.
     modelDayAckP99MsAtApp: modelledWaveP99(appMedian - ACK_MS).p99Ms,
     modelDayAckP99MsAtFloor: modelledWaveP99(floorMedian - ACK_MS).p99Ms,

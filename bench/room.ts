@@ -7,12 +7,14 @@
 //     browser's HTTP calls (the page, the flow with every subject sealed, the attempt, the ranking), opens each subject
 //     with the key the room pushes, and answers on a seeded random schedule at ROOM_RATE (default 10) times the real
 //     day's rate (each candidate's 93 answers over 3 × 50 minutes), whatever the subjects' length;
-//   - mid-subject 2, a deploy: the served workerd stopped and started again on the same state and port (every socket
-//     drops, the room loses its memory, its SQLite storage stays); the candidates come back by the runner's rules
-//     (app/lib/runner-timing.ts), and what the room had acknowledged is checked in their hellos and graded attempts;
+//   - mid-subject 2, a deploy (bench/room/rig.ts): the next version, started before the lobby on the same state, takes
+//     over as the running one is stopped at once (every socket drops, the room loses its memory, its SQLite storage
+//     stays); the candidates come back by the runner's rules (app/lib/runner-timing.ts), and what the room had
+//     acknowledged is checked in their hellos and graded attempts;
 //   - after the day, the headroom (bench/room/headroom.ts): ROOM_STEPS multiples of the real rate (default
 //     10,20,40,80), ROOM_STEP_S seconds each (default 20);
-//   - the reconnect's CPU against the floor room (bench/lib/reconnect-cost.ts, as BENCH_ONLY=reconnect).
+//   - the reconnect's CPU against the floor room, served as the app is (behind the local runtime's asset router), and
+//     against the bare floor (bench/lib/reconnect-cost.ts, as BENCH_ONLY=reconnect).
 // Writes `room` in bench/results/latest.json with PASS or FAIL against the issue's goals; docs/capacity.md is built
 // from it (`npm run bench:capacity`). ROOM_SEED changes the schedule's draw (default 45).
 import { percentile } from "./lib/stats.ts";
@@ -47,7 +49,7 @@ const r2 = (n: number) => (Number.isFinite(n) ? Math.round(n * 100) / 100 : null
 
 export async function benchRoom(server: LocalServer) {
   const began = performance.now();
-  if (benchServerKind() !== "direct") throw new Error("room: its deploy restarts workerd itself (BENCH_SERVER=direct)");
+  if (benchServerKind() !== "direct") throw new Error("room: its deploy runs workerd itself (BENCH_SERVER=direct)");
   console.log(
     `One room: ${CLIENTS} candidates, 3 subjects × ${SUBJECT_MIN} min at ${RATE}× the real day's answer rate, a deploy ` +
       `mid-subject 2; then the headroom (${STEPS.join(", ")}× for ${STEP_S} s each) and the reconnect's cost`,
@@ -67,6 +69,7 @@ export async function benchRoom(server: LocalServer) {
     if (refused.size) console.log("reconnect waves: answers refused", Object.fromEntries(refused));
     const cpuMsPerReconnect = percentile(cost.appMs, 50);
     const floorCpuMsPerReconnect = percentile(cost.floorMs, 50);
+    const bareFloorCpuMsPerReconnect = percentile(cost.bareFloorMs, 50);
     const result = {
       clients: CLIENTS,
       subjectMin: SUBJECT_MIN,
@@ -85,7 +88,14 @@ export async function benchRoom(server: LocalServer) {
       cpuMsPerReconnect: r2(cpuMsPerReconnect),
       floorCpuMsPerReconnect: r2(floorCpuMsPerReconnect),
       reconnectOverFloor: r2(cpuMsPerReconnect / floorCpuMsPerReconnect),
-      reconnectWaves: { app: cost.appMs.map(r2), floor: cost.floorMs.map(r2), failedHandshakes },
+      bareFloorCpuMsPerReconnect: r2(bareFloorCpuMsPerReconnect),
+      reconnectOverBareFloor: r2(cpuMsPerReconnect / bareFloorCpuMsPerReconnect),
+      reconnectWaves: {
+        app: cost.appMs.map(r2),
+        floor: cost.floorMs.map(r2),
+        bareFloor: cost.bareFloorMs.map(r2),
+        failedHandshakes,
+      },
       headroom: headroom.headroom,
       headroomCapped: headroom.capped,
       headroomSteps: headroom.steps,
@@ -125,13 +135,14 @@ export async function benchRoom(server: LocalServer) {
     console.table(headroomSteps);
     console.log("D1 queries by phase:", d1, Object.keys(httpErrors).length ? { httpErrors } : "");
     console.log(
-      `reconnect waves (ms of workerd CPU): app ${reconnectWaves.app.join(", ")}; floor ${reconnectWaves.floor.join(", ")}` +
+      `reconnect waves (ms of workerd CPU): app ${reconnectWaves.app.join(", ")}; floor ${reconnectWaves.floor.join(", ")}; ` +
+        `bare floor ${reconnectWaves.bareFloor.join(", ")}` +
         (failedHandshakes ? ` (${failedHandshakes} handshakes tried again)` : ""),
     );
     console.log(`room: ${result.durationS} s in all${rig.pinned ? "" : " (not pinned)"}`);
     console.log(
       failed.length
-        ? `FAIL room: ${failed.join(", ")} (goals: ack p99 ≤ ${ROOM_GOALS.ackP99Ms} ms at ${RATE}×, headroom ≥ ${ROOM_GOALS.headroom}×, after the deploy everyone back within ${ROOM_GOALS.deployBackWithinS} s, no acknowledged answer lost, its ack p99 ≤ ${ROOM_GOALS.deployAckP99Ms} ms; grading ≤ ${ROOM_GOALS.gradingS} s; reconnect CPU ≤ ${ROOM_GOALS.reconnectOverFloor}× the floor)`
+        ? `FAIL room: ${failed.join(", ")} (goals: ack p99 ≤ ${ROOM_GOALS.ackP99Ms} ms at ${RATE}×, headroom ≥ ${ROOM_GOALS.headroom}×, after the deploy everyone back within ${ROOM_GOALS.deployBackWithinS} s, no acknowledged answer lost, its ack p99 ≤ ${ROOM_GOALS.deployAckP99Ms} ms; grading ≤ ${ROOM_GOALS.gradingS} s; reconnect CPU ≤ ${ROOM_GOALS.reconnectOverFloor}× the floor served as the app is)`
         : "PASS room",
     );
     return { ...result, pass: failed.length === 0, failed };

@@ -18,14 +18,17 @@ import { type LocalServer, whenServing } from "./server.ts";
 
 const BUILT_CONFIG = join("build", "server", "wrangler.json");
 
-/** Serves the built app from workerd on 127.0.0.1:port with the state in `state` (its own process group). */
-export async function startDirectServer(port: number, state: string): Promise<LocalServer> {
+/**
+ * Serves the built app from workerd on 127.0.0.1:port with the state in `state` (its own process group), and resolves
+ * once `readyPath` answers (bench/lib/server.ts whenServing).
+ */
+export async function startDirectServer(port: number, state: string, readyPath?: string): Promise<LocalServer> {
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--port", String(port), "--state", state], {
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
     env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
   });
-  return whenServing(child, port, 120_000);
+  return whenServing(child, port, 120_000, readyPath);
 }
 
 /**

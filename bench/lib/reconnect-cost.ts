@@ -1,17 +1,21 @@
 // What one candidate's reconnect costs workerd, measured with the same client and traffic on the app and on a floor
 // room (issue 31's BENCH_ONLY=reconnect, shared with issue 45's BENCH_ONLY=room):
 //   app    the production build: `clients` candidates of one started room, each with `answers` saved answers; then,
-//          three times, every socket closes (1000, as a network blip) and opens again with its resume token, as the
-//          runner does, and sends one answer, and waits for its ack;
+//          RECONNECT_ROUNDS times (default 6), every socket closes (1000, as a network blip) and opens again with its
+//          resume token, as the runner does, and sends one answer, and waits for its ack;
 //   floor  bench/fixtures/floor-room.js on its own workerd: a Worker and a hibernating room that only route the upgrade,
-//          accept the socket, read the answers from SQLite, send a hello of the same size and store and ack the answer.
-// The figure is workerd's CPU time (its process, every thread, read from /proc) per reconnect.
-import { readdirSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+//          accept the socket, read the answers from SQLite, send a hello of the same size and store and ack the answer;
+//          served as the app is, behind the local runtime's asset router (floorServer), and also bare ("bare floor").
+// The figure is workerd's CPU time (its process, every thread, read from /proc) per reconnect. Every side is connected
+// at once and their waves take turns, so the machine's other load falls on each alike.
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { adminJson, answerKeys, type Key, prepareStudents, type Student } from "../national.ts";
 import { BENCH_STATE, devCookie, type LocalServer } from "./server.ts";
 
-export const RECONNECT_ROUNDS = 3;
+/** Waves per side: the figure is each side's median. */
+export const RECONNECT_ROUNDS = Number(process.env.RECONNECT_ROUNDS ?? 6);
 const ROUNDS = RECONNECT_ROUNDS;
 const BATCH = 50;
 const CLK_TCK = 100;
@@ -130,36 +134,59 @@ const closeAll = (sockets: Socket[]) =>
 
 export type ReconnectShape = { clients: number; answers: number };
 /** Starts a profile of the app's waves (or does nothing: null); its stop writes it. */
-export type Profiler = () => Promise<{ stop: () => Promise<void> } | null>;
+export type Profiler = (side: "app" | "floor") => Promise<{ stop: () => Promise<void> } | null>;
 
-/** Connects every client, saves `answers` answers each, then ROUNDS waves; workerd ms of CPU per reconnect, per wave. */
-async function measure(
-  shape: ReconnectShape,
-  target: Target,
-  workerd: number,
-  ready?: () => Promise<void>,
-  profiler?: Profiler,
-) {
+/**
+ * RECONNECT_PERF=DIR: `perf record` of each side's workerd over the waves (DIR/app.data, DIR/floor.data; read them with
+ * `perf report -i`): native CPU time by symbol, which the V8 profile (wall time, with an inspector attached) cannot show.
+ * Returns how to stop them.
+ */
+function perfRecord(sides: [string, number][]): () => Promise<void> {
+  const dir = process.env.RECONNECT_PERF;
+  if (!dir) return async () => {};
+  const children = sides.map(([name, pid]) =>
+    spawn("perf", ["record", "-F", "997", "-g", "-p", String(pid), "-o", `${dir}/${name}.data`], { stdio: "ignore" }),
+  );
+  return async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((done) => {
+            child.on("exit", () => done());
+            child.kill("SIGINT");
+          }),
+      ),
+    );
+  };
+}
+
+/** The floor's workerd inspector (for its profile beside the app's): the app's BENCH_INSPECTOR_PORT + 1. */
+export const floorInspectorPort = () =>
+  process.env.BENCH_INSPECTOR_PORT ? Number(process.env.BENCH_INSPECTOR_PORT) + 1 : undefined;
+
+/** Connects every client and saves `answers` answers each; the sockets the waves take down and up again. */
+async function connect(shape: ReconnectShape, target: Target, ready?: () => Promise<void>) {
   const { clients, answers } = shape;
-  let sockets = await inBatches(clients, (i) => open(target, i));
+  const sockets = await inBatches(clients, (i) => open(target, i));
   await ready?.();
   for (let k = 0; k < answers; k++) await Promise.all(sockets.map((s, i) => send(target, s, i, k)));
   // The app's reconnects must take the resume token's way in (no session lookups), as the runner's do.
   const withoutToken = sockets.filter((s) => s.resume === undefined).length;
   if (ready && withoutToken) throw new Error(`${withoutToken} sockets got no resume token from the room`);
-  const perReconnect: number[] = [];
-  const profiling = (await profiler?.()) ?? null;
-  for (let round = 0; round < ROUNDS; round++) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const before = cpuSeconds(workerd);
-    await closeAll(sockets);
-    sockets = await inBatches(clients, (i) => open(target, i, sockets[i]!.resume));
-    await Promise.all(sockets.map((s, i) => send(target, s, i, answers + round)));
-    perReconnect.push(((cpuSeconds(workerd) - before) * 1000) / clients);
-  }
-  await profiling?.stop();
+  return sockets;
+}
+
+/**
+ * One wave: every socket closes (a network blip) and opens again with its resume token, sends one more answer and
+ * waits for its ack. Returns the sockets now open and workerd's ms of CPU per reconnect.
+ */
+async function wave(target: Target, sockets: Socket[], workerd: number, k: number) {
+  await new Promise((r) => setTimeout(r, 1000));
+  const before = cpuSeconds(workerd);
   await closeAll(sockets);
-  return perReconnect;
+  const reopened = await inBatches(sockets.length, (i) => open(target, i, sockets[i]!.resume));
+  await Promise.all(reopened.map((s, i) => send(target, s, i, k)));
+  return { sockets: reopened, ms: ((cpuSeconds(workerd) - before) * 1000) / sockets.length };
 }
 
 /** The app: one started room of `clients` candidates (one subject of the default edition, an hour long). */
@@ -212,11 +239,20 @@ async function appTarget(server: LocalServer, shape: ReconnectShape) {
   return { target, ready, remove };
 }
 
-/** The floor: bench/fixtures/floor-room.js on a workerd of its own (Miniflare, in this process). */
-async function floorServer() {
+/**
+ * The floor: bench/fixtures/floor-room.js on a workerd of its own (Miniflare, in this process). `routed`: served as the
+ * app is, behind the asset router that the local runtime puts in front of a Worker with static assets (the app's
+ * `run_worker_first` sends /api/* straight to the Worker, but through that router's hop). On Cloudflare that router
+ * runs outside the room's thread; here it is on the same one for both, so the app's ratio to the routed floor is its
+ * own code's. The bare floor (no router) is reported beside it.
+ */
+async function floorServer(routed: boolean) {
   const { convertV4MiniflareOptions, Log, LogLevel, Miniflare } = await import("miniflare");
   const known = new Set(workerdUnder(process.pid));
-  const port = Number(process.env.BENCH_PORT ?? 4329) + 7;
+  const port = Number(process.env.BENCH_PORT ?? 4329) + (routed ? 8 : 7);
+  const state = `${BENCH_STATE}-floor${routed ? "-routed" : ""}`;
+  const assets = join(state, "assets"); // none: the router only forwards
+  mkdirSync(assets, { recursive: true });
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       host: "127.0.0.1",
@@ -224,8 +260,9 @@ async function floorServer() {
       // The network is closed: never fetch the Request.cf placeholder from Cloudflare.
       cf: false,
       log: new Log(LogLevel.WARN),
+      ...(floorInspectorPort() && routed ? { inspectorPort: floorInspectorPort() } : {}),
       // Its room's storage on tmpfs beside the app's (BENCH_STATE), not in the disk's temporary directory.
-      resourcePersistencePath: `${BENCH_STATE}-floor`,
+      resourcePersistencePath: state,
       workers: [
         {
           name: "floor",
@@ -235,6 +272,17 @@ async function floorServer() {
           compatibilityDate: "2026-10-01",
           compatibilityFlags: ["no_web_socket_compression"],
           durableObjects: { ROOM: { className: "FloorRoom", useSQLite: true } },
+          // As wrangler turns the app's `assets.run_worker_first` into Miniflare's options.
+          ...(routed
+            ? {
+                assets: {
+                  directory: assets,
+                  run_worker_first: ["/ws"],
+                  routerConfig: { has_user_worker: true, static_routing: { asset_worker: [], user_worker: ["/ws"] } },
+                  assetConfig: { compatibility_date: "2026-10-01", compatibility_flags: ["no_web_socket_compression"] },
+                },
+              }
+            : {}),
         },
       ],
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
@@ -251,26 +299,58 @@ async function floorServer() {
 }
 
 /**
- * The app's and the floor's workerd ms of CPU per reconnect (one figure per wave), on the same client and traffic.
- * `pin`: called with each workerd measured (the app's, then the floor's) before its waves, e.g. to pin it to a core.
+ * The app's and the floors' workerd ms of CPU per reconnect (one figure per wave), on the same client and traffic. All
+ * are connected first, then their waves take turns (the order turning each round), so whatever else the machine does
+ * during the measure falls on each alike. `floorMs`: the floor served as the app is (behind the asset router);
+ * `bareFloorMs`: without it. `pin`: called with each workerd measured before its waves, e.g. to pin it to a core.
  */
 export async function reconnectCost(
   server: LocalServer,
   shape: ReconnectShape,
   options: { profiler?: Profiler; pin?: (workerd: number) => void } = {},
-): Promise<{ appMs: number[]; floorMs: number[] }> {
+): Promise<{ appMs: number[]; floorMs: number[]; bareFloorMs: number[] }> {
   if (server.pid === undefined) throw new Error("reconnect: the server's process is not known");
   const [appWorkerd] = workerdUnder(server.pid);
   if (!appWorkerd) throw new Error("reconnect: the app server's workerd was not found");
   options.pin?.(appWorkerd);
   const app = await appTarget(server, shape);
-  const appMs = await measure(shape, app.target, appWorkerd, app.ready, options.profiler);
-  await app.remove();
-  const floor = await floorServer();
+  const floors = [await floorServer(true), await floorServer(false)];
   try {
-    options.pin?.(floor.workerd);
-    return { appMs, floorMs: await measure(shape, floor.target, floor.workerd) };
+    for (const floor of floors) options.pin?.(floor.workerd);
+    const sides = [
+      {
+        name: "app",
+        target: app.target,
+        workerd: appWorkerd,
+        sockets: await connect(shape, app.target, app.ready),
+        ms: [] as number[],
+      },
+    ];
+    for (const [i, floor] of floors.entries())
+      sides.push({
+        name: i === 0 ? "floor" : "bare-floor",
+        target: floor.target,
+        workerd: floor.workerd,
+        sockets: await connect(shape, floor.target),
+        ms: [] as number[],
+      });
+    const profiling = await Promise.all([options.profiler?.("app"), options.profiler?.("floor")]);
+    const perf = perfRecord(sides.map((side) => [side.name, side.workerd]));
+    for (let round = 0; round < ROUNDS; round++) {
+      // The order turns each round: no side always goes first.
+      for (let k = 0; k < sides.length; k++) {
+        const side = sides[(round + k) % sides.length]!;
+        const done = await wave(side.target, side.sockets, side.workerd, shape.answers + round);
+        side.sockets = done.sockets;
+        side.ms.push(done.ms);
+      }
+    }
+    for (const p of profiling) await p?.stop();
+    await perf();
+    for (const side of sides) await closeAll(side.sockets);
+    await app.remove();
+    return { appMs: sides[0]!.ms, floorMs: sides[1]!.ms, bareFloorMs: sides[2]!.ms };
   } finally {
-    await floor.stop();
+    for (const floor of floors) await floor.stop();
   }
 }

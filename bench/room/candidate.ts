@@ -52,8 +52,14 @@ export class Candidate extends RoomSocket {
   private readonly ability: number;
   private started: Promise<void>;
 
-  constructor(user: RoomUser, baseUrl: string, simulationId: string, random: () => number, rec: Recorder) {
-    super(user, baseUrl, simulationId, random, rec);
+  constructor(
+    user: RoomUser,
+    origin: { readonly baseUrl: string },
+    simulationId: string,
+    random: () => number,
+    rec: Recorder,
+  ) {
+    super(user, origin, simulationId, random, rec);
     this.ability = 0.2 + 0.7 * ((random() + random() + random()) / 3);
     this.started = new Promise((resolve) => (this.onStart = resolve));
     this.onHello = (hello, at) => this.checkDeploy(hello, at);

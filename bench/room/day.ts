@@ -12,7 +12,7 @@ import { percentile } from "../lib/stats.ts";
 import { answerKeys } from "../national.ts";
 import { Candidate, type Day } from "./candidate.ts";
 import { inPool, perfAt, Recorder, seeded, sleep, sleepUntil, until } from "./pace.ts";
-import { redeploy, type Rig } from "./rig.ts";
+import { type NextVersion, prepareDeploy, type Rig } from "./rig.ts";
 import {
   createSimulation,
   d1Meter,
@@ -30,19 +30,26 @@ const PROBES = 5;
 const r1 = (n: number) => (Number.isFinite(n) ? Math.round(n * 10) / 10 : null);
 const r2 = (n: number) => (Number.isFinite(n) ? Math.round(n * 100) / 100 : null);
 
-export async function sitDay(
-  server: LocalServer,
-  setup: RoomSetup,
-  rig: Rig,
-  shape: { subjectMin: number; multiplier: number; seed: number },
-) {
-  const { baseUrl } = server;
-  const meter = d1Meter(baseUrl, setup);
+type Shape = { subjectMin: number; multiplier: number; seed: number };
+
+/** The day, with the deploy's next version started before the lobby (its start-up is not the day's). */
+export async function sitDay(server: LocalServer, setup: RoomSetup, rig: Rig, shape: Shape) {
+  const next = await prepareDeploy(server, rig);
+  try {
+    return await sitDayThrough(server, setup, next, shape);
+  } finally {
+    await next.discard();
+  }
+}
+
+async function sitDayThrough(server: LocalServer, setup: RoomSetup, next: NextVersion, shape: Shape) {
+  // Every call reads server.baseUrl when it is made: the deploy sends what follows it to the next version.
+  const meter = d1Meter(server, setup);
   const workerd = () => workerdUnder(server.pid!)[0]!;
-  const simId = await createSimulation(baseUrl, setup, `room-${Date.now()}`, shape.subjectMin);
+  const simId = await createSimulation(server.baseUrl, setup, `room-${Date.now()}`, shape.subjectMin);
   const rec = new Recorder();
   const day: Day = { keys: answerKeys(simId), pace: { multiplier: shape.multiplier }, rooms: 1 };
-  const clients = setup.users.map((u) => new Candidate(u, baseUrl, simId, seeded(shape.seed * 7919 + u.id), rec));
+  const clients = setup.users.map((u) => new Candidate(u, server, simId, seeded(shape.seed * 7919 + u.id), rec));
   const d1: Record<string, number | null> = {};
   const perClient = (queries: number) => r2(queries / clients.length);
 
@@ -58,7 +65,7 @@ export async function sitDay(
   // Avvia, then the day.
   await meter.reset();
   const sitting = Promise.all(clients.map((c) => c.sit(day)));
-  const start = await startSimulation(baseUrl, setup, simId);
+  const start = await startSimulation(server.baseUrl, setup, simId);
   // Avvia's own queries and the room's plan read (the start call it makes): per room, an upper bound.
   d1.start = await meter.queries();
   await meter.reset();
@@ -80,7 +87,7 @@ export async function sitDay(
   await sleepUntil(second.startsAt + (second.endsAt - second.startsAt) / 2);
   d1.startToDeploy = await meter.queries();
   for (const c of clients) c.markDeploy();
-  const { stoppedAt, servingAt } = await redeploy(server, rig);
+  const { stoppedAt, servingAt } = await next.release();
   const allBack = await until(() => clients.every((c) => c.deploy?.backAt !== undefined), 60_000);
   const backs = clients.flatMap((c) => (c.deploy?.backAt === undefined ? [] : [c.deploy.backAt]));
   // Up: the first moment the restarted server is known to answer (its first hello, or its page).
@@ -118,7 +125,7 @@ export async function sitDay(
   );
   const lostAtHello = clients.reduce((n, c) => n + (c.deploy?.lost ?? 0), 0);
   const gradedMismatch = clients.reduce((n, c) => n + c.missing(c.acked, attempts.get(c.user.id)).length, 0);
-  await deleteSimulation(baseUrl, setup, simId);
+  await deleteSimulation(server.baseUrl, setup, simId);
 
   const outside = rec.acks(dayFrom, dayTo, deployWindow);
   const inDeploy = rec.acks(...deployWindow);

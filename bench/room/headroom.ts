@@ -34,7 +34,7 @@ export async function measureHeadroom(
   const simId = await createSimulation(baseUrl, setup, `room-headroom-${Date.now()}`, 60, 1);
   const rec = new Recorder();
   const day: Day = { keys: answerKeys(simId), pace: { multiplier: 0 }, rooms: 1 };
-  const clients = setup.users.map((u) => new Candidate(u, baseUrl, simId, seeded(shape.seed * 104_729 + u.id), rec));
+  const clients = setup.users.map((u) => new Candidate(u, server, simId, seeded(shape.seed * 104_729 + u.id), rec));
   try {
     let inLobby = 0;
     await inPool(clients, 25, async (c) => void ((await c.lobby(false)) && inLobby++));

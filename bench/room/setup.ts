@@ -128,16 +128,17 @@ export function gradedAttempts(simulationId: string): Map<number, SavedAnswers> 
 }
 
 /** The server's D1 meter (a build with BENCH_D1_USAGE; its tally is lost with the server's process at a deploy). */
-export function d1Meter(baseUrl: string, setup: RoomSetup) {
+export function d1Meter(origin: { readonly baseUrl: string }, setup: RoomSetup) {
   return {
     reset: async () => {
       const response = await retrying(() =>
-        fetch(`${baseUrl}/api/admin/bench/d1`, { method: "DELETE", headers: { cookie: setup.admin } }),
+        fetch(`${origin.baseUrl}/api/admin/bench/d1`, { method: "DELETE", headers: { cookie: setup.admin } }),
       );
       if (!response.ok)
         throw new Error("the D1 meter is off: build with UNICUM_BENCH_D1_USAGE=1 (bench/run.ts sets it)");
     },
     queries: async () =>
-      (await retrying(() => adminJson<{ queries: number }>(baseUrl, setup.admin, "/api/admin/bench/d1"))).queries,
+      (await retrying(() => adminJson<{ queries: number }>(origin.baseUrl, setup.admin, "/api/admin/bench/d1")))
+        .queries,
   };
 }

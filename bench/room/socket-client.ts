@@ -1,9 +1,10 @@
 // One candidate's room socket in the room bench (BENCH_ONLY=room), as the browser's useSimulationRoom keeps it: the
 // runner's reconnect rules (app/lib/runner-timing.ts: a back-off that starts over only after the room's hello, jittered
-// waits, a server close's comeback window), its clock sync (PINGS_PER_SYNC on every open, then every RESYNC_MS at the
-// client's own phase), its answers (each version sent at once, the latest unacknowledged one of each question resent on
-// every new socket, held while the socket is down for the blip's grace and then saved over HTTP), and the subject keys
-// the room pushes or is asked for. What happens is written in the shared Recorder.
+// waits, a server close's comeback window), its clock sync (PINGS_PER_SYNC on its first open and on a reopen whose
+// estimate is stale, syncsOnOpen; then every RESYNC_MS at the client's own phase), its answers (each version sent at
+// once, the latest unacknowledged one of each question resent on every new socket, held while the socket is down for
+// the blip's grace and then saved over HTTP), and the subject keys the room pushes or is asked for. What happens is
+// written in the shared Recorder.
 import { Agent } from "undici";
 import {
   blipFlushAt,
@@ -12,6 +13,7 @@ import {
   PINGS_PER_SYNC,
   RESYNC_MS,
   ReconnectBackoff,
+  syncsOnOpen,
 } from "../../app/lib/runner-timing.ts";
 import { ROOM_MOVED_CODE } from "../../app/lib/simulation-protocol.ts";
 import { type ClockSample, estimateClockOffset } from "../../app/lib/simulation.ts";
@@ -45,6 +47,7 @@ export class RoomSocket {
   private readonly backoff: ReconnectBackoff;
   private samples: ClockSample[] = [];
   private pingsLeft = 0;
+  private lastPongAt: number | null = null;
   private synced: (() => void) | null = null;
   private readonly keys = new Map<number, string>();
   private readonly keyWaiters = new Map<number, (key: string | null | undefined) => void>();
@@ -57,19 +60,30 @@ export class RoomSocket {
   private droppedAt: number | null = null;
   private readonly timers: { [_ in "blip" | "sync" | "reconnect"]?: ReturnType<typeof setTimeout> } = {};
   readonly user: RoomUser;
-  readonly baseUrl: string;
+  /** The server (its baseUrl read at each call: a deploy sends new connections to the next version). */
+  private readonly origin: { readonly baseUrl: string };
   readonly simulationId: string;
   protected readonly random: () => number;
   protected readonly rec: Recorder;
 
-  constructor(user: RoomUser, baseUrl: string, simulationId: string, random: () => number, rec: Recorder) {
+  constructor(
+    user: RoomUser,
+    origin: { readonly baseUrl: string },
+    simulationId: string,
+    random: () => number,
+    rec: Recorder,
+  ) {
     this.user = user;
-    this.baseUrl = baseUrl;
+    this.origin = origin;
     this.simulationId = simulationId;
     this.random = random;
     this.rec = rec;
     this.backoff = new ReconnectBackoff(random);
     this.extraPct = user.extraPct;
+  }
+
+  get baseUrl(): string {
+    return this.origin.baseUrl;
   }
 
   serverNow(): number {
@@ -127,7 +141,7 @@ export class RoomSocket {
       this.droppedAt = null;
       clearTimeout(this.timers.blip);
       this.timers.blip = undefined;
-      this.sync();
+      if (syncsOnOpen(this.lastPongAt, performance.now())) this.sync();
       this.timers.sync = setTimeout(() => this.resync(), firstResyncMs(this.random()));
       const now = performance.now();
       for (const p of this.pending.values()) this.sendOn(ws, p, now);
@@ -169,6 +183,7 @@ export class RoomSocket {
   private receive(m: Message, at: number) {
     if (typeof m.resume === "string") this.resume = m.resume;
     if (m.type === "pong") {
+      this.lastPongAt = at;
       if (typeof m.t0 === "number")
         this.samples = [...this.samples.slice(-11), { sentAt: m.t0, receivedAt: at, serverTime: Number(m.serverTime) }];
       this.offset = estimateClockOffset(this.samples, 3)?.offset ?? this.offset;
