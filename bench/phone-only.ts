@@ -27,7 +27,11 @@ for (const [i, result] of results.entries()) {
       "repeat usable p50": Math.round(p.repeat.usableP50),
       CLS: Math.max(p.cls, p.repeat.cls).toFixed(3),
     });
-  rows.push({ server, page: "answer paint p95", "LCP p50": Math.round(result.answerPaintP95Ms) });
+  rows.push({
+    server,
+    page: `answer paint p95 (${result.answerPaintSamples} presses)`,
+    "LCP p50": Math.round(result.answerPaintP95Ms),
+  });
   console.log(`${server}: ${result.verdict}${result.missed.length ? ` (${result.missed.join("; ")})` : ""}`);
 }
 console.log(`\nSide by side (load average ${loadBefore} at the start, ${load()} at the end):`);
