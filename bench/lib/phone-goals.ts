@@ -40,6 +40,8 @@ export type PhonePage = {
   lcpP95: number;
   usableP50: number;
   usableP95: number;
+  /** Each run's time to usable, in run order (runs of side-by-side servers pair up: bench/phone-only.ts). */
+  usableRuns: number[];
   /** The worst run's CLS. */
   cls: number;
   /** What the largest paint was (the first run's), and whether it came before the JavaScript made the page usable. */
@@ -51,6 +53,7 @@ export type PhonePage = {
     lcpP95: number;
     usableP50: number;
     usableP95: number;
+    usableRuns: number[];
     cls: number;
     controlledRuns: number;
     ttfbP50: number;
