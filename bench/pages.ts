@@ -183,6 +183,7 @@ export async function benchPages(server: LocalServer) {
     clsPhone,
     phoneVerdict: phone.verdict,
     answerPaintP95Ms: Math.round(phone.answerPaintP95Ms),
+    answerPaintSamples: phone.answerPaintSamples,
     sequentialD1: sequentialD1ByPage,
     d1Calls: rounds,
     phone,

@@ -9,93 +9,21 @@
 //   service worker is installed and in control (its precache filled), a new tab loads the page again under the phone
 //   profile; the service worker's own requests (the page it fetches for the tab) are throttled too, through its
 //   DevTools target, as the phone's network would. 7 runs, each in a new context.
-// - In the runner, at 4x CPU: answering a question (a key on an option) and moving on to the next (ArrowRight),
-//   each from the key press to the frame that shows the change.
-import { loadavg } from "node:os";
+// - In the runner, at 4x CPU: answering a question (a key on an option) and moving to another (an arrow), each from
+//   the key press to the frame that shows the change, 80 presses (bench/lib/phone-answers.ts).
 import { CHROMIUM_LAUNCH } from "../scripts/chromium.ts";
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { startEdge } from "./lib/edge.ts";
+import { measureAnswerPaints, RUNNER_QUESTIONS } from "./lib/phone-answers.ts";
 import { devCookie, type LocalServer } from "./lib/server.ts";
-import { ms, percentile } from "./lib/stats.ts";
+import { type PageRun, PHONE, type PhonePage, RUNS } from "./lib/phone-goals.ts";
+import { report } from "./lib/phone-report.ts";
+import { percentile } from "./lib/stats.ts";
 
-export const PHONE = {
-  viewport: { width: 412, height: 823 },
-  cpuSlowdown: 4,
-  latencyMs: 150,
-  downloadBytesPerSec: (1.6 * 1_000_000) / 8,
-  uploadBytesPerSec: (750 * 1000) / 8,
-} as const;
-
-const RUNS = Number(process.env.PHONE_RUNS ?? 7);
-const QUESTIONS = 12;
-/**
- * Issue 47, point 4: usable (hydrated) within 1.5 s on a first visit with the largest paint within 1.0 s, usable within
- * 1.0 s on a repeat visit with the service worker installed; no layout shift over 0.05 on either; answering paints
- * within 100 ms. (Issue 33 set the largest paint at 1.5 s.)
- */
-export const GOALS = {
-  lcpP50Ms: 1000,
-  usableP50Ms: 1500,
-  usableRepeatP50Ms: 1000,
-  cls: 0.05,
-  answerPaintP95Ms: 100,
-} as const;
+export { GOALS, PHONE, type PhonePage, phoneVerdict } from "./lib/phone-goals.ts";
 
 /** A decided cookie choice, so the banner is neither the largest paint nor a shift. */
 export const CONSENT = encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000");
-
-type PageRun = {
-  lcp: number;
-  usable: number;
-  cls: number;
-  lcpBeforeUsable: boolean;
-  lcpElement: string;
-  /** Whether a service worker controlled the page (a repeat visit must be). */
-  controlled: boolean;
-  /** The page's first byte (on a repeat visit it comes through the service worker, throttled as the page is). */
-  ttfb: number;
-};
-export type PhonePage = {
-  page: string;
-  lcpP50: number;
-  lcpP95: number;
-  usableP50: number;
-  usableP95: number;
-  /** The worst run's CLS. */
-  cls: number;
-  /** What the largest paint was (the first run's), and whether it came before the JavaScript made the page usable. */
-  lcpElement: string;
-  lcpBeforeUsableRuns: number;
-  /** The same page on a repeat visit, its service worker installed (see the head of this file). */
-  repeat: {
-    lcpP50: number;
-    lcpP95: number;
-    usableP50: number;
-    usableP95: number;
-    cls: number;
-    controlledRuns: number;
-    ttfbP50: number;
-  };
-};
-
-/** Each page's figures against GOALS: the verdict and what missed. */
-export function phoneVerdict(pages: PhonePage[], answerPaintP95Ms: number) {
-  const missed: string[] = [];
-  for (const p of pages) {
-    if (p.lcpP50 > GOALS.lcpP50Ms) missed.push(`${p.page}: LCP p50 ${Math.round(p.lcpP50)} ms > ${GOALS.lcpP50Ms}`);
-    if (p.usableP50 > GOALS.usableP50Ms)
-      missed.push(`${p.page}: usable p50 ${Math.round(p.usableP50)} ms > ${GOALS.usableP50Ms}`);
-    if (p.repeat.usableP50 > GOALS.usableRepeatP50Ms)
-      missed.push(`${p.page}: repeat usable p50 ${Math.round(p.repeat.usableP50)} ms > ${GOALS.usableRepeatP50Ms}`);
-    if (p.repeat.controlledRuns < RUNS)
-      missed.push(`${p.page}: the service worker controlled ${p.repeat.controlledRuns}/${RUNS} repeat visits`);
-    if (Math.max(p.cls, p.repeat.cls) > GOALS.cls)
-      missed.push(`${p.page}: CLS ${Math.max(p.cls, p.repeat.cls).toFixed(3)} > ${GOALS.cls}`);
-  }
-  if (answerPaintP95Ms > GOALS.answerPaintP95Ms)
-    missed.push(`answer-to-next paint p95 ${Math.round(answerPaintP95Ms)} ms > ${GOALS.answerPaintP95Ms}`);
-  return { verdict: missed.length ? ("FAIL" as const) : ("PASS" as const), missed };
-}
 
 /** Observers installed before the page's first byte: LCP, layout shifts, and when React marks the page hydrated. */
 function observeLoad() {
@@ -300,72 +228,16 @@ export async function startedQuiz(baseUrl: string, cookie: string, count: number
   return ((await response.json()) as { quizId: number }).quizId;
 }
 
-/** Key press to the frame that shows the change to the runner, for an answer and for moving to the next question. */
+/** The runner of a stored quiz under the phone profile, its key presses timed (bench/lib/phone-answers.ts). */
 async function answerPaints(browser: Browser, baseUrl: string, cookie: string, quizId: number) {
   const [context, page] = await phonePage(browser, baseUrl, cookie);
-  const answer: number[] = [];
-  const next: number[] = [];
   try {
     await page.goto(`${baseUrl}/test?id=${quizId}`, { waitUntil: "load", timeout: 60_000 });
     await settled(page);
-    await page.evaluate(() => {
-      const w = window as unknown as { __ix: { start: number; frames: number[] } };
-      w.__ix = { start: 0, frames: [] };
-      document.addEventListener("keydown", (e) => (w.__ix.start = e.timeStamp), { capture: true });
-      // The frame after each change, once painted (a task queued from its rAF runs after the paint).
-      new MutationObserver(() =>
-        requestAnimationFrame(() => setTimeout(() => w.__ix.frames.push(performance.now()))),
-      ).observe(document.querySelector(".quiz")!, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-        characterData: true,
-      });
-    });
-    /** Presses `key` and returns the time from its keydown to the last frame of the change it caused. */
-    const press = async (key: string, done: () => Promise<unknown>) => {
-      await page.evaluate(() => {
-        (window as unknown as { __ix: { frames: number[] } }).__ix.frames = [];
-      });
-      await page.keyboard.press(key);
-      await done();
-      return page.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            const ix = (window as unknown as { __ix: { start: number; frames: number[] } }).__ix;
-            let seen = -1;
-            const tick = () => {
-              // Settled: no new frame for 150 ms.
-              if (ix.frames.length === seen) resolve(Math.max(...ix.frames) - ix.start);
-              else {
-                seen = ix.frames.length;
-                setTimeout(tick, 150);
-              }
-            };
-            setTimeout(tick, 150);
-          }),
-      );
-    };
-    for (let i = 0; i < QUESTIONS; i++) {
-      const isChoice = (await page.locator(".option").count()) > 0;
-      if (isChoice) {
-        answer.push(await press("a", () => page.locator(".option[aria-pressed=true]").first().waitFor()));
-      }
-      if (i < QUESTIONS - 1) {
-        next.push(
-          await press("ArrowRight", () =>
-            page.waitForFunction(
-              (want) => document.querySelector('[data-testid="question-position"]')?.textContent?.startsWith(want),
-              `Domanda ${i + 2}/`,
-            ),
-          ),
-        );
-      }
-    }
+    return await measureAnswerPaints(page, RUNNER_QUESTIONS);
   } finally {
     await context.close();
   }
-  return { answer, next };
 }
 
 /** The phone profile against one server (bench/pages.ts, the bench's run). */
@@ -381,6 +253,7 @@ function summary(label: string, runs: PageRun[], repeats: PageRun[]): PhonePage 
     lcpP95: percentile(at(runs, "lcp"), 95),
     usableP50: percentile(at(runs, "usable"), 50),
     usableP95: percentile(at(runs, "usable"), 95),
+    usableRuns: at(runs, "usable"),
     cls: Math.max(...at(runs, "cls")),
     lcpElement: runs[0]!.lcpElement,
     lcpBeforeUsableRuns: runs.filter((r) => r.lcpBeforeUsable).length,
@@ -389,6 +262,7 @@ function summary(label: string, runs: PageRun[], repeats: PageRun[]): PhonePage 
       lcpP95: percentile(at(repeats, "lcp"), 95),
       usableP50: percentile(at(repeats, "usable"), 50),
       usableP95: percentile(at(repeats, "usable"), 95),
+      usableRuns: at(repeats, "usable"),
       cls: Math.max(...at(repeats, "cls")),
       controlledRuns: repeats.filter((r) => r.controlled).length,
       ttfbP50: percentile(at(repeats, "ttfb"), 50),
@@ -407,7 +281,7 @@ export async function benchPhoneSideBySide(servers: LocalServer[]) {
     const origin = server.baseUrl;
     const cookie = await devCookie(origin, "studente@example.com");
     const loadQuiz = await startedQuiz(origin, cookie, 10);
-    const runnerQuiz = await startedQuiz(origin, cookie, QUESTIONS);
+    const runnerQuiz = await startedQuiz(origin, cookie, RUNNER_QUESTIONS);
     const edge = await startEdge(origin);
     const pages: [label: string, path: string][] = [
       ["/", "/"],
@@ -442,87 +316,4 @@ export async function benchPhoneSideBySide(servers: LocalServer[]) {
     for (const target of targets) await target.edge.stop();
   }
   return out;
-}
-
-/** Prints one server's figures against the goals, and returns them. */
-function report(results: PhonePage[], paints: { answer: number[]; next: number[] }) {
-  console.log(
-    `\nA mid-range phone (Chromium ${PHONE.viewport.width}x${PHONE.viewport.height}, CPU ${PHONE.cpuSlowdown}x slower, ` +
-      `${PHONE.latencyMs} ms RTT, 1.6 Mbps down, 750 Kbps up; cold cache, ${RUNS} runs per page):`,
-  );
-  console.table(
-    results.map((r) => ({
-      page: r.page,
-      "LCP p50": ms(r.lcpP50),
-      "LCP p95": ms(r.lcpP95),
-      "usable p50": ms(r.usableP50),
-      "usable p95": ms(r.usableP95),
-      "CLS (worst run)": r.cls.toFixed(3),
-      "largest paint": r.lcpElement,
-      "LCP before JS": `${r.lcpBeforeUsableRuns}/${RUNS}`,
-    })),
-  );
-  console.log(`Repeat visits (the service worker installed and in control; ${RUNS} runs per page):`);
-  console.table(
-    results.map((r) => ({
-      page: r.page,
-      "LCP p50": ms(r.repeat.lcpP50),
-      "LCP p95": ms(r.repeat.lcpP95),
-      "usable p50": ms(r.repeat.usableP50),
-      "usable p95": ms(r.repeat.usableP95),
-      "CLS (worst run)": r.repeat.cls.toFixed(3),
-      "SW in control": `${r.repeat.controlledRuns}/${RUNS}`,
-      "HTML first byte p50": ms(r.repeat.ttfbP50),
-    })),
-  );
-  console.table(
-    results.map((r) => ({
-      page: r.page,
-      [`LCP p50 <= ${GOALS.lcpP50Ms}`]: r.lcpP50 <= GOALS.lcpP50Ms ? "met" : "MISSED",
-      [`usable p50 <= ${GOALS.usableP50Ms}`]: r.usableP50 <= GOALS.usableP50Ms ? "met" : "MISSED",
-      [`repeat usable p50 <= ${GOALS.usableRepeatP50Ms}`]:
-        r.repeat.usableP50 <= GOALS.usableRepeatP50Ms ? "met" : "MISSED",
-      [`CLS <= ${GOALS.cls}`]: Math.max(r.cls, r.repeat.cls) <= GOALS.cls ? "met" : "MISSED",
-    })),
-  );
-  const all = [...paints.answer, ...paints.next];
-  const answerPaintP95 = percentile(all, 95);
-  console.log(`Runner at ${PHONE.cpuSlowdown}x CPU, key press to the change painted (${QUESTIONS} questions):`);
-  console.table([
-    {
-      what: "answer (key on an option)",
-      n: paints.answer.length,
-      p50: ms(percentile(paints.answer, 50)),
-      p95: ms(percentile(paints.answer, 95)),
-    },
-    {
-      what: "next question (ArrowRight)",
-      n: paints.next.length,
-      p50: ms(percentile(paints.next, 50)),
-      p95: ms(percentile(paints.next, 95)),
-    },
-  ]);
-  console.log(
-    `Goal: answering paints within ${GOALS.answerPaintP95Ms} ms (p95 of both): ` +
-      `${answerPaintP95 <= GOALS.answerPaintP95Ms ? "met" : "MISSED"} (${ms(answerPaintP95)})`,
-  );
-  const { verdict, missed } = phoneVerdict(results, answerPaintP95);
-  console.log(
-    `Phone goals (issue 47): ${verdict}${missed.length ? `: ${missed.join("; ")}` : ""} ` +
-      `(load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(", ")})`,
-  );
-  return {
-    profile: PHONE,
-    runs: RUNS,
-    goals: GOALS,
-    verdict,
-    missed,
-    loadAverage: loadavg(),
-    pages: results,
-    answerPaintP95Ms: answerPaintP95,
-    answerP95Ms: percentile(paints.answer, 95),
-    nextQuestionP95Ms: percentile(paints.next, 95),
-  };
 }

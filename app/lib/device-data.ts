@@ -3,7 +3,7 @@
 // online quiz) belong to the account that saved them: the first signed-in page of another account forgets them
 // (adoptAccount), and so does signing out (clearDevice), which also deletes the account's downloaded quizzes and every
 // page the service worker keeps.
-import { deleteAccountQuizzes } from "./offline-quizzes";
+import { offlineQuizzes } from "./offline-store";
 import { PAGES_CACHE_PREFIX, pagesCacheName } from "./offline-routes";
 
 const ACCOUNT_KEY = "unicum_account";
@@ -51,7 +51,11 @@ export async function clearDevice(account: number | null): Promise<void> {
   }
   navigator.serviceWorker?.controller?.postMessage({ type: "SIGNED_OUT" });
   await Promise.all([
-    account != null ? deleteAccountQuizzes(account).catch(() => undefined) : undefined,
+    account != null
+      ? offlineQuizzes()
+          .then(({ deleteAccountQuizzes }) => deleteAccountQuizzes(account))
+          .catch(() => undefined)
+      : undefined,
     typeof caches === "undefined"
       ? undefined
       : caches

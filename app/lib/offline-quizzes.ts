@@ -5,6 +5,7 @@
 // idempotent per quiz, so a send repeated by two tabs or a lost answer counts once), and keeps a refused one with
 // the server's reason and its answers.
 import { deleteDB, type IDBPDatabase, openDB } from "idb";
+import { CHANGED_EVENT } from "./offline-store";
 import { type Answers, type RunnerQuestion, type Spent, sendOutcome, submissionAnswers } from "./quiz-answers";
 
 /** The server's answer to the download (DrawnQuiz with `offline`), as the device keeps it. */
@@ -57,8 +58,7 @@ function database(account: number): Promise<IDBPDatabase> {
   return db;
 }
 
-/** Tells the open pages (other tabs too) that the downloaded quizzes changed. */
-export const CHANGED_EVENT = "unicum:offline-quizzes";
+export { CHANGED_EVENT };
 function announce() {
   window.dispatchEvent(new Event(CHANGED_EVENT));
 }

@@ -3,14 +3,8 @@ import { Link } from "react-router";
 import { formatDateTime } from "~/components/quiz/messages";
 import { ApiError, apiFetch } from "~/lib/api-client";
 import { OFFLINE_QUIZZES_KEPT } from "~/lib/constants";
-import {
-  CHANGED_EVENT,
-  type DownloadedCopy,
-  keepDownload,
-  listQuizzes,
-  removeQuiz,
-  type StoredQuiz,
-} from "~/lib/offline-quizzes";
+import type { DownloadedCopy, StoredQuiz } from "~/lib/offline-quizzes";
+import { CHANGED_EVENT, offlineQuizzes } from "~/lib/offline-store";
 import { offlineQuizPath } from "~/lib/offline-routes";
 import { O } from "./messages";
 import { useOnline } from "./use-online";
@@ -21,7 +15,8 @@ export function useDownloadedQuizzes(account: number): StoredQuiz[] | null {
   useEffect(() => {
     const read = () => {
       if (typeof indexedDB === "undefined") return setQuizzes([]);
-      void listQuizzes(account)
+      void offlineQuizzes()
+        .then(({ listQuizzes }) => listQuizzes(account))
         .then(setQuizzes)
         .catch(() => setQuizzes([]));
     };
@@ -61,6 +56,7 @@ export function DownloadedQuizzes({ account, request }: { account: number; reque
     try {
       const copy = await apiFetch<DownloadedCopy>("/api/quiz", { method: "POST", json: { ...request, offline: true } });
       const { quizId, subjectName, timeLimitSec, startedAt, expiresAt, gapBoxes, questions } = copy;
+      const { keepDownload } = await offlineQuizzes();
       await keepDownload(account, { quizId, subjectName, timeLimitSec, startedAt, expiresAt, gapBoxes, questions });
       // The runner's page, kept now by the service worker for this account: it opens with no network.
       navigator.serviceWorker?.controller?.postMessage({ type: "KEEP_PAGE", path: "/test/offline" });
@@ -139,7 +135,8 @@ export function DownloadedQuizzes({ account, request }: { account: number; reque
                   type="button"
                   className="btn btn--small"
                   onClick={() => {
-                    if (q.state === "sent" || window.confirm(O.removeConfirm)) void removeQuiz(account, q.quizId);
+                    if (q.state === "sent" || window.confirm(O.removeConfirm))
+                      void offlineQuizzes().then(({ removeQuiz }) => removeQuiz(account, q.quizId));
                   }}
                 >
                   {O.remove}

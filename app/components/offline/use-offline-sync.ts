@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { adoptAccount } from "~/lib/device-data";
-import { sendQueued } from "~/lib/offline-quizzes";
+import { offlineQuizzes } from "~/lib/offline-store";
 
 /** How often a page tries the queue again: the browser's "online" event is not told of every way back. */
 const RETRY_MS = 15_000;
@@ -14,7 +14,11 @@ export function useOfflineSync(account: number): void {
   useEffect(() => {
     adoptAccount(account);
     if (typeof indexedDB === "undefined") return;
-    const send = () => void sendQueued(account).catch(() => undefined);
+    // The queue's module loads here, after the page is usable (app/lib/offline-store.ts).
+    const send = () =>
+      void offlineQuizzes()
+        .then(({ sendQueued }) => sendQueued(account))
+        .catch(() => undefined);
     send();
     window.addEventListener("online", send);
     const timer = setInterval(send, RETRY_MS);

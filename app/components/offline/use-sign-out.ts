@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback } from "react";
 import { useToast } from "~/components/ui/Toast";
 import { clearDevice } from "~/lib/device-data";
-import { listQuizzes, sendQueued, unsent } from "~/lib/offline-quizzes";
+import { offlineQuizzes } from "~/lib/offline-store";
 import { O } from "./messages";
 
 const SEND_WAIT_MS = 5000;
@@ -19,12 +19,15 @@ export function useSignOut(account: number) {
       const form = event.currentTarget;
       if (!navigator.onLine) return toast(O.offlineSignOut, "error");
       void (async () => {
-        if (typeof indexedDB !== "undefined") {
+        // The downloaded quizzes' module, loaded now (app/lib/offline-store.ts); if it cannot load (as when IndexedDB
+        // fails) signing out goes on.
+        const store = typeof indexedDB === "undefined" ? null : await offlineQuizzes().catch(() => null);
+        if (store) {
           await Promise.race([
-            sendQueued(account).catch(() => undefined),
+            store.sendQueued(account).catch(() => undefined),
             new Promise((resolve) => setTimeout(resolve, SEND_WAIT_MS)),
           ]);
-          const pending = unsent(await listQuizzes(account).catch(() => []));
+          const pending = store.unsent(await store.listQuizzes(account).catch(() => []));
           if (pending.length && !window.confirm(O.signOutPending(pending.length))) return;
         }
         await clearDevice(account);
