@@ -8,7 +8,7 @@
 // state seeded by test/e2e/serve.ts and written by `wrangler d1 execute --persist-to DIR` is the one served.
 //
 // As a module: startDirectServer(port, state) spawns this file in its own process group and waits until it answers.
-// As a program: node bench/lib/direct-server.ts --port 4395 --state .wrangler/bench-state
+// As a program: node bench/lib/direct-server.ts --port 4395 --state .wrangler/bench-state [--held: wait for SIGUSR2]
 import { spawn } from "node:child_process";
 import { globSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
@@ -50,7 +50,44 @@ function builtModules(main: string, rules: { type: string; include: string[] }[]
   return { rootPath, modules };
 }
 
-async function serve(port: number, state: string) {
+/**
+ * A server made ready to serve and held: its process has loaded wrangler and Miniflare and read the build's options
+ * (most of its start-up), and starts workerd on `serve()`. The room bench's deploy starts the next version's runtime
+ * this way, after the running one is gone: workerd loads the room's storage (its alarms included) as it starts, as the
+ * next version does on Cloudflare, and the deploy's gap is workerd's own start, not Node's imports.
+ */
+export async function holdDirectServer(port: number, state: string) {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(import.meta.url), "--port", String(port), "--state", state, "--held"],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      detached: true,
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let said = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      said += chunk.toString();
+      if (said.includes(HELD)) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`held server exited with ${code}`)));
+  });
+  return {
+    pid: child.pid!,
+    baseUrl: `http://localhost:${port}`,
+    /** Starts workerd and resolves once it answers `readyPath`. */
+    serve: (readyPath?: string): Promise<LocalServer> => {
+      child.kill("SIGUSR2");
+      return whenServing(child, port, 120_000, readyPath);
+    },
+  };
+}
+
+const HELD = "direct server: held";
+
+async function serve(port: number, state: string, held = false) {
   // Loaded here, in the server's process only: the bench that imports startDirectServer never needs them.
   const { convertV4MiniflareOptions, Log, LogLevel, Miniflare } = await import("miniflare");
   const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import("wrangler");
@@ -66,6 +103,16 @@ async function serve(port: number, state: string) {
     // main is resolved against the config's directory (build/server) when wrangler leaves it relative.
     ...builtModules(isAbsolute(main) ? main : resolve(dirname(BUILT_CONFIG), main), modulesRules ?? []),
   } as unknown as V4WorkerOptions;
+  if (held) {
+    // Everything but workerd is ready: wait for the word (SIGUSR2), going away at once if stopped meanwhile.
+    const early = () => process.exit(0);
+    process.on("SIGTERM", early);
+    await new Promise<void>((resolve) => {
+      process.once("SIGUSR2", () => resolve());
+      process.stdout.write(`${HELD}\n`);
+    });
+    process.off("SIGTERM", early);
+  }
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       host: "127.0.0.1",
@@ -102,5 +149,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     if (i < 0 || !args[i + 1]) throw new Error(`usage: node bench/lib/direct-server.ts --port PORT --state DIR`);
     return args[i + 1]!;
   };
-  await serve(Number(arg("--port")), arg("--state"));
+  await serve(Number(arg("--port")), arg("--state"), args.includes("--held"));
 }

@@ -1,11 +1,11 @@
 // The room bench's rig: one room as Cloudflare runs it, its server's workerd on one core and the bench's clients on the
-// other (`taskset`), and a deploy: the next version started beforehand on the same state, then the running one stopped
-// at once and every new connection sent to the next, so every socket drops, the room loses what it held in memory and
-// keeps its SQLite storage.
+// other (`taskset`), and a deploy: the next version's process held ready beforehand, then the running one stopped at
+// once, every new connection sent to the next and its workerd started on the same state, so every socket drops, the
+// room loses what it held in memory and keeps its SQLite storage.
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { startDirectServer } from "../lib/direct-server.ts";
+import { holdDirectServer } from "../lib/direct-server.ts";
 import { workerdUnder } from "../lib/reconnect-cost.ts";
 import { BENCH_STATE, type LocalServer } from "../lib/server.ts";
 
@@ -55,18 +55,19 @@ export function pinRig(server: LocalServer): Rig {
   };
 }
 
-/** Where the next version listens: beside the served one (the reconnect bench's floor room takes BENCH_PORT + 7). */
+/** Where the next version listens: beside the served one (the reconnect bench's floors take BENCH_PORT + 7 and + 8). */
 const NEXT_VERSION_PORT_OFFSET = 3;
 
 /**
- * A deploy, as Cloudflare makes one: the next version is ready before the release (started here beforehand, on the same
- * state, on a port of its own), and the release stops the running version at once (SIGKILL of its process group: every
- * socket drops, the room loses its memory, its committed SQLite storage stays) and sends every new connection to the
- * next. So the deploy's window measures the room's restart and the candidates' comeback, not workerd's start-up on
- * this machine (8.5 s when the bench stopped and restarted one server on the same port).
- *
- * The next version answers its readiness check from a static asset (no Worker, no D1, no room): it opens none of the
- * storage the running version writes until the release sends it traffic.
+ * A deploy, as Cloudflare makes one: the next version is ready before the release (its process started beforehand and
+ * held: wrangler, Miniflare and the build's options loaded, bench/lib/direct-server.ts holdDirectServer), and the
+ * release stops the running version at once (SIGKILL of its process group: every socket drops, the room loses its
+ * memory, its committed SQLite storage stays), sends every new connection to the next version's port and starts its
+ * workerd on that storage, pinned to the server's core. So the deploy's window holds workerd's own start and the
+ * candidates' comeback, not Node's start-up on this machine (8.5 s when the bench stopped and restarted one server on
+ * the same port). Its workerd starts only once the running one is gone: two workerds never share the state, and the
+ * next one loads the rooms' alarms as they are at the release (one started earlier would hold the alarms of its own
+ * start: subject 3 never opened).
  */
 export type NextVersion = {
   /** Releases it: `server` becomes it (whoever stops `server` later stops it). */
@@ -87,8 +88,9 @@ function alive(pid: number): boolean {
 
 export async function prepareDeploy(server: LocalServer, rig: Rig): Promise<NextVersion> {
   const port = Number(new URL(server.baseUrl).port) + NEXT_VERSION_PORT_OFFSET;
-  const next = await startDirectServer(port, BENCH_STATE, "/manifest.webmanifest");
-  for (const pid of workerdUnder(next.pid!)) rig.pinServer(pid);
+  const next = await holdDirectServer(port, BENCH_STATE);
+  // On the server's core: the workerd it starts at the release inherits it.
+  rig.pinServer(next.pid);
   let released = false;
   return {
     release: async () => {
@@ -101,11 +103,20 @@ export async function prepareDeploy(server: LocalServer, rig: Rig): Promise<Next
         // already gone
       }
       while (old.some(alive)) await new Promise((r) => setTimeout(r, 5));
-      Object.assign(server, next);
+      // From here every new connection goes to the next version's port (refused until its workerd answers).
+      server.baseUrl = next.baseUrl;
+      const serving = await next.serve();
+      Object.assign(server, serving);
+      for (const pid of workerdUnder(serving.pid!)) rig.pinServer(pid);
       return { stoppedAt, servingAt: performance.now() };
     },
     discard: async () => {
-      if (!released) await next.stop();
+      if (released) return;
+      try {
+        process.kill(-next.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
     },
   };
 }
