@@ -107,10 +107,13 @@ async function serve(port: number, state: string, held = false) {
     // Everything but workerd is ready: wait for the word (SIGUSR2), going away at once if stopped meanwhile.
     const early = () => process.exit(0);
     process.on("SIGTERM", early);
+    // A signal's listener does not keep Node's event loop alive: this timer does, until the word comes.
+    const alive = setInterval(() => {}, 60_000);
     await new Promise<void>((resolve) => {
       process.once("SIGUSR2", () => resolve());
       process.stdout.write(`${HELD}\n`);
     });
+    clearInterval(alive);
     process.off("SIGTERM", early);
   }
   const mf = new Miniflare(
