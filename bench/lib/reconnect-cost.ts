@@ -8,52 +8,24 @@
 //          served as the app is, behind the local runtime's asset router (floorServer), and also bare ("bare floor").
 // The figure is workerd's CPU time (its process, every thread, read from /proc) per reconnect. Every side is connected
 // at once and their waves take turns, so the machine's other load falls on each alike.
-import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { floorServer } from "./reconnect-floor.ts";
+import { cpuSeconds, perfRecord, workerdUnder } from "./workerd-process.ts";
 import { adminJson, answerKeys, type Key, prepareStudents, type Student } from "../national.ts";
-import { BENCH_STATE, devCookie, type LocalServer } from "./server.ts";
+import { devCookie, type LocalServer } from "./server.ts";
+
+export { cpuSeconds, workerdUnder } from "./workerd-process.ts";
+export { floorInspectorPort } from "./reconnect-floor.ts";
 
 /** Waves per side: the figure is each side's median. */
 export const RECONNECT_ROUNDS = Number(process.env.RECONNECT_ROUNDS ?? 6);
 const ROUNDS = RECONNECT_ROUNDS;
 const BATCH = 50;
-const CLK_TCK = 100;
-
-/** The workerd processes under `pid` (its children and theirs). */
-export function workerdUnder(pid: number): number[] {
-  const parent = new Map<number, number>();
-  const comm = new Map<number, string>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      comm.set(Number(entry), stat.slice(stat.indexOf("(") + 1, close));
-      parent.set(Number(entry), Number(stat.slice(close + 2).split(" ")[1]));
-    } catch {
-      // gone
-    }
-  }
-  const under = (p: number) => {
-    for (let q = parent.get(p); q; q = parent.get(q)) if (q === pid) return true;
-    return false;
-  };
-  return [...comm].filter(([p, name]) => name === "workerd" && under(p)).map(([p]) => p);
-}
-
-/** CPU seconds a process has used (user + system, every thread). */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
 
 /** Answers the room refused, by reason: the figures count only if there are none. */
 export const refused = new Map<string, number>();
 
 type Socket = { ws: WebSocket; resume?: string; seq: number; acks: Map<number, () => void> };
-type Target = {
+export type Target = {
   url: (client: number, resume?: string) => string;
   headers: (client: number) => Record<string, string>;
   answer: (client: number, k: number) => { subjectId: number; questionId: number; value: string };
@@ -136,34 +108,6 @@ export type ReconnectShape = { clients: number; answers: number };
 /** Starts a profile of the app's waves (or does nothing: null); its stop writes it. */
 export type Profiler = (side: "app" | "floor") => Promise<{ stop: () => Promise<void> } | null>;
 
-/**
- * RECONNECT_PERF=DIR: `perf record` of each side's workerd over the waves (DIR/app.data, DIR/floor.data; read them with
- * `perf report -i`): native CPU time by symbol, which the V8 profile (wall time, with an inspector attached) cannot show.
- * Returns how to stop them.
- */
-function perfRecord(sides: [string, number][]): () => Promise<void> {
-  const dir = process.env.RECONNECT_PERF;
-  if (!dir) return async () => {};
-  const children = sides.map(([name, pid]) =>
-    spawn("perf", ["record", "-F", "997", "-g", "-p", String(pid), "-o", `${dir}/${name}.data`], { stdio: "ignore" }),
-  );
-  return async () => {
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((done) => {
-            child.on("exit", () => done());
-            child.kill("SIGINT");
-          }),
-      ),
-    );
-  };
-}
-
-/** The floor's workerd inspector (for its profile beside the app's): the app's BENCH_INSPECTOR_PORT + 1. */
-export const floorInspectorPort = () =>
-  process.env.BENCH_INSPECTOR_PORT ? Number(process.env.BENCH_INSPECTOR_PORT) + 1 : undefined;
-
 /** Connects every client and saves `answers` answers each; the sockets the waves take down and up again. */
 async function connect(shape: ReconnectShape, target: Target, ready?: () => Promise<void>) {
   const { clients, answers } = shape;
@@ -237,65 +181,6 @@ async function appTarget(server: LocalServer, shape: ReconnectShape) {
     await fetch(`${baseUrl}/api/admin/simulations/${simId}`, { method: "DELETE", headers: { cookie: admin } });
   };
   return { target, ready, remove };
-}
-
-/**
- * The floor: bench/fixtures/floor-room.js on a workerd of its own (Miniflare, in this process). `routed`: served as the
- * app is, behind the asset router that the local runtime puts in front of a Worker with static assets (the app's
- * `run_worker_first` sends /api/* straight to the Worker, but through that router's hop). On Cloudflare that router
- * runs outside the room's thread; here it is on the same one for both, so the app's ratio to the routed floor is its
- * own code's. The bare floor (no router) is reported beside it.
- */
-async function floorServer(routed: boolean) {
-  const { convertV4MiniflareOptions, Log, LogLevel, Miniflare } = await import("miniflare");
-  const known = new Set(workerdUnder(process.pid));
-  const port = Number(process.env.BENCH_PORT ?? 4329) + (routed ? 8 : 7);
-  const state = `${BENCH_STATE}-floor${routed ? "-routed" : ""}`;
-  const assets = join(state, "assets"); // none: the router only forwards
-  mkdirSync(assets, { recursive: true });
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      host: "127.0.0.1",
-      port,
-      // The network is closed: never fetch the Request.cf placeholder from Cloudflare.
-      cf: false,
-      log: new Log(LogLevel.WARN),
-      ...(floorInspectorPort() && routed ? { inspectorPort: floorInspectorPort() } : {}),
-      // Its room's storage on tmpfs beside the app's (BENCH_STATE), not in the disk's temporary directory.
-      resourcePersistencePath: state,
-      workers: [
-        {
-          name: "floor",
-          modules: true,
-          scriptPath: resolve("bench/fixtures/floor-room.js"),
-          // As the app's (wrangler.jsonc): the same runtime and no WebSocket compression, so both sides pay the same.
-          compatibilityDate: "2026-10-01",
-          compatibilityFlags: ["no_web_socket_compression"],
-          durableObjects: { ROOM: { className: "FloorRoom", useSQLite: true } },
-          // As wrangler turns the app's `assets.run_worker_first` into Miniflare's options.
-          ...(routed
-            ? {
-                assets: {
-                  directory: assets,
-                  run_worker_first: ["/ws"],
-                  routerConfig: { has_user_worker: true, static_routing: { asset_worker: [], user_worker: ["/ws"] } },
-                  assetConfig: { compatibility_date: "2026-10-01", compatibility_flags: ["no_web_socket_compression"] },
-                },
-              }
-            : {}),
-        },
-      ],
-    } as Parameters<typeof convertV4MiniflareOptions>[0]),
-  );
-  await mf.ready;
-  const [workerd] = workerdUnder(process.pid).filter((p) => !known.has(p));
-  if (!workerd) throw new Error("the floor's workerd was not found");
-  const target: Target = {
-    url: (i) => `ws://127.0.0.1:${port}/ws?u=${i}`,
-    headers: () => ({}),
-    answer: (i, k) => ({ subjectId: 1, questionId: 100_000 + ((i + k) % 31), value: "B" }),
-  };
-  return { target, workerd, stop: () => mf.dispose() };
 }
 
 /**
