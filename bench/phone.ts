@@ -16,7 +16,7 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Page
 import { startEdge } from "./lib/edge.ts";
 import { measureAnswerPaints, RUNNER_QUESTIONS } from "./lib/phone-answers.ts";
 import { devCookie, type LocalServer } from "./lib/server.ts";
-import { type PageRun, PHONE, type PhonePage, RUNS } from "./lib/phone-goals.ts";
+import { type PageRun, PHONE, type PhonePage, RUNS, type VisitFigures } from "./lib/phone-goals.ts";
 import { report } from "./lib/phone-report.ts";
 import { percentile } from "./lib/stats.ts";
 
@@ -245,25 +245,27 @@ export async function benchPhone(server: LocalServer) {
   return (await benchPhoneSideBySide([server]))[0]!;
 }
 
-/** A page's runs summed up. */
-function summary(label: string, runs: PageRun[], repeats: PageRun[]): PhonePage {
+/** One visit's runs summed up. */
+function visitFigures(runs: PageRun[]): VisitFigures {
   return {
-    page: label,
     lcpP50: percentile(at(runs, "lcp"), 50),
     lcpP95: percentile(at(runs, "lcp"), 95),
     usableP50: percentile(at(runs, "usable"), 50),
     usableP95: percentile(at(runs, "usable"), 95),
     usableRuns: at(runs, "usable"),
     cls: Math.max(...at(runs, "cls")),
+  };
+}
+
+/** A page's runs summed up. */
+function summary(label: string, runs: PageRun[], repeats: PageRun[]): PhonePage {
+  return {
+    page: label,
+    ...visitFigures(runs),
     lcpElement: runs[0]!.lcpElement,
     lcpBeforeUsableRuns: runs.filter((r) => r.lcpBeforeUsable).length,
     repeat: {
-      lcpP50: percentile(at(repeats, "lcp"), 50),
-      lcpP95: percentile(at(repeats, "lcp"), 95),
-      usableP50: percentile(at(repeats, "usable"), 50),
-      usableP95: percentile(at(repeats, "usable"), 95),
-      usableRuns: at(repeats, "usable"),
-      cls: Math.max(...at(repeats, "cls")),
+      ...visitFigures(repeats),
       controlledRuns: repeats.filter((r) => r.controlled).length,
       ttfbP50: percentile(at(repeats, "ttfb"), 50),
     },

@@ -18,17 +18,22 @@ import { type LocalServer, whenServing } from "./server.ts";
 
 const BUILT_CONFIG = join("build", "server", "wrangler.json");
 
-/**
- * Serves the built app from workerd on 127.0.0.1:port with the state in `state` (its own process group), and resolves
- * once `readyPath` answers (bench/lib/server.ts whenServing).
- */
-export async function startDirectServer(port: number, state: string, readyPath?: string): Promise<LocalServer> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--port", String(port), "--state", state], {
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-  });
-  return whenServing(child, port, 120_000, readyPath);
+/** This file run as the server's own process (its own process group); `held`: it waits for SIGUSR2 to start workerd. */
+function spawnServer(port: number, state: string, held: boolean) {
+  return spawn(
+    process.execPath,
+    [fileURLToPath(import.meta.url), "--port", String(port), "--state", state, ...(held ? ["--held"] : [])],
+    {
+      stdio: ["ignore", held ? "pipe" : "ignore", "inherit"],
+      detached: true,
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    },
+  );
+}
+
+/** Serves the built app from workerd on 127.0.0.1:port with the state in `state` (its own process group). */
+export async function startDirectServer(port: number, state: string): Promise<LocalServer> {
+  return whenServing(spawnServer(port, state, false), port, 120_000);
 }
 
 /**
@@ -57,15 +62,7 @@ function builtModules(main: string, rules: { type: string; include: string[] }[]
  * next version does on Cloudflare, and the deploy's gap is workerd's own start, not Node's imports.
  */
 export async function holdDirectServer(port: number, state: string) {
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(import.meta.url), "--port", String(port), "--state", state, "--held"],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-      detached: true,
-      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-    },
-  );
+  const child = spawnServer(port, state, true);
   await new Promise<void>((resolve, reject) => {
     let said = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -77,10 +74,10 @@ export async function holdDirectServer(port: number, state: string) {
   return {
     pid: child.pid!,
     baseUrl: `http://localhost:${port}`,
-    /** Starts workerd and resolves once it answers `readyPath`. */
-    serve: (readyPath?: string): Promise<LocalServer> => {
+    /** Starts workerd and resolves once it answers. */
+    serve: (): Promise<LocalServer> => {
       child.kill("SIGUSR2");
-      return whenServing(child, port, 120_000, readyPath);
+      return whenServing(child, port, 120_000);
     },
   };
 }

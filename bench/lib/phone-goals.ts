@@ -34,8 +34,8 @@ export type PageRun = {
   /** The page's first byte (on a repeat visit it comes through the service worker, throttled as the page is). */
   ttfb: number;
 };
-export type PhonePage = {
-  page: string;
+/** One visit's figures over its runs (a page's first visit, or its repeat visit). */
+export type VisitFigures = {
   lcpP50: number;
   lcpP95: number;
   usableP50: number;
@@ -44,20 +44,14 @@ export type PhonePage = {
   usableRuns: number[];
   /** The worst run's CLS. */
   cls: number;
+};
+export type PhonePage = VisitFigures & {
+  page: string;
   /** What the largest paint was (the first run's), and whether it came before the JavaScript made the page usable. */
   lcpElement: string;
   lcpBeforeUsableRuns: number;
-  /** The same page on a repeat visit, its service worker installed (see the head of this file). */
-  repeat: {
-    lcpP50: number;
-    lcpP95: number;
-    usableP50: number;
-    usableP95: number;
-    usableRuns: number[];
-    cls: number;
-    controlledRuns: number;
-    ttfbP50: number;
-  };
+  /** The same page on a repeat visit, its service worker installed (see the head of bench/phone.ts). */
+  repeat: VisitFigures & { controlledRuns: number; ttfbP50: number };
 };
 
 /** Each page's figures against GOALS: the verdict and what missed. */

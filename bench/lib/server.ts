@@ -8,22 +8,14 @@ import { startDirectServer } from "./direct-server.ts";
 /** `pid`: the server's own process (its workerd is a child of it, or of its children). */
 export type LocalServer = { baseUrl: string; pid?: number; stop: () => Promise<void> };
 
-/**
- * Waits until a spawned server answers `readyPath` (/login: the Worker itself), and returns how to reach and stop it
- * (its process group).
- */
-export async function whenServing(
-  child: ChildProcess,
-  port: number,
-  timeoutMs: number,
-  readyPath = "/login",
-): Promise<LocalServer> {
+/** Waits until a spawned server answers /login, and returns how to reach and stop it (its process group). */
+export async function whenServing(child: ChildProcess, port: number, timeoutMs: number): Promise<LocalServer> {
   const baseUrl = `http://localhost:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${baseUrl}${readyPath}`)).ok) break;
+      if ((await fetch(`${baseUrl}/login`)).ok) break;
     } catch {
       // not up yet
     }

@@ -57,3 +57,13 @@ export function perfRecord(sides: [string, number][]): () => Promise<void> {
     );
   };
 }
+
+/** Whether a process still runs (a zombie, killed and not yet reaped, does not). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}

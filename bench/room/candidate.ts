@@ -17,8 +17,8 @@ import { openSealedSubject, type SealedSubject } from "../../app/lib/sealed-subj
 import type { FlowSubject } from "../../app/lib/simulation.ts";
 import { studentWindows } from "../../app/lib/simulation-day.ts";
 import type { Key } from "../national.ts";
-import { nextAnswerInMs, type Pace, type Recorder, realRatePerCandidate, sleep } from "./pace.ts";
-import { type Hello, RoomSocket, type RoomUser, type SavedAnswers } from "./socket-client.ts";
+import { nextAnswerInMs, type Pace, realRatePerCandidate, sleep } from "./pace.ts";
+import { type Hello, RoomSocket, type SavedAnswers } from "./socket-client.ts";
 
 type Flow = {
   flow: (FlowSubject & { questions: { id: number }[] })[];
@@ -52,15 +52,9 @@ export class Candidate extends RoomSocket {
   private readonly ability: number;
   private started: Promise<void>;
 
-  constructor(
-    user: RoomUser,
-    origin: { readonly baseUrl: string },
-    simulationId: string,
-    random: () => number,
-    rec: Recorder,
-  ) {
-    super(user, origin, simulationId, random, rec);
-    this.ability = 0.2 + 0.7 * ((random() + random() + random()) / 3);
+  constructor(...args: ConstructorParameters<typeof RoomSocket>) {
+    super(...args);
+    this.ability = 0.2 + 0.7 * ((this.random() + this.random() + this.random()) / 3);
     this.started = new Promise((resolve) => (this.onStart = resolve));
     this.onHello = (hello, at) => this.checkDeploy(hello, at);
   }

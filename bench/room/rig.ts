@@ -3,10 +3,9 @@
 // once, every new connection sent to the next and its workerd started on the same state, so every socket drops, the
 // room loses what it held in memory and keeps its SQLite storage.
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { holdDirectServer } from "../lib/direct-server.ts";
-import { workerdUnder } from "../lib/reconnect-cost.ts";
+import { alive, workerdUnder } from "../lib/workerd-process.ts";
 import { BENCH_STATE, type LocalServer } from "../lib/server.ts";
 
 export const SERVER_CORE = 0;
@@ -75,16 +74,6 @@ export type NextVersion = {
   /** Stops it if it was never released. */
   discard: () => Promise<void>;
 };
-
-/** Whether a process still runs (a zombie, killed and not yet reaped, does not). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 export async function prepareDeploy(server: LocalServer, rig: Rig): Promise<NextVersion> {
   const port = Number(new URL(server.baseUrl).port) + NEXT_VERSION_PORT_OFFSET;
