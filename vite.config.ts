@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import { visualizer } from "rollup-plugin-visualizer";
 import { defineConfig, type PluginOption } from "vite";
 import { clientChunks } from "./scripts/vite-client-chunks.ts";
+import { compileHints } from "./scripts/vite-compile-hints.ts";
 import { inlineCss } from "./scripts/vite-inline-css.ts";
 import { serviceWorker } from "./scripts/vite-service-worker.ts";
 
@@ -79,6 +80,7 @@ export default defineConfig(({ command, isPreview }) => ({
     reactRouter(),
     inlineCss(),
     clientChunks(),
+    compileHints(),
     serviceWorker(),
     bundleReport(),
     {

@@ -114,5 +114,23 @@ await diagnosePhonePage("bench/phone-trace.ts", {
         ).slice(0, 120),
       }));
     console.table(layouts);
+    // --timeline: every task of 5 ms or more, in order, with what it ran the longest (where the time after the last
+    // script's arrival goes).
+    if (process.argv.includes("--timeline"))
+      console.table(
+        sorted
+          .filter((e) => e.name === "RunTask" && (e.dur ?? 0) >= 5000)
+          .map((task) => {
+            const end = task.ts + (task.dur ?? 0);
+            const inner = sorted.filter((e) => e !== task && e.name !== "RunTask" && e.ts >= task.ts && e.ts < end);
+            const top = inner.sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))[0];
+            const url = (top?.args?.data?.url ?? "").replace(/^.*\//, "");
+            return {
+              at: Math.round((task.ts - nav.ts) / 1000),
+              ms: Math.round((task.dur ?? 0) / 1000),
+              ran: top ? `${top.name}${url ? ` ${url}` : ""}` : "",
+            };
+          }),
+      );
   },
 });

@@ -75,3 +75,34 @@ test("a screen reached by the side navigation gets its own styles, and the first
     .toBe(SURFACE);
   expect(await backgroundOf(page, "body")).toBe(BG);
 });
+
+// Issue 47, point 4: the files whose functions nearly all run before a page is usable start with V8's compile hint
+// (scripts/vite-compile-hints.ts), so a phone compiles them while they download instead of at hydration; a part loaded
+// later (the dashboard's charts) is compiled lazily as before.
+test("the scripts that hydrate a screen are compiled as they download, the charts are not", async ({ page }) => {
+  const HINT = "//# allFunctionsCalledOnLoad\n";
+  await login(page, "studente@example.com");
+  const startsWithHint = async (href: string) => (await (await page.request.get(href)).text()).startsWith(HINT);
+  for (const [path, screen] of [
+    ["/dashboard", "dashboard"],
+    ["/test/nuovo", "test.nuovo"],
+  ] as const) {
+    const html = await (await page.request.get(path)).text();
+    const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!);
+    for (const name of ["entry.client", "framework", "shell", screen]) {
+      const href = preloads.find((h) => new RegExp(`/assets/${name.replace(".", "\\.")}-[\\w-]+\\.js$`).test(h));
+      expect(href, `${path} preloads its ${name} file`).toBeTruthy();
+      expect(await startsWithHint(href!), `${href} carries the hint`).toBe(true);
+    }
+  }
+  await page.goto("/dashboard");
+  const charts = await page.waitForFunction(() =>
+    performance
+      .getEntriesByType("resource")
+      .map((e) => e.name)
+      .find((n) => /\/assets\/charts\.impl-[\w-]+\.js$/.test(n)),
+  );
+  const chartsUrl = await charts.jsonValue();
+  expect(chartsUrl, "the dashboard loads its charts").toBeTruthy();
+  expect(await startsWithHint(new URL(chartsUrl!).pathname), "the lazy charts file").toBe(false);
+});
