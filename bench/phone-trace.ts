@@ -114,12 +114,12 @@ await diagnosePhonePage("bench/phone-trace.ts", {
         ).slice(0, 120),
       }));
     console.table(layouts);
-    // --timeline: every task of 5 ms or more, in order, with what it ran the longest (where the time after the last
+    // --timeline: every task of 5 ms or more (TIMELINE_MIN_MS), in order, with what it ran the longest (where the time after the last
     // script's arrival goes).
     if (process.argv.includes("--timeline"))
       console.table(
         sorted
-          .filter((e) => e.name === "RunTask" && (e.dur ?? 0) >= 5000)
+          .filter((e) => e.name === "RunTask" && (e.dur ?? 0) >= Number(process.env.TIMELINE_MIN_MS ?? 5) * 1000)
           .map((task) => {
             const end = task.ts + (task.dur ?? 0);
             const inner = sorted.filter((e) => e !== task && e.name !== "RunTask" && e.ts >= task.ts && e.ts < end);

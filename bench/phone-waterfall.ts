@@ -7,7 +7,7 @@ import { CHROMIUM_LAUNCH } from "../scripts/chromium.ts";
 import { chromium } from "playwright-core";
 import { startEdge } from "./lib/edge.ts";
 import { devCookie, type LocalServer, startProductionServer } from "./lib/server.ts";
-import { phonePage, startedQuiz } from "./phone.ts";
+import { phonePage, startedQuiz, untilUsable } from "./phone.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -63,12 +63,9 @@ try {
           row.bytes = e.encodedDataLength;
         }
       });
+      const usable = untilUsable(page);
       await page.goto(`${edge.url}${path}`, { waitUntil: "load", timeout: 60_000 });
-      await page.waitForFunction(
-        () => document.documentElement.dataset.hydrated === "1" || !document.querySelector('script[type="module"]'),
-        undefined,
-        { timeout: 60_000, polling: 100 },
-      );
+      await usable;
       const marks = await page.evaluate(() => {
         const p = (window as unknown as { __phone: { lcp: number; lcpElement: string; hydratedAt: number | null } })
           .__phone;

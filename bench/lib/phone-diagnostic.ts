@@ -5,7 +5,7 @@
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { CHROMIUM_LAUNCH } from "../../scripts/chromium.ts";
-import { phonePage, startedQuiz } from "../phone.ts";
+import { phonePage, startedQuiz, untilUsable } from "../phone.ts";
 import { startEdge } from "./edge.ts";
 import { devCookie } from "./server.ts";
 
@@ -44,8 +44,9 @@ export async function diagnosePhonePage<T>(
     }
     const diagnosed = { path, repeat, page, cdp, context, origin: edge.url };
     await capture.before(diagnosed);
+    const usable = untilUsable(page);
     await page.goto(`${edge.url}${path}`, { waitUntil: "load" });
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "1", undefined, { polling: 50 });
+    await usable;
     const result = await capture.after(diagnosed);
     await context.close();
     return result;
