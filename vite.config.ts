@@ -23,6 +23,7 @@ const CLIENT_DEPS = [
   "react-dom",
   "react-dom/client",
   "react-router",
+  "react-router/dom",
   "zod",
   "date-fns",
   "@date-fns/tz",
