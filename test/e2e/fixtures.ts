@@ -120,11 +120,15 @@ function watchHydration(page: Page) {
       hydrationErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
     else if (/Content Security Policy/i.test(text)) cspViolations.push(`${page.url()}: ${text.slice(0, 400)}`);
     else if (![...EXPECTED_ERRORS, ...allowedErrors].some((re) => re.test(text)))
-      consoleErrors.push(`${page.url()}: ${text.slice(0, 300)}`);
+      consoleErrors.push(`${page.url()}: ${text.slice(0, 900)}`);
   };
-  page.on("pageerror", (error) => check(`${error.message}`));
+  // Where it came from, after the text (the patterns above match its start): a flaky "Response" logged under load on
+  // /compiti, /rush and /test gave no clue of its origin.
+  page.on("pageerror", (error) => check(`${error.message} (stack: ${(error.stack ?? "").slice(0, 600)})`));
   page.on("console", (message) => {
-    if (message.type() === "error") check(message.text());
+    if (message.type() !== "error") return;
+    const { url, lineNumber, columnNumber } = message.location();
+    check(`${message.text()}${url ? ` (at ${url}:${lineNumber}:${columnNumber})` : ""}`);
   });
 }
 
