@@ -5,7 +5,7 @@
 // - Per page (/, /dashboard, /test/nuovo, a started quiz): Largest Contentful Paint, the time to a usable page
 //   (React hydrated: <html data-hydrated>; the landing ships no React, so its DOMContentLoaded), and Cumulative
 //   Layout Shift (the largest session window of layout-shift entries without recent input), 7 runs, p50 and p95.
-//   Nothing of the bench's runs in the page until it is usable: it waits for a console message (USABLE_MARK).
+//   Nothing of the bench runs in the page until it is usable: it waits for a console message (bench/lib/phone-page.ts).
 // - The same on a repeat visit (issue 47, point 4): in a context that has loaded the page once, unthrottled, and whose
 //   service worker is installed and in control (its precache filled), a new tab loads the page again under the phone
 //   profile; the service worker's own requests (the page it fetches for the tab) are throttled too, through its
@@ -13,130 +13,17 @@
 // - In the runner, at 4x CPU: answering a question (a key on an option) and moving to another (an arrow), each from
 //   the key press to the frame that shows the change, 80 presses (bench/lib/phone-answers.ts).
 import { CHROMIUM_LAUNCH } from "../scripts/chromium.ts";
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import { startEdge } from "./lib/edge.ts";
 import { measureAnswerPaints, RUNNER_QUESTIONS } from "./lib/phone-answers.ts";
 import { devCookie, type LocalServer } from "./lib/server.ts";
-import { type PageRun, PHONE, type PhonePage, RUNS, type VisitFigures } from "./lib/phone-goals.ts";
+import { type PageRun, type PhonePage, RUNS, type VisitFigures } from "./lib/phone-goals.ts";
+import { phoneContext, phonePage, throttle, throttleServiceWorkers, untilUsable } from "./lib/phone-page.ts";
 import { report } from "./lib/phone-report.ts";
 import { percentile } from "./lib/stats.ts";
 
 export { GOALS, PHONE, type PhonePage, phoneVerdict } from "./lib/phone-goals.ts";
-
-/** A decided cookie choice, so the banner is neither the largest paint nor a shift. */
-export const CONSENT = encodeURIComponent("v=2025-08-19&p=0&a=0&m=0&id=00000000-0000-4000-8000-000000000000");
-
-/**
- * What the page logs (console.debug) once it is usable: React has hydrated, or the page ships no React and its HTML is
- * parsed. The bench waits for this message, which Chromium sends over the DevTools protocol, rather than asking the page:
- * Playwright's waitForFunction injects its own script into the page and polls it, which at 4x CPU took 35-45 ms of the
- * main thread in the middle of hydration, and 85 ms of "usable" in the median on /test/nuovo (8 alternated runs).
- */
-export const USABLE_MARK = "unicum-bench:usable";
-
-/** Observers installed before the page's first byte: LCP, layout shifts, and when React marks the page hydrated. */
-function observeLoad(usableMark: string) {
-  const w = window as unknown as {
-    __phone: { lcp: number; lcpElement: string; shifts: { t: number; v: number }[]; hydratedAt: number | null };
-  };
-  w.__phone = { lcp: Number.NaN, lcpElement: "", shifts: [], hydratedAt: null };
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries() as (PerformanceEntry & { element?: Element | null })[]) {
-      w.__phone.lcp = e.startTime;
-      const el = e.element;
-      w.__phone.lcpElement = el ? `${el.tagName.toLowerCase()}: ${(el.textContent ?? "").trim().slice(0, 40)}` : "";
-    }
-  }).observe({ type: "largest-contentful-paint", buffered: true });
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-      if (!e.hadRecentInput) w.__phone.shifts.push({ t: e.startTime, v: e.value });
-  }).observe({ type: "layout-shift", buffered: true });
-  // The document, not its <html>: an init script runs before the parser has made that element (observing
-  // document.documentElement threw here, so every "usable" figure was DOMContentLoaded until issue 47).
-  new MutationObserver(() => {
-    if (w.__phone.hydratedAt == null && document.documentElement?.dataset.hydrated) {
-      w.__phone.hydratedAt = performance.now();
-      console.debug(usableMark);
-    }
-  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-hydrated"] });
-  document.addEventListener("DOMContentLoaded", () => {
-    if (!document.querySelector('script[type="module"]')) console.debug(usableMark);
-  });
-}
-
-/** Resolves when `page` logs USABLE_MARK: call it before the navigation, await it after. */
-export function untilUsable(page: Page): Promise<unknown> {
-  return page.waitForEvent("console", { predicate: (m) => m.text() === USABLE_MARK, timeout: 60_000 });
-}
-
-/** A new context (cold cache) with the phone's viewport, the cookies, and CPU and network throttled. */
-export async function phonePage(
-  browser: Browser,
-  baseUrl: string,
-  cookie: string,
-): Promise<[BrowserContext, Page, CDPSession]> {
-  const context = await phoneContext(browser, baseUrl, cookie);
-  const page = await context.newPage();
-  return [context, page, await throttle(context, page)];
-}
-
-/** The phone's network conditions, as Network.emulateNetworkConditions takes them. */
-const NETWORK = {
-  offline: false,
-  latency: PHONE.latencyMs,
-  downloadThroughput: PHONE.downloadBytesPerSec,
-  uploadThroughput: PHONE.uploadBytesPerSec,
-};
-
-/** The phone's CPU and network on a page. */
-async function throttle(context: BrowserContext, page: Page): Promise<CDPSession> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: PHONE.cpuSlowdown });
-  await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", NETWORK);
-  return cdp;
-}
-
-/**
- * The phone's network on every running service worker of the browser (a page's throttling does not reach the
- * requests its worker makes). Playwright gives no session on a worker: the browser's session attaches to its target
- * and speaks to it through Target.sendMessageToTarget. Returns how to detach.
- */
-async function throttleServiceWorkers(browser: Browser): Promise<() => Promise<void>> {
-  const session = await browser.newBrowserCDPSession();
-  const { targetInfos } = await session.send("Target.getTargets");
-  let id = 0;
-  for (const target of targetInfos.filter((t) => t.type === "service_worker")) {
-    const { sessionId } = await session.send("Target.attachToTarget", { targetId: target.targetId, flatten: false });
-    for (const [method, params] of [
-      ["Network.enable", {}],
-      ["Network.emulateNetworkConditions", NETWORK],
-    ] as const)
-      await session.send("Target.sendMessageToTarget", {
-        sessionId,
-        message: JSON.stringify({ id: ++id, method, params }),
-      });
-  }
-  return () => session.detach();
-}
-
-async function phoneContext(browser: Browser, baseUrl: string, cookie: string): Promise<BrowserContext> {
-  const [name, value] = cookie.split("=");
-  const context = await browser.newContext({
-    viewport: PHONE.viewport,
-    deviceScaleFactor: 2.625,
-    isMobile: true,
-    hasTouch: true,
-    locale: "it-IT",
-    timezoneId: "Europe/Rome",
-  });
-  await context.addCookies([
-    { name: name!, value: value!, url: baseUrl },
-    { name: "unicum_consent", value: CONSENT, url: baseUrl },
-  ]);
-  await context.addInitScript(observeLoad, USABLE_MARK);
-  return context;
-}
+export { phonePage, untilUsable } from "./lib/phone-page.ts";
 
 /** Until React has hydrated (or the page ships none) and every streamed part is in place, then two frames more. */
 async function settled(page: Page) {
