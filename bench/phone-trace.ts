@@ -114,8 +114,8 @@ await diagnosePhonePage("bench/phone-trace.ts", {
         ).slice(0, 120),
       }));
     console.table(layouts);
-    // --timeline: every task of 5 ms or more (TIMELINE_MIN_MS), in order, with what it ran the longest (where the time after the last
-    // script's arrival goes).
+    // --timeline: every task of 5 ms or more (TIMELINE_MIN_MS=1: of 1 ms or more), in order, with what it ran the
+    // longest: where the time between the last script's arrival and hydration goes.
     if (process.argv.includes("--timeline"))
       console.table(
         sorted
