@@ -106,3 +106,19 @@ test("the scripts that hydrate a screen are compiled as they download, the chart
   expect(chartsUrl, "the dashboard loads its charts").toBeTruthy();
   expect(await startsWithHint(new URL(chartsUrl!).pathname), "the lazy charts file").toBe(false);
 });
+
+// A build's files are named by their content, so a browser keeps them without asking again (public/_headers); the
+// page, the service worker and the files without a hash in their name are asked for again at each visit.
+test("a build's hashed files are kept a year, the page and the service worker are asked for again", async ({
+  page,
+}) => {
+  await login(page, "studente@example.com");
+  const html = await (await page.request.get("/dashboard")).text();
+  const framework = html.match(/<link rel="modulepreload" href="(\/assets\/framework-[\w-]+\.js)"/)?.[1];
+  expect(framework, "the dashboard preloads the framework").toBeTruthy();
+  const asset = await page.request.get(framework!);
+  expect(asset.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  expect(asset.headers()["x-content-type-options"], "the security headers still apply").toBe("nosniff");
+  for (const path of ["/dashboard", "/sw.js", "/favicon.svg", "/consent.js"])
+    expect((await page.request.get(path)).headers()["cache-control"] ?? "", path).not.toContain("immutable");
+});
