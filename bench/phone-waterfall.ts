@@ -7,7 +7,8 @@ import { CHROMIUM_LAUNCH } from "../scripts/chromium.ts";
 import { chromium } from "playwright-core";
 import { startEdge } from "./lib/edge.ts";
 import { devCookie, type LocalServer, startProductionServer } from "./lib/server.ts";
-import { phonePage, startedQuiz, untilUsable } from "./phone.ts";
+import { phonePage, untilUsable } from "./lib/phone-page.ts";
+import { startedQuiz } from "./phone.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {

@@ -23,7 +23,6 @@ import { report } from "./lib/phone-report.ts";
 import { percentile } from "./lib/stats.ts";
 
 export { GOALS, PHONE, type PhonePage, phoneVerdict } from "./lib/phone-goals.ts";
-export { phonePage, untilUsable } from "./lib/phone-page.ts";
 
 /** Until React has hydrated (or the page ships none) and every streamed part is in place, then two frames more. */
 async function settled(page: Page) {

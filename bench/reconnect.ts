@@ -13,13 +13,8 @@
 // The figure is workerd's CPU time (its process, every thread) per reconnect, and the app's ratio to the floor; the
 // measure itself is bench/lib/reconnect-cost.ts (BENCH_ONLY=room takes it too).
 import { writeFileSync } from "node:fs";
-import {
-  failedHandshakes,
-  floorInspectorPort,
-  RECONNECT_ROUNDS as ROUNDS,
-  reconnectCost,
-  refused,
-} from "./lib/reconnect-cost.ts";
+import { failedHandshakes, RECONNECT_ROUNDS as ROUNDS, reconnectCost, refused } from "./lib/reconnect-cost.ts";
+import { floorInspectorPort } from "./lib/reconnect-floor.ts";
 import type { LocalServer } from "./lib/server.ts";
 import { percentile } from "./lib/stats.ts";
 

@@ -5,7 +5,8 @@
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { CHROMIUM_LAUNCH } from "../../scripts/chromium.ts";
-import { phonePage, startedQuiz, untilUsable } from "../phone.ts";
+import { startedQuiz } from "../phone.ts";
+import { phonePage, untilUsable } from "./phone-page.ts";
 import { startEdge } from "./edge.ts";
 import { devCookie } from "./server.ts";
 

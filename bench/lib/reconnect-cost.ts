@@ -13,9 +13,6 @@ import { cpuSeconds, perfRecord, workerdUnder } from "./workerd-process.ts";
 import { adminJson, answerKeys, type Key, prepareStudents, type Student } from "../national.ts";
 import { devCookie, type LocalServer } from "./server.ts";
 
-export { cpuSeconds, workerdUnder } from "./workerd-process.ts";
-export { floorInspectorPort } from "./reconnect-floor.ts";
-
 /** Waves per side: the figure is each side's median. */
 export const RECONNECT_ROUNDS = Number(process.env.RECONNECT_ROUNDS ?? 6);
 const ROUNDS = RECONNECT_ROUNDS;

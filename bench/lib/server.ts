@@ -26,14 +26,19 @@ export async function whenServing(child: ChildProcess, port: number, timeoutMs: 
     baseUrl,
     pid: child.pid!,
     stop: async () => {
-      try {
-        process.kill(-child.pid!, "SIGTERM");
-      } catch {
-        // already gone
-      }
+      killGroup(child.pid!, "SIGTERM");
       await new Promise((r) => setTimeout(r, 500));
     },
   };
+}
+
+/** Signals a server's whole process group (it was spawned detached: its workerd with it); nothing if it is gone. */
+export function killGroup(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 /**

@@ -5,20 +5,30 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const CLK_TCK = 100;
 
+/**
+ * A process's /proc/PID/stat: its name (between the parentheses, which may hold spaces) and the fields after it, from
+ * the state on (fields[0]: state, [1]: parent, [11]/[12]: user/system ticks); null once it is gone.
+ */
+function statOf(pid: number | string): { comm: string; fields: string[] } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const close = stat.lastIndexOf(")");
+    return { comm: stat.slice(stat.indexOf("(") + 1, close), fields: stat.slice(close + 2).split(" ") };
+  } catch {
+    return null;
+  }
+}
+
 /** The workerd processes under `pid` (its children and theirs). */
 export function workerdUnder(pid: number): number[] {
   const parent = new Map<number, number>();
   const comm = new Map<number, string>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      comm.set(Number(entry), stat.slice(stat.indexOf("(") + 1, close));
-      parent.set(Number(entry), Number(stat.slice(close + 2).split(" ")[1]));
-    } catch {
-      // gone
-    }
+    const stat = statOf(entry);
+    if (!stat) continue; // gone
+    comm.set(Number(entry), stat.comm);
+    parent.set(Number(entry), Number(stat.fields[1]));
   }
   const under = (p: number) => {
     for (let q = parent.get(p); q; q = parent.get(q)) if (q === pid) return true;
@@ -29,9 +39,9 @@ export function workerdUnder(pid: number): number[] {
 
 /** CPU seconds a process has used (user + system, every thread). */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  const stat = statOf(pid);
+  if (!stat) throw new Error(`process ${pid} is gone`);
+  return (Number(stat.fields[11]) + Number(stat.fields[12])) / CLK_TCK;
 }
 
 /**
@@ -60,10 +70,6 @@ export function perfRecord(sides: [string, number][]): () => Promise<void> {
 
 /** Whether a process still runs (a zombie, killed and not yet reaped, does not). */
 export function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
+  const stat = statOf(pid);
+  return stat !== null && stat.fields[0] !== "Z";
 }

@@ -6,7 +6,7 @@
 // D1 meter per phase (rows do not depend on the rig; queries are what docs/capacity.md builds on).
 import { SIMULATION_GRACE_MS } from "../../app/lib/constants.ts";
 import { subjectWindows } from "../../app/lib/simulation.ts";
-import { cpuSeconds, workerdUnder } from "../lib/reconnect-cost.ts";
+import { cpuSeconds, workerdUnder } from "../lib/workerd-process.ts";
 import type { LocalServer } from "../lib/server.ts";
 import { percentile } from "../lib/stats.ts";
 import { answerKeys } from "../national.ts";

@@ -2,7 +2,7 @@
 // answering at stepped multiples of the real day's rate in short steady windows (the first at 0: clock syncs only,
 // the room's CPU at rest). The headroom is the largest multiple at which ack p99 stays within the goal, every step
 // below it within too; workerd's CPU against the answer rate gives the marginal cost of an answer.
-import { cpuSeconds, workerdUnder } from "../lib/reconnect-cost.ts";
+import { cpuSeconds, workerdUnder } from "../lib/workerd-process.ts";
 import type { LocalServer } from "../lib/server.ts";
 import { answerKeys } from "../national.ts";
 import { Candidate, type Day } from "./candidate.ts";

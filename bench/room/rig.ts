@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { holdDirectServer } from "../lib/direct-server.ts";
 import { alive, workerdUnder } from "../lib/workerd-process.ts";
-import { BENCH_STATE, type LocalServer } from "../lib/server.ts";
+import { BENCH_STATE, killGroup, type LocalServer } from "../lib/server.ts";
 
 export const SERVER_CORE = 0;
 export const CLIENT_CORE = 1;
@@ -86,11 +86,7 @@ export async function prepareDeploy(server: LocalServer, rig: Rig): Promise<Next
       released = true;
       const old = [server.pid!, ...workerdUnder(server.pid!)];
       const stoppedAt = performance.now();
-      try {
-        process.kill(-server.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      killGroup(server.pid!, "SIGKILL");
       while (old.some(alive)) await new Promise((r) => setTimeout(r, 5));
       // From here every new connection goes to the next version's port (refused until its workerd answers).
       server.baseUrl = next.baseUrl;
@@ -100,12 +96,7 @@ export async function prepareDeploy(server: LocalServer, rig: Rig): Promise<Next
       return { stoppedAt, servingAt: performance.now() };
     },
     discard: async () => {
-      if (released) return;
-      try {
-        process.kill(-next.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      if (!released) killGroup(next.pid, "SIGKILL");
     },
   };
 }
